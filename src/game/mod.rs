@@ -1,0 +1,131 @@
+//! The game model: rulesets, play conventions, positions and where games come from.
+//!
+//! A [`Game`] is a [`Ruleset`] plus a [`Convention`]; every engine asks it for moves and
+//! for the cheap exact simplifications (dead heaps, cancelling pairs) it allows.
+
+mod code;
+mod describe;
+mod position;
+mod rules;
+
+pub use code::{Radix, TakeBreakCode};
+pub use describe::{resolve, shipped_games, ShippedGame};
+pub use position::{parse_heap, Heap, Position};
+pub use rules::{Ruleset, MOORE_MAX_K};
+
+use std::fmt;
+
+/// Who wins when no move is left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Convention {
+    /// The player with no move loses.
+    Normal,
+    /// The player with no move wins.
+    Misere,
+}
+
+impl fmt::Display for Convention {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Convention::Normal => "normal",
+            Convention::Misere => "misere",
+        })
+    }
+}
+
+/// How many heap sizes get their "has a move" answer cached up front.
+const DEAD_CACHE: u64 = 4096;
+
+/// A ruleset under a play convention, with its name and notes.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Short name (the description's `name`, or the inline spec).
+    pub name: String,
+    /// The rules.
+    pub ruleset: Ruleset,
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// The description's start position, if it gives one.
+    pub start: Option<Position>,
+    /// One line about the game.
+    pub notes: String,
+    /// `dead[h]`: a lone heap of size `h` has no move (cached for small `h`).
+    dead: Vec<bool>,
+}
+
+impl Game {
+    /// Builds a game from its parts.
+    pub fn new(name: impl Into<String>, ruleset: Ruleset, convention: Convention) -> Self {
+        let dead = (0..DEAD_CACHE).map(|h| !ruleset.heap_has_move(h)).collect();
+        Game {
+            name: name.into(),
+            ruleset,
+            convention,
+            start: None,
+            notes: String::new(),
+            dead,
+        }
+    }
+
+    /// The same game under another convention.
+    pub fn with_convention(mut self, convention: Convention) -> Self {
+        self.convention = convention;
+        self
+    }
+
+    /// What the player to move gets when no move is left: a win only in misère play.
+    pub fn terminal_is_win(&self) -> bool {
+        self.convention == Convention::Misere
+    }
+
+    /// True when a heap of size `h` can never be moved on, so it changes nothing in any
+    /// position of a one-heap ruleset (always false for Wythoff and Moore).
+    #[inline]
+    pub fn is_dead(&self, h: Heap) -> bool {
+        match self.dead.get(h as usize) {
+            Some(&dead) => dead,
+            None => !self.ruleset.heap_has_move(h),
+        }
+    }
+
+    /// True when, as an exact simplification, pairs of equal heaps cancel: normal play
+    /// of a one-heap ruleset, where a pair is answered move for move.
+    pub fn pairs_cancel(&self) -> bool {
+        self.convention == Convention::Normal && self.ruleset.moves_one_heap()
+    }
+
+    /// The canonical description with convention, as written in table headers: `octal:0.77 misere`.
+    pub fn canonical(&self) -> String {
+        format!("{} {}", self.ruleset, self.convention)
+    }
+
+    /// Applies one move (as reported by [`Ruleset::for_each_move`]) to a position.
+    pub fn apply(&self, position: &Position, removed: &[usize], added: &[Heap]) -> Position {
+        let heaps = position
+            .heaps()
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !removed.contains(i))
+            .map(|(_, &h)| h)
+            .chain(added.iter().copied())
+            .collect();
+        Position::new(heaps)
+    }
+
+    /// Every position one move away, each once, in generation order.
+    pub fn children(&self, position: &Position) -> Vec<Position> {
+        let mut out = Vec::new();
+        let _ = self
+            .ruleset
+            .for_each_move(position.heaps(), |removed, added| {
+                out.push(self.apply(position, removed, added));
+                std::ops::ControlFlow::Continue(())
+            });
+        if !self.ruleset.moves_one_heap() {
+            // Coupled moves can reach one position through different heap choices.
+            let mut seen = hashbrown::HashSet::with_capacity(out.len());
+            out.retain(|p| seen.insert(p.clone()));
+        }
+        out
+    }
+}

@@ -1,0 +1,292 @@
+//! Rulesets and their move generators.
+//!
+//! Generators call a visitor once per move instead of building a list, so the hot
+//! search loop never allocates: a move is reported as the indices of the heaps it
+//! removes from the (sorted) position and the heaps it puts back.
+
+use std::fmt;
+use std::ops::ControlFlow;
+
+use super::code::{Radix, TakeBreakCode};
+
+/// Largest `k` accepted for Moore's Nim_k (moves then touch at most this many heaps).
+pub const MOORE_MAX_K: u32 = 16;
+
+/// The rules of a heap game, independent of the play convention.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ruleset {
+    /// An octal or hexadecimal take-and-break code.
+    TakeBreak(TakeBreakCode),
+    /// Take `s` tokens from one heap, for `s` in this sorted set of distinct positive sizes.
+    Subtraction(Vec<u64>),
+    /// Take any positive number of tokens from one heap.
+    Nim,
+    /// Split one heap into two unequal non-empty heaps.
+    Grundy,
+    /// Take any number from one heap, or the same number from two heaps.
+    Wythoff,
+    /// Take positive numbers of tokens from between 1 and `k` heaps at once.
+    Moore(u32),
+}
+
+impl Ruleset {
+    /// True when every move changes exactly one heap, so Sprague-Grundy theory applies
+    /// and, in normal play, a pair of equal heaps cancels.
+    pub fn moves_one_heap(&self) -> bool {
+        !matches!(self, Ruleset::Wythoff | Ruleset::Moore(_))
+    }
+
+    /// Whether a lone heap of size `h` has any move at all. Heaps without moves never
+    /// change under a one-heap ruleset, so they can be dropped from any position.
+    pub fn heap_has_move(&self, h: u64) -> bool {
+        match self {
+            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => h > 0,
+            Ruleset::Grundy => h >= 3,
+            Ruleset::Subtraction(set) => set.first().is_some_and(|&s| s <= h),
+            Ruleset::TakeBreak(_) => {
+                let mut found = false;
+                let _ = self.for_each_heap_option(h, |_| {
+                    found = true;
+                    ControlFlow::Break(())
+                });
+                found
+            }
+        }
+    }
+
+    /// Visits every option of a lone heap of size `h` as the heaps left behind (no
+    /// zeros, ascending). Only meaningful for one-heap rulesets; for Wythoff and Moore
+    /// it visits the Nim options, which are exactly their one-heap moves.
+    pub fn for_each_heap_option<F>(&self, h: u64, mut visit: F) -> ControlFlow<()>
+    where
+        F: FnMut(&[u64]) -> ControlFlow<()>,
+    {
+        match self {
+            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => {
+                if h > 0 {
+                    visit(&[])?;
+                }
+                for left in 1..h {
+                    visit(&[left])?;
+                }
+            }
+            Ruleset::Subtraction(set) => {
+                for &s in set.iter().take_while(|&&s| s <= h) {
+                    if s == h {
+                        visit(&[])?;
+                    } else {
+                        visit(&[h - s])?;
+                    }
+                }
+            }
+            Ruleset::Grundy => {
+                for a in 1..h.div_ceil(2) {
+                    visit(&[a, h - a])?;
+                }
+            }
+            Ruleset::TakeBreak(code) => {
+                let last = code.last_nonzero().map_or(h, |last| last.min(h));
+                for t in 0..=last {
+                    let digit = code.digit(t);
+                    if digit == 0 {
+                        continue;
+                    }
+                    let rest = h - t;
+                    if digit & 1 != 0 && rest == 0 {
+                        visit(&[])?;
+                    }
+                    if digit & 2 != 0 && rest >= 1 && t >= 1 {
+                        visit(&[rest])?;
+                    }
+                    if digit & 4 != 0 && rest >= 2 {
+                        for a in 1..=rest / 2 {
+                            visit(&[a, rest - a])?;
+                        }
+                    }
+                    if digit & 8 != 0 && rest >= 3 {
+                        for a in 1..=rest / 3 {
+                            for b in a..=(rest - a) / 2 {
+                                visit(&[a, b, rest - a - b])?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Visits every move of the position `heaps` (ascending, no zeros) as
+    /// `(indices of removed heaps, heaps added)`; added heaps may include zeros.
+    /// Moves that lead to the same position through equal heaps are visited once.
+    pub fn for_each_move<F>(&self, heaps: &[u64], mut visit: F) -> ControlFlow<()>
+    where
+        F: FnMut(&[usize], &[u64]) -> ControlFlow<()>,
+    {
+        match self {
+            Ruleset::Wythoff => {
+                for i in 0..heaps.len() {
+                    if i > 0 && heaps[i] == heaps[i - 1] {
+                        continue;
+                    }
+                    for left in 0..heaps[i] {
+                        visit(&[i], &[left])?;
+                    }
+                }
+                for i in 0..heaps.len() {
+                    if i > 0 && heaps[i] == heaps[i - 1] {
+                        continue;
+                    }
+                    for j in i + 1..heaps.len() {
+                        if j > i + 1 && heaps[j] == heaps[j - 1] {
+                            continue;
+                        }
+                        for d in 1..=heaps[i] {
+                            visit(&[i, j], &[heaps[i] - d, heaps[j] - d])?;
+                        }
+                    }
+                }
+            }
+            Ruleset::Moore(k) => {
+                let mut chosen = [0usize; MOORE_MAX_K as usize];
+                let mut left = [0u64; MOORE_MAX_K as usize];
+                moore_moves(heaps, *k as usize, 0, 0, &mut chosen, &mut left, &mut visit)?;
+            }
+            _ => {
+                for i in 0..heaps.len() {
+                    if i > 0 && heaps[i] == heaps[i - 1] {
+                        continue;
+                    }
+                    self.for_each_heap_option(heaps[i], |parts| visit(&[i], parts))?;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// The canonical inline spec, e.g. `octal:0.77` or `subtraction:1,3,4`.
+    pub fn spec(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// Enumerates Moore moves: subsets of at most `k` heaps, each lowered. Within a run of
+/// equal heaps only a prefix is chosen and the new sizes never decrease along it, so
+/// each resulting position is produced once.
+fn moore_moves<F>(
+    heaps: &[u64],
+    k: usize,
+    start: usize,
+    depth: usize,
+    chosen: &mut [usize; MOORE_MAX_K as usize],
+    left: &mut [u64; MOORE_MAX_K as usize],
+    visit: &mut F,
+) -> ControlFlow<()>
+where
+    F: FnMut(&[usize], &[u64]) -> ControlFlow<()>,
+{
+    if depth == k {
+        return ControlFlow::Continue(());
+    }
+    for i in start..heaps.len() {
+        let follows_chosen_twin =
+            i > 0 && heaps[i] == heaps[i - 1] && depth > 0 && chosen[depth - 1] == i - 1;
+        if i > 0 && heaps[i] == heaps[i - 1] && !follows_chosen_twin {
+            continue;
+        }
+        let lowest = if follows_chosen_twin {
+            left[depth - 1]
+        } else {
+            0
+        };
+        for value in lowest..heaps[i] {
+            chosen[depth] = i;
+            left[depth] = value;
+            visit(&chosen[..=depth], &left[..=depth])?;
+            moore_moves(heaps, k, i + 1, depth + 1, chosen, left, visit)?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+impl fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ruleset::TakeBreak(code) => match code.radix() {
+                Radix::Octal => write!(f, "octal:{code}"),
+                Radix::Hex => write!(f, "hex:{code}"),
+            },
+            Ruleset::Subtraction(set) => {
+                let list: Vec<String> = set.iter().map(u64::to_string).collect();
+                write!(f, "subtraction:{}", list.join(","))
+            }
+            Ruleset::Nim => f.write_str("nim"),
+            Ruleset::Grundy => f.write_str("grundy"),
+            Ruleset::Wythoff => f.write_str("wythoff"),
+            Ruleset::Moore(k) => write!(f, "moore:{k}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(rules: &Ruleset, h: u64) -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        let _ = rules.for_each_heap_option(h, |parts| {
+            out.push(parts.to_vec());
+            ControlFlow::Continue(())
+        });
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn kayles_options_of_four() {
+        let kayles = Ruleset::TakeBreak(TakeBreakCode::parse("0.77", Radix::Octal).unwrap());
+        assert_eq!(
+            options(&kayles, 4),
+            vec![vec![1, 1], vec![1, 2], vec![2], vec![3]]
+        );
+    }
+
+    #[test]
+    fn moore_reaches_exactly_the_brute_force_children() {
+        let heaps = [2u64, 2, 3, 3];
+        let canon = |mut v: Vec<u64>| {
+            v.retain(|&h| h > 0);
+            v.sort();
+            v
+        };
+        let mut generated = std::collections::BTreeSet::new();
+        let _ = Ruleset::Moore(2).for_each_move(&heaps, |removed, added| {
+            let kept = heaps
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !removed.contains(i));
+            generated.insert(canon(
+                kept.map(|(_, &h)| h).chain(added.iter().copied()).collect(),
+            ));
+            ControlFlow::Continue(())
+        });
+        // Brute force: every vector below or equal to the heaps, differing in 1..=2 places.
+        let mut expected = std::collections::BTreeSet::new();
+        for code in 0..(3 * 3 * 4 * 4) {
+            let mut rest = code;
+            let child: Vec<u64> = heaps
+                .iter()
+                .map(|&h| {
+                    let v = rest % (h + 1);
+                    rest /= h + 1;
+                    v
+                })
+                .collect();
+            let changed = child.iter().zip(&heaps).filter(|(c, h)| c != h).count();
+            if (1..=2).contains(&changed) {
+                expected.insert(canon(child));
+            }
+        }
+        assert_eq!(generated, expected);
+    }
+}
