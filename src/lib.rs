@@ -2,6 +2,7 @@
 
 pub mod error;
 pub mod game;
+pub mod grundy;
 
 pub use error::{Error, Result};
 pub use game::{Convention, Game, Position, Ruleset};

@@ -1,0 +1,191 @@
+//! The normal-play fast path: a position of a one-heap ruleset is unsafe exactly when the
+//! XOR of its heaps' nim-values is 0, and a winning move lowers one heap's value to make
+//! it 0. Heaps beyond the values computed use the proved periodic form.
+
+use std::ops::ControlFlow;
+
+use super::period::{find_proved, Periodicity, ProofBound};
+use super::values::{check_request, engine, Method, Nimber};
+use crate::error::{Error, Result};
+use crate::game::{Convention, Game, Heap, Position, Ruleset};
+
+/// Heaps up to this size are simply computed; above it sicher first looks for a proved
+/// period, which makes every heap size cheap.
+const DIRECT_LIMIT: u64 = 1 << 16;
+
+/// Nim-values of every heap size for one ruleset: computed ones, and beyond them the
+/// proved periodic form when there is one.
+pub struct NimOracle {
+    ruleset: Ruleset,
+    values: Vec<Nimber>,
+    periodicity: Option<Periodicity>,
+    bound: Option<ProofBound>,
+}
+
+/// A move that leaves the opponent an unsafe position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WinningMove {
+    /// The heap moved on.
+    pub heap: Heap,
+    /// The heaps it leaves (ascending, possibly none).
+    pub leaves: Vec<Heap>,
+    /// The position after the move.
+    pub after: Position,
+}
+
+/// The fast path's answer for one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// True when the position is safe (the player to move wins).
+    pub win: bool,
+    /// XOR of the heaps' nim-values (64 bits: Nim heaps are their own values).
+    pub nim_sum: u64,
+    /// A winning move, when the position is safe.
+    pub winning_move: Option<WinningMove>,
+}
+
+/// True when the fast path can answer positions of `game`: normal play of a one-heap ruleset.
+pub fn applies(game: &Game) -> bool {
+    game.convention == Convention::Normal && game.ruleset.moves_one_heap()
+}
+
+impl NimOracle {
+    /// Prepares nim-values for heaps up to `largest`, computing at most `max_len` values:
+    /// when `largest` is beyond that, a period must be proved within them.
+    pub fn new(ruleset: &Ruleset, largest: Heap, max_len: u64) -> Result<Self> {
+        check_request(ruleset, max_len)?;
+        let bound = ProofBound::for_ruleset(ruleset);
+        let mut oracle = NimOracle {
+            ruleset: ruleset.clone(),
+            values: Vec::new(),
+            periodicity: None,
+            bound,
+        };
+        if *ruleset == Ruleset::Nim {
+            return Ok(oracle);
+        }
+        let wanted = largest.saturating_add(1);
+        let mut sequence = engine(ruleset, Method::Fast, wanted.min(max_len))?;
+        let mut target = wanted.min(DIRECT_LIMIT);
+        loop {
+            sequence.extend_to(target as usize);
+            if target >= wanted {
+                break;
+            }
+            if let Some(bound) = bound {
+                if let Some(found) = find_proved(sequence.values(), bound) {
+                    oracle.periodicity = Some(found);
+                    break;
+                }
+            }
+            if target >= max_len {
+                let why = if bound.is_none() {
+                    format!("{ruleset} has no periodicity theorem")
+                } else {
+                    format!("no period of {ruleset} is proved within them")
+                };
+                return Err(Error::input(format!(
+                    "heap {largest} is beyond the {max_len} nim-values sicher may compute, and {why}; raise --max or use --method search"
+                )));
+            }
+            target = (target + target / 8).min(wanted).min(max_len);
+        }
+        oracle.values = sequence.values().to_vec();
+        Ok(oracle)
+    }
+
+    /// The proved period used beyond the computed values, if any.
+    pub fn periodicity(&self) -> Option<Periodicity> {
+        self.periodicity
+    }
+
+    /// G(h).
+    pub fn value(&self, h: Heap) -> u64 {
+        if self.ruleset == Ruleset::Nim {
+            return h;
+        }
+        match self.values.get(h as usize) {
+            Some(&v) => u64::from(v),
+            None => {
+                let found = self
+                    .periodicity
+                    .expect("heaps beyond the computed values come with a proved period");
+                u64::from(self.values[found.reduce(h) as usize])
+            }
+        }
+    }
+
+    /// Answers a position: its nim-sum, and a winning move when it is safe.
+    pub fn verdict(&self, position: &Position) -> Verdict {
+        let heaps = position.heaps();
+        let nim_sum = heaps.iter().fold(0, |acc, &h| acc ^ self.value(h));
+        let winning_move = (nim_sum != 0)
+            .then(|| {
+                heaps.iter().find_map(|&h| {
+                    let target = self.value(h) ^ nim_sum;
+                    (target < self.value(h))
+                        .then(|| self.option_with_value(h, target))
+                        .flatten()
+                        .map(|leaves| {
+                            let mut rest = heaps.to_vec();
+                            if let Some(i) = rest.iter().position(|&x| x == h) {
+                                rest.remove(i);
+                            }
+                            rest.extend_from_slice(&leaves);
+                            WinningMove {
+                                heap: h,
+                                leaves,
+                                after: Position::new(rest),
+                            }
+                        })
+                })
+            })
+            .flatten();
+        Verdict {
+            win: nim_sum != 0,
+            nim_sum,
+            winning_move,
+        }
+    }
+
+    /// An option of a lone heap `h` (the heaps it leaves) with nim-value `target`.
+    ///
+    /// A huge heap is first brought down by whole periods to `h'` at or above the point
+    /// where the periodicity proof's induction runs: there the options of `h'` and `h` have
+    /// the same values, and an option of `h'` lifts back to `h` by adding the difference to
+    /// its largest part (which is past the pre-period, so keeps its value).
+    pub fn option_with_value(&self, h: Heap, target: u64) -> Option<Vec<Heap>> {
+        if self.ruleset == Ruleset::Nim {
+            return (target < h).then(|| {
+                if target == 0 {
+                    Vec::new()
+                } else {
+                    vec![target]
+                }
+            });
+        }
+        let (small, lift) = match (self.periodicity, self.bound) {
+            (Some(found), Some(bound)) if h >= self.values.len() as u64 => {
+                let start = bound.needed_len(found.preperiod, found.period);
+                let reduced = start + (h - start) % found.period;
+                (reduced, h - reduced)
+            }
+            _ => (h, 0),
+        };
+        let mut answer = None;
+        let _ = self.ruleset.for_each_heap_option(small, |parts| {
+            if parts.iter().fold(0, |acc, &p| acc ^ self.value(p)) == target {
+                let mut parts = parts.to_vec();
+                if let Some(last) = parts.last_mut() {
+                    *last += lift;
+                }
+                parts.sort_unstable();
+                answer = Some(parts);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        answer
+    }
+}

@@ -1,0 +1,193 @@
+//! Complete solutions of one-heap rulesets: the nim-sequence (normal play) or the lone-heap
+//! outcomes (misère play without splitting), with its ultimate period and, where a
+//! theorem allows, the proof.
+
+use std::ops::ControlFlow;
+
+use super::period::{find_apparent, find_proved, Periodicity, ProofBound};
+use super::values::{check_request, engine, Method, Nimber};
+use crate::error::{Error, Result};
+use crate::game::{Convention, Game, Ruleset};
+
+/// Heaps computed before the first look for a period; later looks come every 1/16 more.
+const FIRST_CHECKPOINT: u64 = 256;
+
+/// What a complete solution found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sequence {
+    /// Normal play: nim-values (the pre-period and one period when periodic).
+    NimValues(Vec<Nimber>),
+    /// Misère play: whether a lone heap is safe (the player to move wins), same layout.
+    Outcomes(Vec<bool>),
+}
+
+/// A game's complete solution, or how far the search for one got.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The ruleset's canonical spec.
+    pub ruleset: String,
+    /// Normal or misère.
+    pub convention: Convention,
+    /// Heap sizes computed: `0..computed`.
+    pub computed: u64,
+    /// The ultimate period, proved or apparent, if one showed up.
+    pub periodicity: Option<Periodicity>,
+    /// True when no periodicity theorem covers this ruleset.
+    pub no_theorem: bool,
+    /// A closed form replacing the sequence (Nim).
+    pub closed_form: Option<&'static str>,
+    /// The pre-period then one period (when a period is known), else empty.
+    pub sequence: Sequence,
+}
+
+impl Solution {
+    /// True when a period is known and proved.
+    pub fn proved(&self) -> bool {
+        self.closed_form.is_some() || self.periodicity.is_some_and(|p| p.proved_at.is_some())
+    }
+}
+
+/// Default number of heap sizes `solve` computes when looking for a period.
+pub fn default_max(ruleset: &Ruleset) -> u64 {
+    if super::values::SparseSpace::new(ruleset).is_some() {
+        1_000_000
+    } else {
+        // The plain mex engine is quadratic or worse in the heap size.
+        2_000
+    }
+}
+
+/// Solves `game` (normal or misère) computing at most heap sizes `0..=max`; `progress`
+/// hears how many heap sizes are done.
+pub fn solve(game: &Game, max: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
+    let len = max.saturating_add(1);
+    check_request(&game.ruleset, len)?;
+    match game.convention {
+        Convention::Normal => solve_normal(&game.ruleset, len, progress),
+        Convention::Misere => solve_misere(&game.ruleset, len, progress),
+    }
+}
+
+fn next_checkpoint(at: u64) -> u64 {
+    at + (at / 16).max(FIRST_CHECKPOINT)
+}
+
+fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
+    let mut solution = Solution {
+        ruleset: ruleset.spec(),
+        convention: Convention::Normal,
+        computed: 0,
+        periodicity: None,
+        no_theorem: false,
+        closed_form: None,
+        sequence: Sequence::NimValues(Vec::new()),
+    };
+    if *ruleset == Ruleset::Nim {
+        solution.closed_form = Some(
+            "G(n) = n for every n: a position is unsafe exactly when the XOR of its heaps is 0",
+        );
+        return Ok(solution);
+    }
+    let bound = ProofBound::for_ruleset(ruleset);
+    solution.no_theorem = bound.is_none();
+    let mut sequence = engine(ruleset, Method::Fast, len)?;
+    let mut target = FIRST_CHECKPOINT.min(len);
+    loop {
+        sequence.extend_to(target as usize);
+        progress(target);
+        if let Some(bound) = bound {
+            if let Some(found) = find_proved(sequence.values(), bound) {
+                solution.periodicity = Some(found);
+                break;
+            }
+        }
+        if target == len {
+            solution.periodicity = find_apparent(sequence.values());
+            break;
+        }
+        target = next_checkpoint(target).min(len);
+    }
+    let values = sequence.values();
+    solution.computed = values.len() as u64;
+    if let Some(found) = solution.periodicity {
+        let end = (found.preperiod + found.period) as usize;
+        solution.sequence = Sequence::NimValues(values[..end].to_vec());
+    }
+    Ok(solution)
+}
+
+/// Misère play of a ruleset whose moves never leave two heaps: a lone heap's outcome
+/// depends only on its options' outcomes, so the same window argument applies.
+fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
+    let splits = match ruleset {
+        Ruleset::TakeBreak(code) => match code.last_nonzero() {
+            Some(last) => (0..=last).any(|t| code.digit(t) & 12 != 0),
+            None => (0..=code.explicit_len()).any(|t| code.digit(t) & 12 != 0),
+        },
+        Ruleset::Grundy => true,
+        _ => false,
+    };
+    if splits {
+        return Err(Error::input(format!(
+            "no complete misère solution for {ruleset}: its moves split heaps, and misère play of splitting games needs misère quotients, which sicher does not compute; ask `check` or `solve` about a position instead"
+        )));
+    }
+    let mut solution = Solution {
+        ruleset: ruleset.spec(),
+        convention: Convention::Misere,
+        computed: 0,
+        periodicity: None,
+        no_theorem: false,
+        closed_form: None,
+        sequence: Sequence::Outcomes(Vec::new()),
+    };
+    if *ruleset == Ruleset::Nim {
+        solution.closed_form = Some("a lone heap is unsafe only at size 1 (misère Nim: a position is unsafe exactly when its XOR is 0 with some heap above 1, or 1 with every heap at most 1)");
+        return Ok(solution);
+    }
+    let bound = ProofBound::for_ruleset(ruleset);
+    solution.no_theorem = bound.is_none();
+    let mut outcomes: Vec<bool> = Vec::new();
+    outcomes
+        .try_reserve_exact(len as usize)
+        .map_err(|_| Error::input(format!("not enough memory for {len} outcomes; lower --max")))?;
+    let mut target = FIRST_CHECKPOINT.min(len);
+    loop {
+        while (outcomes.len() as u64) < target {
+            let n = outcomes.len() as u64;
+            // No move at all (including the empty heap) wins in misère play.
+            let mut any = false;
+            let mut win = false;
+            let _ = ruleset.for_each_heap_option(n, |parts| {
+                any = true;
+                // Leaving nothing hands the opponent a position without moves: their win.
+                let option_wins = parts.first().is_none_or(|&h| outcomes[h as usize]);
+                if option_wins {
+                    ControlFlow::Continue(())
+                } else {
+                    win = true;
+                    ControlFlow::Break(())
+                }
+            });
+            outcomes.push(!any || win);
+        }
+        progress(target);
+        if let Some(bound) = bound {
+            if let Some(found) = find_proved(&outcomes, bound) {
+                solution.periodicity = Some(found);
+                break;
+            }
+        }
+        if target == len {
+            solution.periodicity = find_apparent(&outcomes);
+            break;
+        }
+        target = next_checkpoint(target).min(len);
+    }
+    solution.computed = outcomes.len() as u64;
+    if let Some(found) = solution.periodicity {
+        outcomes.truncate((found.preperiod + found.period) as usize);
+        solution.sequence = Sequence::Outcomes(outcomes);
+    }
+    Ok(solution)
+}

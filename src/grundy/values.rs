@@ -1,0 +1,614 @@
+//! Nim-value sequences G(0), G(1), ... of one-heap rulesets.
+//!
+//! Two independent engines compute them: [`MexReference`], the plain definition (the mex
+//! over every option, as the ruleset enumerates them), and [`SparseSpace`], the rare/common
+//! ("sparse space") method of Berlekamp, Gangolli-Plambeck and Flammenkamp for codes whose
+//! moves leave at most two heaps. Both grow one heap size at a time, so callers can stop
+//! as soon as a periodicity proof closes.
+
+use std::ops::ControlFlow;
+
+use crate::error::{Error, Result};
+use crate::game::Ruleset;
+
+/// A nim-value.
+pub type Nimber = u32;
+
+/// Most heap sizes a sequence may hold (4 bytes each): refuse more than this up front
+/// rather than die half-way through an allocation.
+pub const MAX_LEN: u64 = 1 << 30;
+
+/// Which engine computes a sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The mex over every option: slow, obviously right.
+    Reference,
+    /// The fastest engine for the ruleset (sparse space for take-and-break codes).
+    Fast,
+}
+
+/// A nim-value sequence that grows on demand.
+pub trait Sequence {
+    /// Computes the next value, G(len).
+    fn push_next(&mut self);
+    /// The values computed so far, G(0..len).
+    fn values(&self) -> &[Nimber];
+    /// Computes values until `len` are known.
+    fn extend_to(&mut self, len: usize) {
+        while self.values().len() < len {
+            self.push_next();
+        }
+    }
+}
+
+/// Refuses rulesets without nim-values and lengths that cannot fit in memory.
+pub fn check_request(ruleset: &Ruleset, len: u64) -> Result<()> {
+    if !ruleset.moves_one_heap() {
+        return Err(Error::input(format!(
+            "{ruleset} has moves that change two or more heaps at once, so its positions have no per-heap nim-values; use `check` or `solve` on a position instead"
+        )));
+    }
+    if len > MAX_LEN {
+        return Err(Error::input(format!(
+            "cannot hold {len} nim-values in memory (at most {MAX_LEN}, 4 bytes each); lower --max"
+        )));
+    }
+    Ok(())
+}
+
+/// Builds the engine `method` names for a one-heap ruleset, with room for `len` values.
+pub fn engine(ruleset: &Ruleset, method: Method, len: u64) -> Result<Box<dyn Sequence>> {
+    check_request(ruleset, len)?;
+    let mut values = Vec::new();
+    values.try_reserve_exact(len as usize).map_err(|_| {
+        Error::input(format!(
+            "not enough memory for {len} nim-values ({} MB); lower --max",
+            len * 4 >> 20
+        ))
+    })?;
+    Ok(match method {
+        Method::Reference => Box::new(MexReference::with_storage(ruleset.clone(), values)),
+        Method::Fast => match ruleset {
+            Ruleset::Nim => Box::new(NimClosedForm { values }),
+            _ => match SparseSpace::with_storage(ruleset, values) {
+                Ok(fast) => Box::new(fast),
+                Err(values) => Box::new(MexReference::with_storage(ruleset.clone(), values)),
+            },
+        },
+    })
+}
+
+/// Computes G(0..len) with the given engine.
+pub fn nim_values(ruleset: &Ruleset, method: Method, len: u64) -> Result<Vec<Nimber>> {
+    let mut sequence = engine(ruleset, method, len)?;
+    sequence.extend_to(len as usize);
+    Ok(sequence.values().to_vec())
+}
+
+/// Marks of "value seen while computing heap n": stamping with n + 1 instead of clearing
+/// keeps the per-heap cost proportional to the options, not to the value range.
+#[derive(Clone, Debug, Default)]
+struct Stamps {
+    marks: Vec<u32>,
+}
+
+impl Stamps {
+    /// Makes room for every value below `cap` plus one (the mex is at most `cap`).
+    fn ensure(&mut self, cap: u32) {
+        if self.marks.len() <= cap as usize {
+            self.marks.resize(cap as usize + 1, 0);
+        }
+    }
+}
+
+/// Smallest power of two above every value so far: no option value can reach it, since
+/// values and their XORs stay below it, so the mex is at most it.
+fn cap_above(value: Nimber, cap: u32) -> u32 {
+    if value < cap {
+        cap
+    } else {
+        (value as u64 + 1).next_power_of_two().min(1 << 31) as u32
+    }
+}
+
+/// The plain definition: G(n) is the mex of the XORs of the parts of every option.
+#[derive(Clone, Debug)]
+pub struct MexReference {
+    ruleset: Ruleset,
+    values: Vec<Nimber>,
+    seen: Stamps,
+    cap: u32,
+}
+
+impl MexReference {
+    /// An empty sequence for a one-heap ruleset.
+    pub fn new(ruleset: Ruleset) -> Self {
+        Self::with_storage(ruleset, Vec::new())
+    }
+
+    fn with_storage(ruleset: Ruleset, mut values: Vec<Nimber>) -> Self {
+        values.clear();
+        let mut seen = Stamps::default();
+        seen.ensure(1);
+        MexReference {
+            ruleset,
+            values,
+            seen,
+            cap: 1,
+        }
+    }
+}
+
+impl Sequence for MexReference {
+    fn push_next(&mut self) {
+        let n = self.values.len();
+        let stamp = n as u32 + 1;
+        let values = &self.values;
+        let marks = &mut self.seen.marks;
+        let _ = self.ruleset.for_each_heap_option(n as u64, |parts| {
+            let v = parts.iter().fold(0, |acc, &p| acc ^ values[p as usize]);
+            marks[v as usize] = stamp;
+            ControlFlow::Continue(())
+        });
+        let mex = (0..=self.cap)
+            .find(|&v| marks[v as usize] != stamp)
+            .unwrap_or(self.cap);
+        self.values.push(mex);
+        self.cap = cap_above(mex, self.cap);
+        self.seen.ensure(self.cap);
+    }
+
+    fn values(&self) -> &[Nimber] {
+        &self.values
+    }
+}
+
+/// Nim: G(n) = n.
+struct NimClosedForm {
+    values: Vec<Nimber>,
+}
+
+impl Sequence for NimClosedForm {
+    fn push_next(&mut self) {
+        let n = self.values.len();
+        self.values.push(n as Nimber);
+    }
+
+    fn values(&self) -> &[Nimber] {
+        &self.values
+    }
+}
+
+/// Removing `t` tokens and leaving nothing (`none`) and/or one heap (`one`).
+#[derive(Clone, Copy, Debug)]
+struct Take {
+    t: usize,
+    none: bool,
+    one: bool,
+}
+
+/// Removing `t` tokens and splitting the rest into two non-empty heaps (unequal ones only,
+/// for Grundy's game).
+#[derive(Clone, Copy, Debug)]
+struct Split {
+    t: usize,
+    unequal: bool,
+}
+
+/// How often (in heap sizes, after the doubling reviews) the rare/common split is reviewed.
+const REVIEW_EVERY: usize = 1 << 16;
+
+/// Masks are chosen exhaustively only while values fit in this many bits (the review costs
+/// 2^bits times the number of distinct values).
+const REVIEW_BITS: u32 = 10;
+
+/// The sparse-space method.
+///
+/// A mask `m`, a "domain" bit `s` and a flip `f` classify each heap `a` as common or rare
+/// by `parity(G(a) & m) ^ (s & a) ^ f`; they are chosen so that rare heaps are few. For a
+/// split of `rest` into `a + b` with both parts common, `parity((G(a)^G(b)) & m)` is
+/// `s & rest`, whatever `f` is. So every value of the other parity that a split reaches is
+/// reached through a rare part, and those pairs are few: they are enumerated in full.
+/// That settles the smallest unreached value `c` of the other parity; G(n) is `c` unless a
+/// value of the split's own parity below `c` is unreached, which a scan of all pairs
+/// settles, stopping as soon as every such value is found (usually after a few pairs).
+/// The classification only steers the work: any mask gives the right answer.
+pub struct SparseSpace {
+    takes: Vec<Take>,
+    splits: Vec<Split>,
+    values: Vec<Nimber>,
+    cap: u32,
+    seen: Stamps,
+    need: Stamps,
+    mask: u32,
+    domain: usize,
+    flip: u32,
+    /// Rare heap sizes, ascending, excluding 0.
+    rare: Vec<u32>,
+    /// `histogram[v][a & 1]`: how many heaps `a >= 1` have G(a) = v.
+    histogram: Vec<[u64; 2]>,
+    next_review: usize,
+    pairs_scanned: u64,
+}
+
+impl SparseSpace {
+    /// The engine for a take-and-break code whose moves leave at most two heaps and whose
+    /// digits end (so no heap has a move taking more than the last digit's index), a
+    /// subtraction game, or Grundy's game; `None` for other rulesets.
+    pub fn new(ruleset: &Ruleset) -> Option<Self> {
+        Self::with_storage(ruleset, Vec::new()).ok()
+    }
+
+    fn with_storage(
+        ruleset: &Ruleset,
+        mut values: Vec<Nimber>,
+    ) -> std::result::Result<Self, Vec<Nimber>> {
+        let mut takes = Vec::new();
+        let mut splits = Vec::new();
+        match ruleset {
+            Ruleset::TakeBreak(code) => {
+                let Some(last) = code.last_nonzero() else {
+                    return Err(values);
+                };
+                for t in 0..=last {
+                    let d = code.digit(t);
+                    if d & 8 != 0 {
+                        return Err(values);
+                    }
+                    if d & 3 != 0 {
+                        takes.push(Take {
+                            t: t as usize,
+                            none: d & 1 != 0,
+                            one: d & 2 != 0,
+                        });
+                    }
+                    if d & 4 != 0 {
+                        splits.push(Split {
+                            t: t as usize,
+                            unequal: false,
+                        });
+                    }
+                }
+            }
+            Ruleset::Subtraction(set) => {
+                for &s in set {
+                    takes.push(Take {
+                        t: usize::try_from(s).unwrap_or(usize::MAX),
+                        none: true,
+                        one: true,
+                    });
+                }
+            }
+            Ruleset::Grundy => splits.push(Split {
+                t: 0,
+                unequal: true,
+            }),
+            _ => return Err(values),
+        }
+        values.clear();
+        let mut engine = SparseSpace {
+            takes,
+            splits,
+            values,
+            cap: 1,
+            seen: Stamps::default(),
+            need: Stamps::default(),
+            mask: 0,
+            domain: 0,
+            // Everything common until the first review: the method is then a plain scan
+            // that stops early.
+            flip: 1,
+            rare: Vec::new(),
+            histogram: Vec::new(),
+            next_review: 64,
+            pairs_scanned: 0,
+        };
+        engine.seen.ensure(1);
+        engine.need.ensure(1);
+        Ok(engine)
+    }
+
+    /// Pairs examined by the fallback scans so far (a measure of how sparse the space is).
+    pub fn pairs_scanned(&self) -> u64 {
+        self.pairs_scanned
+    }
+
+    /// Rare heaps so far under the current mask.
+    pub fn rare_count(&self) -> usize {
+        self.rare.len()
+    }
+
+    /// The current mask and domain bit.
+    pub fn split(&self) -> (u32, bool) {
+        (self.mask, self.domain == 1)
+    }
+
+    #[inline]
+    fn is_rare(&self, a: usize, v: Nimber) -> bool {
+        ((v & self.mask).count_ones() ^ (self.domain & a) as u32 ^ self.flip) & 1 == 0
+    }
+
+    /// Picks the mask, domain bit and flip with the fewest rare heaps so far, and rebuilds
+    /// the rare list if that beats the current choice clearly.
+    fn review(&mut self) {
+        let n = self.values.len();
+        let bits = 32 - self.cap.saturating_sub(1).leading_zeros();
+        let masks: Vec<u32> = if bits <= REVIEW_BITS {
+            (0..1u32 << bits).collect()
+        } else {
+            vec![self.mask, self.cap - 1]
+        };
+        let total: u64 = (n - 1) as u64;
+        let mut best = (self.rare.len() as u64, self.mask, self.domain, self.flip);
+        let current = best.0;
+        for &mask in &masks {
+            for domain in 0..2usize {
+                let odd = self.count_odd(mask, domain);
+                // flip = 1 makes the odd-class heaps common, so the rare ones are the rest.
+                let (rare, flip) = if odd >= total - odd {
+                    (total - odd, 1)
+                } else {
+                    (odd, 0)
+                };
+                if rare < best.0 {
+                    best = (rare, mask, domain, flip);
+                }
+            }
+        }
+        if best.0 * 10 < current * 9 {
+            (_, self.mask, self.domain, self.flip) = best;
+            self.rare.clear();
+            for a in 1..n {
+                if self.is_rare(a, self.values[a]) {
+                    self.rare.push(a as u32);
+                }
+            }
+        }
+    }
+
+    /// Heaps `a >= 1` with parity(G(a) & mask) ^ (domain & a) odd.
+    fn count_odd(&self, mask: u32, domain: usize) -> u64 {
+        self.histogram
+            .iter()
+            .enumerate()
+            .map(|(v, counts)| {
+                let p = (v as u32 & mask).count_ones() as usize & 1;
+                // counts[parity of a]: odd class when p ^ (domain & parity of a) == 1.
+                counts[0] * (p as u64) + counts[1] * ((p ^ domain) as u64)
+            })
+            .sum()
+    }
+}
+
+impl Sequence for SparseSpace {
+    fn push_next(&mut self) {
+        let n = self.values.len();
+        let stamp = n as u32 + 1;
+        let g = &self.values[..];
+        let seen = &mut self.seen.marks[..];
+        for take in &self.takes {
+            if take.t > n {
+                break;
+            }
+            if take.t == n {
+                if take.none {
+                    seen[0] = stamp;
+                }
+            } else if take.one && take.t >= 1 {
+                seen[g[n - take.t] as usize] = stamp;
+            }
+        }
+        // Parities (of value & mask) that common-common pairs may reach, per split.
+        let mut open = [false; 2];
+        for split in &self.splits {
+            if n < split.t + 2 {
+                break;
+            }
+            let rest = n - split.t;
+            open[self.domain & rest & 1] = true;
+            for &a in &self.rare {
+                let a = a as usize;
+                if a >= rest {
+                    break;
+                }
+                let b = rest - a;
+                if !(split.unequal && a == b) {
+                    seen[(g[a] ^ g[b]) as usize] = stamp;
+                }
+            }
+        }
+        // c: the smallest unreached value no common-common pair can reach. Below it, the
+        // unreached values of an open parity still need a witness pair.
+        let need = &mut self.need.marks[..];
+        let mut waiting = [0u32; 2];
+        let mut c = self.cap;
+        for v in 0..self.cap {
+            if seen[v as usize] == stamp {
+                continue;
+            }
+            let parity = (v & self.mask).count_ones() as usize & 1;
+            if !open[parity] {
+                c = v;
+                break;
+            }
+            need[v as usize] = stamp;
+            waiting[parity] += 1;
+        }
+        if waiting != [0, 0] {
+            for split in &self.splits {
+                if n < split.t + 2 {
+                    break;
+                }
+                let rest = n - split.t;
+                let parity = self.domain & rest & 1;
+                if waiting[parity] == 0 {
+                    continue;
+                }
+                let half = if split.unequal {
+                    (rest - 1) / 2
+                } else {
+                    rest / 2
+                };
+                let low = &g[1..=half];
+                let high = &g[rest - half..rest];
+                let mut scanned = half;
+                for (i, (&x, &y)) in low.iter().zip(high.iter().rev()).enumerate() {
+                    let v = (x ^ y) as usize;
+                    if need[v] == stamp {
+                        need[v] = 0;
+                        waiting[parity] -= 1;
+                        if waiting[parity] == 0 {
+                            scanned = i + 1;
+                            break;
+                        }
+                    }
+                }
+                self.pairs_scanned += scanned as u64;
+            }
+        }
+        let value = if waiting == [0, 0] {
+            c
+        } else {
+            (0..c).find(|&v| need[v as usize] == stamp).unwrap_or(c)
+        };
+        self.values.push(value);
+        let old_cap = self.cap;
+        self.cap = cap_above(value, self.cap);
+        if self.cap != old_cap {
+            self.seen.ensure(self.cap);
+            self.need.ensure(self.cap);
+        }
+        if n >= 1 {
+            if self.histogram.len() <= value as usize {
+                self.histogram.resize(value as usize + 1, [0, 0]);
+            }
+            self.histogram[value as usize][n & 1] += 1;
+            if self.is_rare(n, value) {
+                self.rare.push(n as u32);
+            }
+        }
+        if n + 1 == self.next_review {
+            self.review();
+            self.next_review = if self.next_review < REVIEW_EVERY {
+                self.next_review * 2
+            } else {
+                self.next_review + REVIEW_EVERY
+            };
+        }
+    }
+
+    fn values(&self) -> &[Nimber] {
+        &self.values
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{resolve, Radix, TakeBreakCode};
+    use proptest::prelude::*;
+
+    fn rules(spec: &str) -> Ruleset {
+        resolve(spec).unwrap().ruleset
+    }
+
+    fn both(ruleset: &Ruleset, len: u64) -> (Vec<Nimber>, Vec<Nimber>) {
+        (
+            nim_values(ruleset, Method::Reference, len).unwrap(),
+            nim_values(ruleset, Method::Fast, len).unwrap(),
+        )
+    }
+
+    /// OEIS A002188, the first 100 values.
+    const GRUNDY_100: [Nimber; 100] = [
+        0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2,
+        3, 1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3,
+        2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3,
+        7, 4, 3, 7, 4, 3, 5, 2, 3, 5,
+    ];
+
+    #[test]
+    fn grundys_game_matches_oeis() {
+        let (reference, fast) = both(&Ruleset::Grundy, 100);
+        assert_eq!(reference, GRUNDY_100);
+        assert_eq!(fast, GRUNDY_100);
+    }
+
+    #[test]
+    fn kayles_starts_as_published() {
+        // OEIS A002186.
+        let (reference, fast) = both(&rules("octal:0.77"), 12);
+        assert_eq!(reference, [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+        assert_eq!(fast, reference);
+    }
+
+    #[test]
+    fn engines_agree_on_classic_games() {
+        for spec in [
+            "octal:0.77",
+            "octal:0.07",
+            "octal:0.137",
+            "octal:0.007",
+            "octal:0.6",
+            "octal:0.16",
+            "octal:4.07",
+            "octal:0.51",
+            "hex:0.F6",
+            "subtraction:1,3,4",
+            "grundy",
+        ] {
+            let (reference, fast) = both(&rules(spec), 3000);
+            assert_eq!(reference, fast, "{spec}");
+        }
+        let (reference, fast) = both(&Ruleset::Nim, 300);
+        assert_eq!(reference, fast);
+    }
+
+    #[test]
+    fn sparse_space_finds_a_sparse_split_for_kayles_and_grundy() {
+        for spec in ["octal:0.77", "grundy", "octal:0.16"] {
+            let mut fast = SparseSpace::new(&rules(spec)).unwrap();
+            fast.extend_to(20_000);
+            assert!(fast.rare_count() < 2_000, "{spec}: {}", fast.rare_count());
+        }
+    }
+
+    #[test]
+    fn refuses_coupled_rulesets_and_huge_lengths() {
+        assert!(engine(&Ruleset::Wythoff, Method::Fast, 10).is_err());
+        assert!(engine(&Ruleset::Moore(2), Method::Reference, 10).is_err());
+        assert!(engine(&Ruleset::Nim, Method::Fast, MAX_LEN + 1).is_err());
+    }
+
+    fn code_strategy() -> impl Strategy<Value = Ruleset> {
+        (
+            prop::sample::select(vec![0u8, 4]),
+            prop::collection::vec(0u8..8, 1..5),
+        )
+            .prop_map(|(d0, digits)| {
+                let text: String = std::iter::once(format!("{d0}."))
+                    .chain(digits.iter().map(|d| d.to_string()))
+                    .collect();
+                Ruleset::TakeBreak(TakeBreakCode::parse(&text, Radix::Octal).unwrap())
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn sparse_space_equals_mex_reference(ruleset in code_strategy(), len in 1u64..400) {
+            let (reference, fast) = both(&ruleset, len);
+            prop_assert_eq!(reference, fast);
+        }
+
+        #[test]
+        fn hex_codes_agree(digits in prop::collection::vec(0u8..16, 1..4)) {
+            let text: String = std::iter::once("0.".to_string())
+                .chain(digits.iter().map(|d| format!("{d:X}")))
+                .collect();
+            let ruleset = Ruleset::TakeBreak(TakeBreakCode::parse(&text, Radix::Hex).unwrap());
+            let (reference, fast) = both(&ruleset, 120);
+            prop_assert_eq!(reference, fast);
+        }
+    }
+}
