@@ -73,7 +73,7 @@ impl SearchArgs {
     /// The search configuration these flags describe.
     pub fn config(&self) -> SearchConfig {
         SearchConfig {
-            hash_mib: self.hash as usize,
+            hash_bytes: (self.hash as usize) << 20,
             etc: !self.no_etc,
             history: !self.no_history,
             killers: !self.no_killers,

@@ -35,6 +35,7 @@ const SUITE: &[(&str, Convention, &[u64])] = &[
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES_BENCH)]
 pub struct BenchArgs {
+    /// Search settings.
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print one JSON object per position, then one for the total.

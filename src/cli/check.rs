@@ -16,11 +16,13 @@ use crate::search::Solver;
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES_CHECK)]
 pub struct CheckArgs {
+    /// The game and its convention.
     #[command(flatten)]
     pub game: GameArgs,
     /// Heap sizes (spaces or commas); with none, one position per line is read from stdin.
     #[arg(allow_negative_numbers = true)]
     pub heaps: Vec<String>,
+    /// Search settings.
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print one JSON object per position.

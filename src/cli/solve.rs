@@ -17,11 +17,13 @@ use crate::search::{SearchStats, Solver};
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES_SOLVE)]
 pub struct SolveArgs {
+    /// The game and its convention.
     #[command(flatten)]
     pub game: GameArgs,
     /// Heap sizes (spaces or commas).
     #[arg(allow_negative_numbers = true)]
     pub heaps: Vec<String>,
+    /// Search settings.
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print one JSON object.

@@ -20,8 +20,8 @@ use crate::game::{Game, Heap, Position};
 /// Search settings; every heuristic can be switched off to measure what it buys.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchConfig {
-    /// Memory bound of the transposition table, in MiB.
-    pub hash_mib: usize,
+    /// Memory bound of the transposition table, in bytes.
+    pub hash_bytes: usize,
     /// Enhanced transposition cut-off: before searching any child, look all of them up
     /// and stop at once if one is known to be unsafe.
     pub etc: bool,
@@ -40,7 +40,7 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            hash_mib: 256,
+            hash_bytes: 256 << 20,
             etc: true,
             history: true,
             killers: true,
@@ -190,7 +190,7 @@ impl<'g> Solver<'g> {
             game,
             config,
             combine,
-            table: TranspositionTable::with_bytes(config.hash_mib.saturating_mul(1 << 20)),
+            table: TranspositionTable::with_bytes(config.hash_bytes),
             ordering: MoveOrdering::new(config.history, config.killers),
             guide: if config.guide {
                 NimGuide::new(game)
