@@ -18,7 +18,7 @@ use crate::search::Solver;
 const SUITE: &[(&str, Convention, &[u64])] = &[
     ("nim", Convention::Normal, &[3, 5, 7, 9, 11, 13]),
     ("nim", Convention::Misere, &[2, 3, 5, 7, 9, 11]),
-    ("subtraction:1,3,4", Convention::Normal, &[100, 200, 301]),
+    ("subtraction:1,3,4", Convention::Normal, &[60, 90, 121]),
     ("subtraction:1,3,4", Convention::Misere, &[40, 50, 61]),
     ("octal:0.77", Convention::Normal, &[10, 11, 12, 13, 14]),
     ("octal:0.77", Convention::Misere, &[10, 11, 12, 13, 14]),

@@ -397,11 +397,15 @@ impl<'g> Solver<'g> {
         }
         let frame = self.frames[top];
         self.frames[top].expanded = true;
+        if self.config.etc {
+            if let Some(win) = self.transposition_cutoff(&frame) {
+                return Some(win);
+            }
+        }
         let Solver {
             game,
             config,
             combine,
-            table,
             heaps,
             moves,
             ops,
@@ -409,14 +413,14 @@ impl<'g> Solver<'g> {
             guide,
             ..
         } = self;
+        let (game, combine, simplify) = (*game, *combine, config.simplify);
         let guide = guide.as_ref();
         let value = |h: Heap| guide.and_then(|g| g.value(h));
-        let (game, combine, etc, simplify) = (*game, *combine, config.etc, config.simplify);
         let start = frame.heaps_start as usize;
         let parent = &heaps[start..start + frame.heaps_len as usize];
         let terminal_win = game.terminal_is_win();
         let mut any_move = false;
-        let mut refutation = None;
+        let mut terminal_loss = None;
         let _ = game.ruleset.for_each_move(parent, |removed, added| {
             any_move = true;
             let mut key = frame.key;
@@ -432,18 +436,13 @@ impl<'g> Solver<'g> {
                 signature = signature.wrapping_add(mix64(h ^ ADDED_SALT));
                 nim = nim.toggle(value(h), true);
             }
-            let known_unsafe = if key.is_empty() {
-                !terminal_win
-            } else {
-                etc && table.is_known_unsafe(key)
-            };
-            if known_unsafe {
-                refutation = Some(signature);
-                return ControlFlow::Break(());
-            }
             if key.is_empty() {
-                // A terminal child that is a win for the opponent: never worth trying.
-                return ControlFlow::Continue(());
+                if terminal_win {
+                    // A terminal child wins for the opponent: never worth trying.
+                    return ControlFlow::Continue(());
+                }
+                terminal_loss = Some(signature);
+                return ControlFlow::Break(());
             }
             moves.push(Candidate {
                 key,
@@ -458,9 +457,9 @@ impl<'g> Solver<'g> {
             ops.extend_from_slice(added);
             ControlFlow::Continue(())
         });
-        if let Some(signature) = refutation {
+        if let Some(signature) = terminal_loss {
             self.ordering.reward(signature, top);
-            self.stats.etc_cutoffs += 1;
+            self.stats.cutoffs += 1;
             return Some(true);
         }
         if !any_move {
@@ -482,11 +481,57 @@ impl<'g> Solver<'g> {
                     candidate.score += GUIDE_BONUS;
                 }
             }
-            // Stable by construction: ties keep generation order via the index tiebreak.
+            // Ties keep generation order through the delta offset.
             self.moves[begin..end]
                 .sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.ops.cmp(&b.ops)));
         }
         None
+    }
+
+    /// Enhanced transposition cut-off: a lean pass over the moves that only computes
+    /// child keys and asks whether one is known to be unsafe (or is a terminal loss
+    /// for the opponent). Most safe positions end here, before any candidate is built.
+    fn transposition_cutoff(&mut self, frame: &Frame) -> Option<bool> {
+        let (game, combine, simplify) = (self.game, self.combine, self.config.simplify);
+        let (codes, table) = (&self.codes, &self.table);
+        let start = frame.heaps_start as usize;
+        let parent = &self.heaps[start..start + frame.heaps_len as usize];
+        let terminal_win = game.terminal_is_win();
+        let mut refutation = None;
+        let mut any_move = false;
+        let _ = game.ruleset.for_each_move(parent, |removed, added| {
+            any_move = true;
+            let mut key = frame.key;
+            for &i in removed {
+                key = combine.remove(key, cached_code(codes, game, simplify, parent[i]));
+            }
+            for &h in added {
+                key = combine.add(key, cached_code(codes, game, simplify, h));
+            }
+            let known_unsafe = if key.is_empty() {
+                !terminal_win
+            } else {
+                table.is_known_unsafe(key)
+            };
+            if !known_unsafe {
+                return ControlFlow::Continue(());
+            }
+            let removed_sizes = removed.iter().map(|&i| mix64(parent[i]));
+            let added_sizes = added.iter().map(|&h| mix64(h ^ ADDED_SALT));
+            refutation = Some(
+                removed_sizes
+                    .chain(added_sizes)
+                    .fold(0u64, u64::wrapping_add),
+            );
+            ControlFlow::Break(())
+        });
+        if !any_move {
+            return Some(terminal_win);
+        }
+        let signature = refutation?;
+        self.ordering.reward(signature, self.frames.len() - 1);
+        self.stats.etc_cutoffs += 1;
+        Some(true)
     }
 
     /// Takes the next untried move of the top frame: decides the frame if the move's
