@@ -1,8 +1,47 @@
-//! sicher: a solver for impartial heap games (code map below).
+//! sicher: a solver for impartial heap games — Nim, octal and hexadecimal
+//! take-and-break games (Kayles, Dawson's Kayles, Treblecross, ...), subtraction games,
+//! Grundy's game, Wythoff and Moore's Nim — under normal and misère play.
+//!
+//! A position is **safe** when the player to move has a sure win (an N-position) and
+//! **unsafe** when the player to move loses against best play (a P-position), as in the
+//! recursion `sicher(p) = ∃ q ∈ moves(p): ¬sicher(q)`.
+//!
+//! # Code map
+//!
+//! ```text
+//!   GAME argument ──► game::resolve ──► Game ──► search::Solver ──► safe / unsafe
+//!   (name, .toml,      (describe.rs)   (rules,    (top-down alpha-beta)  + winning move
+//!    inline spec)                       convention)
+//! ```
+//!
+//! - [`game`]: the model. `position.rs` (sorted multisets of heap sizes), `code.rs`
+//!   (octal/hex take-and-break codes), `rules.rs` (every ruleset's move generator, a
+//!   visitor that never allocates), `describe.rs` (shipped `games/*.toml`, embedded in
+//!   the binary; description files; inline specs), and `mod.rs` ([`Game`]: rules plus
+//!   convention plus the exact simplifications they allow).
+//! - [`search`]: the top-down engine. `solver.rs` runs the boolean alpha-beta on an
+//!   explicit stack (no recursion limit); `key.rs` gives positions 128-bit incremental
+//!   keys; `table.rs` is the bounded transposition table with its unsafe filter;
+//!   `ordering.rs` holds history and killer moves; `guide.rs` orders moves by
+//!   nim-values; `plain.rs` is the naive memoised solver kept as a baseline.
+//! - [`cli`]: one module per subcommand (`check`, `solve`, `bench`) over the library,
+//!   with shared argument groups (`args.rs`) and output conventions (`output.rs`:
+//!   safe/unsafe wording, JSON records, progress that stays quiet off a terminal).
+//! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
+//!   reference and the sparse-space engine), `period.rs` (ultimate periods and the
+//!   periodicity theorem's proof), `solution.rs` (complete solutions, misère subtraction
+//!   games) and `fast_path.rs` (normal-play positions by XOR of nim-values).
+//! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
+//!
+//! `main.rs` only parses the command line and prints errors.
 
+#![warn(missing_docs)]
+
+pub mod cli;
 pub mod error;
 pub mod game;
 pub mod grundy;
+pub mod search;
 
 pub use error::{Error, Result};
 pub use game::{Convention, Game, Position, Ruleset};

@@ -1,0 +1,71 @@
+//! The command line: one module per subcommand over the library, plus the shared
+//! argument groups ([`args`]) and output conventions ([`output`]).
+
+pub mod args;
+pub mod bench;
+pub mod check;
+pub mod output;
+pub mod solve;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::{Error, Result};
+
+const EXAMPLES_CHECK: &str = "Examples:
+  sicher check nim 3 4 5                  # safe: the player to move wins, and how
+  sicher check kayles 10 11 12 --misere   # misère Kayles
+  sicher check octal:0.07 20,30 --json    # inline spec, JSON answer
+  printf '1 2 3\\n4 5\\n' | sicher check nim   # one position per line from stdin";
+
+const EXAMPLES_SOLVE: &str = "Examples:
+  sicher solve kayles 10 11 12 13 14 --misere
+  sicher solve wythoff 400 647 --json
+  sicher solve moore:2 3 5 6 9 --hash 64";
+
+const EXAMPLES_BENCH: &str = "Examples:
+  sicher bench                  # the suite with every heuristic on
+  sicher bench --no-history     # what the history heuristic buys
+  sicher bench --engine plain   # the plain memoised baseline";
+
+/// sicher: solves impartial heap games (Nim, octal and hexadecimal games, subtraction
+/// games, Grundy's game, Wythoff, Moore's Nim) under normal and misère play.
+///
+/// A position is safe when the player to move has a sure win, unsafe when the player
+/// to move loses against best play.
+#[derive(Parser, Debug)]
+#[command(name = "sicher", version, about, long_about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Say whether positions are safe or unsafe, with one winning move.
+    Check(check::CheckArgs),
+    /// Every winning move of a position, with search statistics.
+    Solve(solve::SolveArgs),
+    /// Time a fixed suite of positions across the rulesets.
+    Bench(bench::BenchArgs),
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: &Cli) -> Result<()> {
+    let outcome = match &cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Bench(args) => bench::run(args),
+    };
+    match outcome {
+        // A reader that stopped listening (`| head`) is not an error.
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// Wraps a failed write to standard output.
+pub fn stdout_error(source: std::io::Error) -> Error {
+    Error::io("<stdout>", source)
+}
