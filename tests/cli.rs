@@ -71,7 +71,12 @@ fn deep_games_answer_without_overflow() {
 
 #[test]
 fn solve_lists_every_winning_move_with_statistics() {
-    let (code, stdout, _) = run(&["solve", "nim", "3", "5", "7", "--json"], None);
+    let (code, stdout, _) = run(
+        &[
+            "solve", "nim", "3", "5", "7", "--json", "--method", "search",
+        ],
+        None,
+    );
     assert_eq!(code, 0);
     let solution = &json_lines(&stdout)[0];
     assert_eq!(solution["win"], true);

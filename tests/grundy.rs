@@ -175,3 +175,137 @@ fn fast_path_moves_are_legal_and_winning() {
         }
     }
 }
+
+/// Runs the binary; returns exit code, stdout and stderr.
+fn sicher(args: &[&str]) -> (i32, String, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sicher"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text.lines().next().unwrap()).unwrap()
+}
+
+#[test]
+fn nim_values_methods_agree_through_the_binary() {
+    for game in [
+        "kayles",
+        "treblecross",
+        "grundy",
+        "octal:0.6",
+        "subtraction:2,5,7",
+    ] {
+        let (code, fast, stderr) = sicher(&["nim-values", game, "--max", "1500", "--json"]);
+        assert_eq!(code, 0, "{stderr}");
+        let (_, reference, _) = sicher(&[
+            "nim-values",
+            game,
+            "--max",
+            "1500",
+            "--json",
+            "--method",
+            "reference",
+        ]);
+        assert_eq!(json(&fast)["values"], json(&reference)["values"], "{game}");
+        assert_eq!(json(&fast)["values"].as_array().unwrap().len(), 1501);
+    }
+    let (_, grundy, _) = sicher(&["nim-values", "grundy", "--max", "99", "--json"]);
+    let values: Vec<u32> = serde_json::from_value(json(&grundy)["values"].clone()).unwrap();
+    assert_eq!(
+        &values[..20],
+        &[0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3]
+    );
+}
+
+#[test]
+fn solve_without_heaps_prints_the_complete_solution() {
+    let (code, out, _) = sicher(&["solve", "kayles", "--json"]);
+    assert_eq!(code, 0);
+    let record = json(&out);
+    assert_eq!(record["preperiod"], 71);
+    assert_eq!(record["period"], 12);
+    assert_eq!(record["solved"], true);
+    assert_eq!(record["values"].as_array().unwrap().len(), 83);
+    assert!(record["proved_at"].as_u64().is_some());
+    let (_, out, _) = sicher(&["solve", "kayles"]);
+    assert!(out.contains("period 12 from n = 71"), "{out}");
+    let (code, out, _) = sicher(&["solve", "treblecross", "--max", "3000"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("not solved") && out.contains("3000"), "{out}");
+    let (_, out, _) = sicher(&["solve", "subtraction:1,3,4", "--misere", "--json"]);
+    let record = json(&out);
+    assert_eq!(record["period"], 7);
+    assert_eq!(record["outcomes"][1], false);
+}
+
+#[test]
+fn search_and_grundy_methods_agree() {
+    let positions = ["1 2 3", "4 7 9", "5 5", "10 11 12", "3 8 13", "6"];
+    for game in [
+        "kayles",
+        "dawson-kayles",
+        "subtraction:1,3,4",
+        "grundy",
+        "octal:0.6",
+        "nim",
+    ] {
+        for heaps in positions {
+            let answers: Vec<serde_json::Value> = ["search", "grundy"]
+                .iter()
+                .map(|method| {
+                    let mut args = vec!["check", game, "--json", "--method", method];
+                    args.extend(heaps.split(' '));
+                    let (code, out, err) = sicher(&args);
+                    assert_eq!(code, 0, "{err}");
+                    json(&out)
+                })
+                .collect();
+            assert_eq!(answers[0]["win"], answers[1]["win"], "{game} {heaps}");
+            assert_eq!(answers[1]["source"], "grundy");
+        }
+    }
+}
+
+#[test]
+fn huge_kayles_heaps_answer_by_nim_values() {
+    let (code, out, err) = sicher(&["check", "kayles", "1000000000000", "999999999999", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let record = json(&out);
+    assert_eq!(record["source"], "grundy");
+    let (code, out, _) = sicher(&["solve", "kayles", "1000000000000", "5", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&out)["method"], "grundy");
+}
+
+#[test]
+fn bad_requests_fail_with_one_line() {
+    for args in [
+        &["nim-values", "wythoff", "--max", "10"][..],
+        &["nim-values", "moore:2", "--max", "10"],
+        &["nim-values", "kayles", "--max", "99999999999999"],
+        &["nim-values", "kayles", "--max", "10", "--misere"],
+        &["solve", "kayles", "--misere"],
+        &["check", "wythoff", "3", "5", "--method", "grundy"],
+        &[
+            "check",
+            "grundy",
+            "100000000",
+            "--method",
+            "grundy",
+            "--max",
+            "1000",
+        ],
+    ] {
+        let (code, out, err) = sicher(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

@@ -5,10 +5,12 @@ use std::io::{BufRead, Write};
 use clap::Args;
 
 use super::args::{Engine, GameArgs, SearchArgs};
+use super::grundy::{self as nim, MethodArgs};
 use super::output::Answer;
 use super::{stdout_error, EXAMPLES_CHECK};
 use crate::error::{Error, Result};
 use crate::game::{Game, Position};
+use crate::grundy::NimOracle;
 use crate::search::plain::PlainSolver;
 use crate::search::Solver;
 
@@ -25,6 +27,9 @@ pub struct CheckArgs {
     /// Search settings.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Nim-values or search.
+    #[command(flatten)]
+    pub method: MethodArgs,
     /// Print one JSON object per position.
     #[arg(long)]
     pub json: bool,
@@ -34,11 +39,13 @@ pub struct CheckArgs {
 enum Answerer<'g> {
     Search(Box<Solver<'g>>),
     Plain(PlainSolver<'g>),
+    Grundy(NimOracle),
 }
 
 impl Answerer<'_> {
     fn answer(&mut self, position: &Position) -> Answer {
         let (win, winning_move) = match self {
+            Answerer::Grundy(oracle) => return nim::answer(oracle, position),
             Answerer::Search(solver) => {
                 let win = solver.is_win(position);
                 (
@@ -69,7 +76,12 @@ impl Answerer<'_> {
 /// Runs `sicher check`.
 pub fn run(args: &CheckArgs) -> Result<()> {
     let game = args.game.resolve()?;
-    let mut answerer = answerer(&game, &args.search);
+    // Heaps given on the command line tell the nim-values how far they must reach.
+    let largest = Position::parse_args(&args.heaps)?.heaps().last().copied();
+    let mut answerer = match args.method.oracle(&game, largest.unwrap_or(0))? {
+        Some(oracle) => Answerer::Grundy(oracle),
+        None => answerer(&game, &args.search),
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut emit = |answer: Answer| -> Result<()> {
@@ -90,6 +102,15 @@ pub fn run(args: &CheckArgs) -> Result<()> {
             let line = line.map_err(|e| Error::io("<stdin>", e))?;
             let position = Position::parse_line(&line)
                 .map_err(|e| Error::input(format!("stdin line {}: {e}", number + 1)))?;
+            let largest = position.heaps().last().copied().unwrap_or(0);
+            if let Answerer::Grundy(oracle) = &answerer {
+                if !nim::covers(oracle, largest) {
+                    answerer = match args.method.oracle(&game, largest)? {
+                        Some(oracle) => Answerer::Grundy(oracle),
+                        None => self::answerer(&game, &args.search),
+                    };
+                }
+            }
             emit(answerer.answer(&position))?;
         }
     }

@@ -4,6 +4,8 @@
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod grundy;
+pub mod nim_values;
 pub mod output;
 pub mod solve;
 
@@ -18,6 +20,9 @@ const EXAMPLES_CHECK: &str = "Examples:
   printf '1 2 3\\n4 5\\n' | sicher check nim   # one position per line from stdin";
 
 const EXAMPLES_SOLVE: &str = "Examples:
+  sicher solve kayles                     # complete solution: period and proof
+  sicher solve subtraction:1,3,4 --misere # lone-heap misère outcomes
+  sicher solve kayles 1000000000000 77    # normal play: by XOR of nim-values
   sicher solve kayles 10 11 12 13 14 --misere
   sicher solve wythoff 400 647 --json
   sicher solve moore:2 3 5 6 9 --hash 64";
@@ -49,6 +54,8 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Time a fixed suite of positions across the rulesets.
     Bench(bench::BenchArgs),
+    /// The nim-values G(0..=N) of a ruleset whose moves change one heap.
+    NimValues(nim_values::NimValuesArgs),
 }
 
 /// Runs a parsed command line.
@@ -57,6 +64,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Check(args) => check::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::NimValues(args) => nim_values::run(args),
     };
     match outcome {
         // A reader that stopped listening (`| head`) is not an error.

@@ -6,9 +6,10 @@ use clap::Args;
 use serde::Serialize;
 
 use super::args::{Engine, GameArgs, SearchArgs};
+use super::grundy::{self as nim, MethodArgs};
 use super::output::{label, per_second, print_json, spinner, verdict};
 use super::EXAMPLES_SOLVE;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::Position;
 use crate::search::plain::PlainSolver;
 use crate::search::{SearchStats, Solver};
@@ -26,6 +27,9 @@ pub struct SolveArgs {
     /// Search settings.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Nim-values or search; with no heaps, how far to look for a period.
+    #[command(flatten)]
+    pub method: MethodArgs,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -52,11 +56,14 @@ struct Solution {
 pub fn run(args: &SolveArgs) -> Result<()> {
     let game = args.game.resolve()?;
     if args.heaps.is_empty() {
-        return Err(Error::input(
-            "give the heaps of the position to solve, as in `sicher solve kayles 3 4 5`",
-        ));
+        return nim::solve_game(&game, &args.method, args.json, args.quiet);
     }
     let position = Position::parse_args(&args.heaps)?;
+    let largest = position.heaps().last().copied().unwrap_or(0);
+    if let Some(oracle) = args.method.oracle(&game, largest)? {
+        nim::solve_position(&game, &oracle, &position, args.json);
+        return Ok(());
+    }
     let bar = spinner(args.quiet, "searching");
     let started = Instant::now();
     let (win, moves, stats, table_bytes) = match args.search.engine {

@@ -94,6 +94,16 @@ impl NimOracle {
         Ok(oracle)
     }
 
+    /// Heap sizes whose values were computed: `0..computed`.
+    pub fn computed(&self) -> u64 {
+        self.values.len() as u64
+    }
+
+    /// True for Nim, whose values are the heap sizes themselves.
+    pub fn closed_form(&self) -> bool {
+        self.ruleset == Ruleset::Nim
+    }
+
     /// The proved period used beyond the computed values, if any.
     pub fn periodicity(&self) -> Option<Periodicity> {
         self.periodicity

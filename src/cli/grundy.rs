@@ -1,0 +1,300 @@
+//! The Sprague-Grundy side of `check` and `solve`: the `--method` choice, complete
+//! solutions (`solve GAME` with no heaps) and normal-play answers by XOR of nim-values.
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::output::{label, print_json, progress_bar, verdict, Answer};
+use crate::error::{Error, Result};
+use crate::game::{Convention, Game, Position};
+use crate::grundy::fast_path::{applies, NimOracle};
+use crate::grundy::solution::{default_max, solve, Sequence, Solution};
+
+/// How positions are answered.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnswerMethod {
+    /// Nim-values where Sprague-Grundy theory applies (normal play, one-heap moves), else search.
+    Auto,
+    /// Always the top-down search.
+    Search,
+    /// Always nim-values (an error where they do not apply).
+    Grundy,
+}
+
+/// The `--method` and `--max` flags of `check` and `solve`.
+#[derive(Args, Debug, Clone)]
+pub struct MethodArgs {
+    /// Search, nim-values, or whichever applies.
+    #[arg(long, value_enum, default_value_t = AnswerMethod::Auto)]
+    pub method: AnswerMethod,
+    /// Largest heap size whose nim-value (or misère outcome) may be computed; larger heaps
+    /// need a proved period. Default: 1000000 (2000 for rulesets without a fast engine).
+    #[arg(long, value_name = "N")]
+    pub max: Option<u64>,
+}
+
+impl MethodArgs {
+    fn max_for(&self, game: &Game) -> u64 {
+        self.max.unwrap_or_else(|| default_max(&game.ruleset))
+    }
+
+    /// The nim-value oracle that answers positions up to heap `largest`, or `None` when
+    /// the search should answer instead.
+    pub fn oracle(&self, game: &Game, largest: u64) -> Result<Option<NimOracle>> {
+        match self.method {
+            AnswerMethod::Search => Ok(None),
+            AnswerMethod::Grundy if !applies(game) => Err(Error::input(format!(
+                "--method grundy needs normal play of a ruleset whose moves change one heap; {} is {}",
+                game.ruleset,
+                if game.ruleset.moves_one_heap() {
+                    "played misère here"
+                } else {
+                    "a coupled-move ruleset"
+                }
+            ))),
+            AnswerMethod::Grundy => {
+                NimOracle::new(&game.ruleset, largest, self.max_for(game).saturating_add(1))
+                    .map(Some)
+            }
+            // Falling back is safe: the search answers the same question, only slower.
+            AnswerMethod::Auto if applies(game) => Ok(NimOracle::new(
+                &game.ruleset,
+                largest,
+                self.max_for(game).saturating_add(1),
+            )
+            .ok()),
+            AnswerMethod::Auto => Ok(None),
+        }
+    }
+}
+
+/// True when `oracle` can answer a position with heaps up to `largest`.
+pub fn covers(oracle: &NimOracle, largest: u64) -> bool {
+    oracle.periodicity().is_some() || largest < oracle.computed() || oracle.closed_form()
+}
+
+/// Answers one position through nim-values, as `check` prints it.
+pub fn answer(oracle: &NimOracle, position: &Position) -> Answer {
+    let verdict = oracle.verdict(position);
+    Answer::new(
+        position,
+        verdict.win,
+        verdict.winning_move.map(|m| m.after),
+        "grundy",
+    )
+}
+
+/// The JSON record of `solve` on a position answered by nim-values.
+#[derive(Serialize)]
+struct PositionRecord {
+    game: String,
+    position: Vec<u64>,
+    win: bool,
+    label: &'static str,
+    method: &'static str,
+    nim_values: Vec<u64>,
+    nim_sum: u64,
+    /// One winning move per heap that has one.
+    moves: Vec<Vec<u64>>,
+}
+
+/// `solve` on a position by nim-values: the verdict and one winning move per heap.
+pub fn solve_position(game: &Game, oracle: &NimOracle, position: &Position, json: bool) {
+    let heaps = position.heaps();
+    let nim_values: Vec<u64> = heaps.iter().map(|&h| oracle.value(h)).collect();
+    let nim_sum = nim_values.iter().fold(0, |acc, &v| acc ^ v);
+    let mut moves = Vec::new();
+    let mut last = None;
+    for (&h, &v) in heaps.iter().zip(&nim_values) {
+        if last == Some(h) || v ^ nim_sum >= v {
+            continue;
+        }
+        last = Some(h);
+        if let Some(leaves) = oracle.option_with_value(h, v ^ nim_sum) {
+            let mut rest = heaps.to_vec();
+            if let Some(i) = rest.iter().position(|&x| x == h) {
+                rest.remove(i);
+            }
+            rest.extend_from_slice(&leaves);
+            moves.push(Position::new(rest));
+        }
+    }
+    let win = nim_sum != 0;
+    if json {
+        print_json(&PositionRecord {
+            game: game.canonical(),
+            position: heaps.to_vec(),
+            win,
+            label: label(win),
+            method: "grundy",
+            nim_values,
+            nim_sum,
+            moves: moves.iter().map(|m| m.heaps().to_vec()).collect(),
+        });
+        return;
+    }
+    println!(
+        "{} ({}) {position}: {}",
+        game.name,
+        game.convention,
+        verdict(win)
+    );
+    let values: Vec<String> = nim_values.iter().map(u64::to_string).collect();
+    println!(
+        "nim-values {} (XOR {nim_sum}): by Sprague-Grundy theory the position is unsafe exactly when the XOR is 0",
+        values.join(" ")
+    );
+    if win {
+        let list: Vec<String> = moves.iter().map(|m| format!("to {m}")).collect();
+        println!(
+            "winning moves (one per heap that has one): {}",
+            list.join("; ")
+        );
+    } else {
+        println!("no winning move: every move leaves a safe position for the opponent");
+    }
+}
+
+/// The JSON record of a complete solution.
+#[derive(Serialize)]
+struct SolutionRecord {
+    game: String,
+    play: String,
+    /// True when the solution covers every heap size (proved period or closed form).
+    solved: bool,
+    preperiod: Option<u64>,
+    period: Option<u64>,
+    proved_at: Option<u64>,
+    /// Largest heap size computed.
+    computed_to: u64,
+    /// Normal play: G(0) up to the end of the first period.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<Vec<u32>>,
+    /// Misère play: whether a lone heap is safe (true: the player to move wins).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcomes: Option<Vec<bool>>,
+    closed_form: Option<&'static str>,
+    note: String,
+}
+
+/// `solve GAME` with no heaps: the complete solution of a one-heap ruleset.
+pub fn solve_game(game: &Game, args: &MethodArgs, json: bool, quiet: bool) -> Result<()> {
+    if args.method == AnswerMethod::Search {
+        return Err(Error::input(
+            "a complete solution comes from nim-values or lone-heap outcomes, not from the search; drop --method search or give heaps",
+        ));
+    }
+    let max = args.max_for(game);
+    let bar = progress_bar(max.saturating_add(1), quiet, "heaps");
+    let solution = solve(game, max, &mut |done| bar.set_position(done))?;
+    bar.finish_and_clear();
+    let note = describe(&solution);
+    let (values, outcomes) = match &solution.sequence {
+        Sequence::NimValues(v) => (Some(v.clone()), None),
+        Sequence::Outcomes(o) => (None, Some(o.clone())),
+    };
+    if json {
+        let found = solution.periodicity;
+        print_json(&SolutionRecord {
+            game: solution.ruleset.clone(),
+            play: solution.convention.to_string(),
+            solved: solution.proved(),
+            preperiod: found.map(|f| f.preperiod),
+            period: found.map(|f| f.period),
+            proved_at: found.and_then(|f| f.proved_at),
+            computed_to: solution.computed.saturating_sub(1),
+            values,
+            outcomes,
+            closed_form: solution.closed_form,
+            note,
+        });
+        return Ok(());
+    }
+    println!("{note}");
+    if let Some(found) = solution.periodicity {
+        let n0 = found.preperiod as usize;
+        let end = n0 + found.period as usize;
+        let show = |from: usize, to: usize| -> String {
+            match &solution.sequence {
+                Sequence::NimValues(v) => v[from..to]
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                Sequence::Outcomes(o) => o[from..to]
+                    .iter()
+                    .map(|&w| if w { "S" } else { "U" })
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            }
+        };
+        let what = match solution.sequence {
+            Sequence::NimValues(_) => "G",
+            Sequence::Outcomes(_) => "outcome",
+        };
+        if n0 > 0 {
+            println!("pre-period, {what}(0..={}): {}", n0 - 1, show(0, n0));
+        } else {
+            println!("pre-period: empty");
+        }
+        println!("period, {what}({n0}..={}): {}", end - 1, show(n0, end));
+        match solution.sequence {
+            Sequence::NimValues(_) => println!(
+                "G(n) = G({n0} + (n - {n0}) mod {}) for n >= {n0}; a position is unsafe (the player to move loses) exactly when the XOR of its heaps' values is 0",
+                found.period
+            ),
+            Sequence::Outcomes(_) => println!(
+                "S: a lone heap of that size is safe (the player to move wins); U: unsafe (the player to move loses)"
+            ),
+        }
+    }
+    Ok(())
+}
+
+/// One paragraph saying what the solution is, in words.
+fn describe(solution: &Solution) -> String {
+    let play = match solution.convention {
+        Convention::Normal => "normal play",
+        Convention::Misere => "misère play",
+    };
+    let subject = match solution.convention {
+        Convention::Normal => "the nim-sequence",
+        Convention::Misere => "a lone heap's outcome (safe or unsafe)",
+    };
+    let capital = match solution.convention {
+        Convention::Normal => "The nim-sequence",
+        Convention::Misere => "A lone heap's outcome (safe or unsafe)",
+    };
+    let head = format!("{} ({play})", solution.ruleset);
+    if let Some(form) = solution.closed_form {
+        return format!("{head}: solved in closed form: {form}");
+    }
+    let computed_to = solution.computed.saturating_sub(1);
+    match solution.periodicity {
+        Some(found) => match found.proved_at {
+            Some(at) => format!(
+                "{head}: solved. {} has period {} from n = {}, proved by the periodicity theorem with the values up to n = {at}",
+                capital, found.period, found.preperiod
+            ),
+            None => format!(
+                "{head}: not solved. {} looks periodic with period {} from n = {} in the values up to n = {computed_to}, but {}",
+                capital,
+                found.period,
+                found.preperiod,
+                if solution.no_theorem {
+                    "no periodicity theorem covers this ruleset, so that is not a proof"
+                } else {
+                    "the theorem needs more values to prove it (raise --max)"
+                }
+            ),
+        },
+        None => format!(
+            "{head}: not solved. No period found in {subject} up to n = {computed_to}{}",
+            if solution.no_theorem {
+                " (and no periodicity theorem covers this ruleset)"
+            } else {
+                "; raise --max to look further"
+            }
+        ),
+    }
+}

@@ -1,0 +1,111 @@
+//! `sicher nim-values`: the nim-sequence G(0..=N) of a one-heap ruleset.
+
+use std::io::Write;
+
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::args::GameArgs;
+use super::output::progress_bar;
+use super::stdout_error;
+use crate::error::{Error, Result};
+use crate::game::Convention;
+use crate::grundy::values::{engine, Method};
+
+/// Which engine computes the values.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValuesMethod {
+    /// The fastest engine for the ruleset (sparse space for take-and-break codes).
+    Fast,
+    /// The plain mex over every option (slow; the reference the fast engine is tested on).
+    Reference,
+}
+
+const EXAMPLES: &str = "Examples:
+  sicher nim-values kayles --max 100
+  sicher nim-values octal:0.6 --max 1000000 --json > values.json
+  sicher nim-values grundy --max 1000 --method reference";
+
+/// Arguments of `sicher nim-values`.
+#[derive(Args, Debug)]
+#[command(after_help = EXAMPLES)]
+pub struct NimValuesArgs {
+    /// The game (normal play; its moves must change one heap).
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Largest heap size: values G(0) to G(N) are printed.
+    #[arg(long, value_name = "N")]
+    pub max: u64,
+    /// Engine computing the values.
+    #[arg(long, value_enum, default_value_t = ValuesMethod::Fast)]
+    pub method: ValuesMethod,
+    /// Print `{"values": [...]}`.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar, even on a terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Serialize)]
+struct Record<'a> {
+    game: String,
+    method: &'static str,
+    values: &'a [u32],
+}
+
+/// Heap sizes computed between progress-bar updates.
+const CHUNK: usize = 1 << 14;
+
+/// Runs `sicher nim-values`.
+pub fn run(args: &NimValuesArgs) -> Result<()> {
+    let game = args.game.resolve()?;
+    if game.convention == Convention::Misere {
+        return Err(Error::input(
+            "nim-values describe normal play; for misère play use `sicher solve GAME --misere` (lone-heap outcomes) or `check`",
+        ));
+    }
+    let method = match args.method {
+        ValuesMethod::Fast => Method::Fast,
+        ValuesMethod::Reference => Method::Reference,
+    };
+    let len = args.max.saturating_add(1);
+    let mut sequence = engine(&game.ruleset, method, len)?;
+    let bar = progress_bar(len, args.quiet, "heaps");
+    let len = len as usize;
+    while sequence.values().len() < len {
+        let next = (sequence.values().len() + CHUNK).min(len);
+        sequence.extend_to(next);
+        bar.set_position(next as u64);
+    }
+    bar.finish_and_clear();
+    let values = sequence.values();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.json {
+        let record = Record {
+            game: game.ruleset.spec(),
+            method: match method {
+                Method::Fast => "fast",
+                Method::Reference => "reference",
+            },
+            values,
+        };
+        serde_json::to_writer(&mut out, &record)
+            .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
+        writeln!(out).map_err(stdout_error)?;
+    } else {
+        writeln!(
+            out,
+            "nim-values G(0) to G({}) of {} (normal play; a lone heap is unsafe exactly when its value is 0):",
+            args.max,
+            game.ruleset.spec()
+        )
+        .map_err(stdout_error)?;
+        for (row, chunk) in values.chunks(20).enumerate() {
+            let line: Vec<String> = chunk.iter().map(u32::to_string).collect();
+            writeln!(out, "{:>8}: {}", row * 20, line.join(" ")).map_err(stdout_error)?;
+        }
+    }
+    out.flush().map_err(stdout_error)
+}
