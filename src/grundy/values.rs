@@ -63,7 +63,7 @@ pub fn engine(ruleset: &Ruleset, method: Method, len: u64) -> Result<Box<dyn Seq
     values.try_reserve_exact(len as usize).map_err(|_| {
         Error::input(format!(
             "not enough memory for {len} nim-values ({} MB); lower --max",
-            len * 4 >> 20
+            (len * 4) >> 20
         ))
     })?;
     Ok(match method {
