@@ -4,7 +4,10 @@
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::output::{label, print_json, progress_bar, verdict, Answer};
+use std::io::Write;
+
+use super::output::{label, progress_bar, verdict, Answer};
+use super::stdout_error;
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Position};
 use crate::grundy::fast_path::{applies, NimOracle};
@@ -99,7 +102,14 @@ struct PositionRecord {
 }
 
 /// `solve` on a position by nim-values: the verdict and one winning move per heap.
-pub fn solve_position(game: &Game, oracle: &NimOracle, position: &Position, json: bool) {
+pub fn solve_position(
+    game: &Game,
+    oracle: &NimOracle,
+    position: &Position,
+    json: bool,
+) -> Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
     let heaps = position.heaps();
     let nim_values: Vec<u64> = heaps.iter().map(|&h| oracle.value(h)).collect();
     let nim_sum = nim_values.iter().fold(0, |acc, &v| acc ^ v);
@@ -121,38 +131,49 @@ pub fn solve_position(game: &Game, oracle: &NimOracle, position: &Position, json
     }
     let win = nim_sum != 0;
     if json {
-        print_json(&PositionRecord {
-            game: game.canonical(),
-            position: heaps.to_vec(),
-            win,
-            label: label(win),
-            method: "grundy",
-            nim_values,
-            nim_sum,
-            moves: moves.iter().map(|m| m.heaps().to_vec()).collect(),
-        });
-        return;
+        return write_json(
+            &mut out,
+            &PositionRecord {
+                game: game.canonical(),
+                position: heaps.to_vec(),
+                win,
+                label: label(win),
+                method: "grundy",
+                nim_values,
+                nim_sum,
+                moves: moves.iter().map(|m| m.heaps().to_vec()).collect(),
+            },
+        );
     }
-    println!(
+    writeln!(
+        out,
         "{} ({}) {position}: {}",
         game.name,
         game.convention,
         verdict(win)
-    );
+    )
+    .map_err(stdout_error)?;
     let values: Vec<String> = nim_values.iter().map(u64::to_string).collect();
-    println!(
+    writeln!(out,
         "nim-values {} (XOR {nim_sum}): by Sprague-Grundy theory the position is unsafe exactly when the XOR is 0",
         values.join(" ")
-    );
+    ).map_err(stdout_error)?;
     if win {
         let list: Vec<String> = moves.iter().map(|m| format!("to {m}")).collect();
-        println!(
+        writeln!(
+            out,
             "winning moves (one per heap that has one): {}",
             list.join("; ")
-        );
+        )
+        .map_err(stdout_error)?;
     } else {
-        println!("no winning move: every move leaves a safe position for the opponent");
+        writeln!(
+            out,
+            "no winning move: every move leaves a safe position for the opponent"
+        )
+        .map_err(stdout_error)?;
     }
+    Ok(())
 }
 
 /// The JSON record of a complete solution.
@@ -189,28 +210,32 @@ pub fn solve_game(game: &Game, args: &MethodArgs, json: bool, quiet: bool) -> Re
     let solution = solve(game, max, &mut |done| bar.set_position(done))?;
     bar.finish_and_clear();
     let note = describe(&solution);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
     let (values, outcomes) = match &solution.sequence {
         Sequence::NimValues(v) => (Some(v.clone()), None),
         Sequence::Outcomes(o) => (None, Some(o.clone())),
     };
     if json {
         let found = solution.periodicity;
-        print_json(&SolutionRecord {
-            game: solution.ruleset.clone(),
-            play: solution.convention.to_string(),
-            solved: solution.proved(),
-            preperiod: found.map(|f| f.preperiod),
-            period: found.map(|f| f.period),
-            proved_at: found.and_then(|f| f.proved_at),
-            computed_to: solution.computed.saturating_sub(1),
-            values,
-            outcomes,
-            closed_form: solution.closed_form,
-            note,
-        });
-        return Ok(());
+        return write_json(
+            &mut out,
+            &SolutionRecord {
+                game: solution.ruleset.clone(),
+                play: solution.convention.to_string(),
+                solved: solution.proved(),
+                preperiod: found.map(|f| f.preperiod),
+                period: found.map(|f| f.period),
+                proved_at: found.and_then(|f| f.proved_at),
+                computed_to: solution.computed.saturating_sub(1),
+                values,
+                outcomes,
+                closed_form: solution.closed_form,
+                note,
+            },
+        );
     }
-    println!("{note}");
+    writeln!(out, "{note}").map_err(stdout_error)?;
     if let Some(found) = solution.periodicity {
         let n0 = found.preperiod as usize;
         let end = n0 + found.period as usize;
@@ -233,20 +258,25 @@ pub fn solve_game(game: &Game, args: &MethodArgs, json: bool, quiet: bool) -> Re
             Sequence::Outcomes(_) => "outcome",
         };
         if n0 > 0 {
-            println!("pre-period, {what}(0..={}): {}", n0 - 1, show(0, n0));
+            writeln!(out, "pre-period, {what}(0..={}): {}", n0 - 1, show(0, n0))
+                .map_err(stdout_error)?;
         } else {
-            println!("pre-period: empty");
+            writeln!(out, "pre-period: empty").map_err(stdout_error)?;
         }
-        println!("period, {what}({n0}..={}): {}", end - 1, show(n0, end));
+        writeln!(out, "period, {what}({n0}..={}): {}", end - 1, show(n0, end))
+            .map_err(stdout_error)?;
         match solution.sequence {
-            Sequence::NimValues(_) => println!(
+            Sequence::NimValues(_) => writeln!(
+                out,
+
                 "G(n) = G({n0} + (n - {n0}) mod {}) for n >= {n0}; a position is unsafe (the player to move loses) exactly when the XOR of its heaps' values is 0",
                 found.period
             ),
-            Sequence::Outcomes(_) => println!(
+            Sequence::Outcomes(_) => writeln!(out,
                 "S: a lone heap of that size is safe (the player to move wins); U: unsafe (the player to move loses)"
             ),
         }
+        .map_err(stdout_error)?;
     }
     Ok(())
 }
@@ -297,4 +327,11 @@ fn describe(solution: &Solution) -> String {
             }
         ),
     }
+}
+
+/// Writes one JSON record on its own line.
+fn write_json<T: Serialize>(out: &mut impl Write, record: &T) -> Result<()> {
+    serde_json::to_writer(&mut *out, record)
+        .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
+    writeln!(out).map_err(stdout_error)
 }

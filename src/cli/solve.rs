@@ -61,8 +61,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let position = Position::parse_args(&args.heaps)?;
     let largest = position.heaps().last().copied().unwrap_or(0);
     if let Some(oracle) = args.method.oracle(&game, largest)? {
-        nim::solve_position(&game, &oracle, &position, args.json);
-        return Ok(());
+        return nim::solve_position(&game, &oracle, &position, args.json);
     }
     let bar = spinner(args.quiet, "searching");
     let started = Instant::now();

@@ -205,9 +205,11 @@ const REVIEW_BITS: u32 = 10;
 /// The sparse-space method.
 ///
 /// A mask `m`, a "domain" bit `s` and a flip `f` classify each heap `a` as common or rare
-/// by `parity(G(a) & m) ^ (s & a) ^ f`; they are chosen so that rare heaps are few. For a
-/// split of `rest` into `a + b` with both parts common, `parity((G(a)^G(b)) & m)` is
-/// `s & rest`, whatever `f` is. So every value of the other parity that a split reaches is
+/// by `parity(G(a) & m) ^ (s & a) ^ f` (odd: common). For a split of `rest` into `a + b`
+/// with both parts common, `parity((G(a)^G(b)) & m)` is `s & rest`, whatever `f` is; the
+/// flip `f = s & t` makes a common heap's own value the other parity, so that common heaps
+/// are the ones computed cheaply. `m` and `s` are chosen so that rare heaps are few (the
+/// "range" and "domain" sparse spaces of Flammenkamp's tables). So every value of the other parity that a split reaches is
 /// reached through a rare part, and those pairs are few: they are enumerated in full.
 /// That settles the smallest unreached value `c` of the other parity; G(n) is `c` unless a
 /// value of the split's own parity below `c` is unreached, which a scan of all pairs
@@ -229,6 +231,8 @@ pub struct SparseSpace {
     histogram: Vec<[u64; 2]>,
     next_review: usize,
     pairs_scanned: u64,
+    /// True until the first review picks a real split.
+    warm: bool,
 }
 
 impl SparseSpace {
@@ -302,6 +306,7 @@ impl SparseSpace {
             histogram: Vec::new(),
             next_review: 64,
             pairs_scanned: 0,
+            warm: true,
         };
         engine.seen.ensure(1);
         engine.need.ensure(1);
@@ -339,24 +344,30 @@ impl SparseSpace {
             vec![self.mask, self.cap - 1]
         };
         let total: u64 = (n - 1) as u64;
-        let mut best = (self.rare.len() as u64, self.mask, self.domain, self.flip);
-        let current = best.0;
+        // Common heaps must have values of the parity no common-common pair reaches, or
+        // the method does not save anything: that fixes the flip (from the first split).
+        let t = self.splits.first().map_or(0, |split| split.t);
+        // Until the first review every heap counts as common (a plain scan); any real
+        // split beats that.
+        let current = if self.warm {
+            u64::MAX
+        } else {
+            self.rare.len() as u64
+        };
+        let mut best = (current, self.mask, self.domain, self.flip);
         for &mask in &masks {
             for domain in 0..2usize {
+                let flip = (domain & t & 1) as u32;
                 let odd = self.count_odd(mask, domain);
-                // flip = 1 makes the odd-class heaps common, so the rare ones are the rest.
-                let (rare, flip) = if odd >= total - odd {
-                    (total - odd, 1)
-                } else {
-                    (odd, 0)
-                };
+                let rare = if flip == 1 { odd } else { total - odd };
                 if rare < best.0 {
                     best = (rare, mask, domain, flip);
                 }
             }
         }
-        if best.0 * 10 < current * 9 {
+        if best.0 < current / 10 * 9 {
             (_, self.mask, self.domain, self.flip) = best;
+            self.warm = false;
             self.rare.clear();
             for a in 1..n {
                 if self.is_rare(a, self.values[a]) {
