@@ -445,24 +445,32 @@ impl Sequence for SparseSpace {
             need[v as usize] = stamp;
             waiting[parity] += 1;
         }
-        if waiting != [0, 0] {
+        // Witness scan for the values still needed. Splits take turns by blocks, so a
+        // value one split never reaches does not cost a full pass before another split
+        // finds it; blocks grow, since most heaps are settled within a few pairs.
+        let mut from = 1;
+        let mut block = 16;
+        while waiting != [0, 0] {
+            let mut active = false;
             for split in &self.splits {
                 if n < split.t + 2 {
                     break;
                 }
                 let rest = n - split.t;
                 let parity = self.domain & rest & 1;
-                if waiting[parity] == 0 {
-                    continue;
-                }
                 let half = if split.unequal {
                     (rest - 1) / 2
                 } else {
                     rest / 2
                 };
-                let low = &g[1..=half];
-                let high = &g[rest - half..rest];
-                let mut scanned = half;
+                if waiting[parity] == 0 || from > half {
+                    continue;
+                }
+                active = true;
+                let to = (from + block - 1).min(half);
+                let low = &g[from..=to];
+                let high = &g[rest - to..=rest - from];
+                let mut scanned = to + 1 - from;
                 for (i, (&x, &y)) in low.iter().zip(high.iter().rev()).enumerate() {
                     let v = (x ^ y) as usize;
                     if need[v] == stamp {
@@ -476,6 +484,11 @@ impl Sequence for SparseSpace {
                 }
                 self.pairs_scanned += scanned as u64;
             }
+            if !active {
+                break;
+            }
+            from += block;
+            block = (block * 2).min(1 << 12);
         }
         let value = if waiting == [0, 0] {
             c
