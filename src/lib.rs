@@ -5,3 +5,4 @@ pub mod game;
 
 pub use error::{Error, Result};
 pub use game::{Convention, Game, Position, Ruleset};
+pub mod domain;
