@@ -6,3 +6,4 @@ pub mod game;
 pub use error::{Error, Result};
 pub use game::{Convention, Game, Position, Ruleset};
 pub mod domain;
+pub mod label;

@@ -162,10 +162,12 @@ impl BoundedTuples {
         false
     }
 
-    /// Appends every zero-padded tuple whose entries sum to `total` to `out`, `K` values each.
-    pub fn push_with_total(&self, total: u64, out: &mut Vec<Heap>) {
-        let mut tuple = vec![0; self.heaps];
-        self.fill(self.heaps, total, self.max, &mut tuple, out);
+    /// Appends every zero-padded tuple whose entries sum to `total` to `out`, `K` values
+    /// each; `tuple` is scratch space.
+    pub fn push_with_total(&self, total: u64, tuple: &mut Vec<Heap>, out: &mut Vec<Heap>) {
+        tuple.clear();
+        tuple.resize(self.heaps, 0);
+        self.fill(self.heaps, total, self.max, tuple, out);
     }
 
     fn fill(&self, slots: usize, rest: u64, cap: Heap, tuple: &mut [Heap], out: &mut Vec<Heap>) {
@@ -235,7 +237,7 @@ mod tests {
         let mut seen = vec![false; domain.count() as usize];
         for total in 0..=18 {
             let mut out = Vec::new();
-            domain.push_with_total(total, &mut out);
+            domain.push_with_total(total, &mut Vec::new(), &mut out);
             for tuple in out.chunks(3) {
                 assert_eq!(tuple.iter().sum::<u64>(), total);
                 let r = domain.rank(tuple) as usize;
