@@ -32,9 +32,8 @@ impl Partitions {
         }
         let width = total as usize + 1;
         let mut at_most = vec![0u64; width * width];
-        for m in 0..width {
-            at_most[m] = 1;
-        }
+        // P(0, m) = 1: the empty partition.
+        at_most[..width].fill(1);
         for n in 1..width {
             for m in 1..width {
                 let without_m = at_most[n * width + m - 1];
