@@ -7,3 +7,4 @@ pub use error::{Error, Result};
 pub use game::{Convention, Game, Position, Ruleset};
 pub mod domain;
 pub mod label;
+pub mod table;
