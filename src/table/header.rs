@@ -188,7 +188,7 @@ impl Header {
             body_checksum: stored.body_checksum,
             sicher_version: stored.sicher_version,
         };
-        if header.body_offset % BODY_ALIGN != 0 || header.body_offset < (end + 8) as u64 {
+        if !header.body_offset.is_multiple_of(BODY_ALIGN) || header.body_offset < (end + 8) as u64 {
             return Err(bad("corrupted table header (bad body offset)"));
         }
         if header.unsafe_count > header.entries {

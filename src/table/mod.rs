@@ -256,7 +256,7 @@ impl Table {
             )));
         }
         let tail_bits = self.header.entries % 64;
-        if tail_bits != 0 && words().last().is_some_and(|w| w >> tail_bits != 0) {
+        if tail_bits != 0 && words().next_back().is_some_and(|w| w >> tail_bits != 0) {
             return Err(Error::input(format!(
                 "{origin}: corrupted table (bits past the last entry)"
             )));
