@@ -148,15 +148,20 @@ impl Ranker {
         }
     }
 
+    /// True when ascending zero-free heaps lie in the domain.
+    #[inline]
+    pub fn contains(&self, heaps: &[Heap]) -> bool {
+        match self {
+            Ranker::Heaps(t) => t.contains(heaps),
+            Ranker::Total(p) => p.contains(heaps),
+        }
+    }
+
     /// Rank of a position, or `None` when it lies outside the domain.
     #[inline]
     pub fn rank(&self, position: &Position) -> Option<u64> {
         let heaps = position.heaps();
-        let inside = match self {
-            Ranker::Heaps(t) => t.contains(heaps),
-            Ranker::Total(p) => p.contains(heaps),
-        };
-        inside.then(|| self.rank_unchecked(heaps))
+        self.contains(heaps).then(|| self.rank_unchecked(heaps))
     }
 
     /// The position of rank `rank` (`rank < count()`).

@@ -13,6 +13,8 @@ mod forward;
 mod plain;
 mod tiers;
 
+pub use tiers::child_into;
+
 use std::fmt;
 use std::str::FromStr;
 

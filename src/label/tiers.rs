@@ -109,7 +109,7 @@ pub(crate) fn for_each_position<F>(
 /// Builds, in `out`, the ascending zero-free position `heaps` becomes after a move that
 /// removes the heaps at `removed` (ascending indices) and adds `added`.
 #[inline]
-pub(crate) fn child_into(heaps: &[Heap], removed: &[usize], added: &[Heap], out: &mut Vec<Heap>) {
+pub fn child_into(heaps: &[Heap], removed: &[usize], added: &[Heap], out: &mut Vec<Heap>) {
     out.clear();
     let mut skip = removed.iter().peekable();
     for (i, &h) in heaps.iter().enumerate() {
