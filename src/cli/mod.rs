@@ -38,6 +38,9 @@ pub struct CheckTableArgs {
     /// Print one JSON object per position.
     #[arg(long)]
     pub json: bool,
+    /// Only say safe or unsafe, without looking for a winning move.
+    #[arg(long)]
+    pub no_move: bool,
 }
 
 /// The subcommands.
@@ -56,7 +59,9 @@ pub enum Command {
 /// Runs a parsed command line.
 pub fn run(cli: &Cli) -> Result<()> {
     let outcome = match &cli.command {
-        Command::Check(args) => probe::run_table(&args.table, &args.heaps, args.json),
+        Command::Check(args) => {
+            probe::run_table(&args.table, &args.heaps, args.json, !args.no_move)
+        }
         Command::Table(args) => table::run(args),
         Command::Info(args) => info::run(args),
         Command::Verify(args) => verify::run(args),

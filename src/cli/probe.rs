@@ -103,15 +103,16 @@ impl TableAnswerer {
     }
 }
 
-/// Runs `check --table FILE [HEAP...]`: the heaps given, or one position per stdin line.
-pub fn run_table(path: &Path, heaps: &[String], json: bool) -> Result<()> {
+/// Runs `check --table FILE [HEAP...]`: the heaps given, or one position per stdin line;
+/// without `find_move` only the verdict is looked up (one probe per position).
+pub fn run_table(path: &Path, heaps: &[String], json: bool, find_move: bool) -> Result<()> {
     let mut answerer = TableAnswerer::open(path)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut position = Vec::new();
     let emit = |answerer: &mut TableAnswerer, position: &[Heap], out: &mut dyn Write| {
         let (win, winning_move) = answerer
-            .probe(position, true)
+            .probe(position, find_move)
             .ok_or_else(|| answerer.outside(position))?;
         if json {
             let answer = Answer::new(

@@ -111,6 +111,7 @@ pub fn label_domain(game: &Game, domain: Domain, args: &LabelArgs) -> Result<(Ra
         Some(name) => name.parse()?,
         None => Strategy::auto(&game.ruleset),
     };
+    label::check_strategy(game, strategy)?;
     let needed = label::estimate_bytes(&ranker, strategy);
     let available = available_memory();
     if !args.quiet {

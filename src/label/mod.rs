@@ -18,7 +18,7 @@ pub use tiers::child_into;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::domain::{splits, Ranker};
+use crate::domain::{splits, splits_without_taking, Ranker};
 use crate::error::{Error, Result};
 use crate::game::{Game, Ruleset};
 pub use bits::Labels;
@@ -99,18 +99,29 @@ pub fn label(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Labels> {
     ranker.domain().check_game(game)?;
+    check_strategy(game, strategy)?;
     match strategy {
         Strategy::Forward => Ok(forward::label(game, ranker, progress)),
-        Strategy::Backward => {
-            if splits(&game.ruleset) || matches!(game.ruleset, Ruleset::TakeBreak(_)) {
-                return Err(Error::input(format!(
-                    "the backward strategy needs nim, subtraction, wythoff or moore rules, not {}; use --strategy forward",
-                    game.ruleset
-                )));
-            }
-            Ok(backward::label(game, ranker, progress))
+        Strategy::Backward => Ok(backward::label(game, ranker, progress)),
+        Strategy::Plain => Ok(plain::label(game, ranker, progress)),
+    }
+}
+
+/// Refuses a strategy that cannot label the game.
+pub fn check_strategy(game: &Game, strategy: Strategy) -> Result<()> {
+    match strategy {
+        Strategy::Backward if splits(&game.ruleset) || matches!(game.ruleset, Ruleset::TakeBreak(_)) => {
+            Err(Error::input(format!(
+                "the backward strategy needs nim, subtraction, wythoff or moore rules, not {}; use --strategy forward",
+                game.ruleset
+            )))
         }
-        Strategy::Plain => plain::label(game, ranker, progress),
+        // Rank order is not a labelling order when a move keeps the total.
+        Strategy::Plain if splits_without_taking(&game.ruleset) => Err(Error::input(format!(
+            "the plain strategy cannot label {}, which splits without taking; use --strategy forward",
+            game.ruleset
+        ))),
+        _ => Ok(()),
     }
 }
 

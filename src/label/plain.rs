@@ -5,22 +5,10 @@ use std::ops::ControlFlow;
 
 use super::bits::Labels;
 use super::tiers::child_into;
-use crate::domain::{splits_without_taking, Ranker};
-use crate::error::{Error, Result};
+use crate::domain::Ranker;
 use crate::game::Game;
 
-pub(crate) fn label(
-    game: &Game,
-    ranker: &Ranker,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Labels> {
-    if splits_without_taking(&game.ruleset) {
-        // Rank order is not a labelling order when a move keeps the total.
-        return Err(Error::input(format!(
-            "the plain strategy cannot label {}, which splits without taking; use --strategy forward",
-            game.ruleset
-        )));
-    }
+pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync)) -> Labels {
     let count = ranker.count();
     let mut safe = vec![false; count as usize];
     let mut child = Vec::new();
@@ -70,5 +58,5 @@ pub(crate) fn label(
     for (rank, _) in safe.iter().enumerate().filter(|(_, &s)| s) {
         words[rank / 64] |= 1 << (rank % 64);
     }
-    Ok(Labels::from_words(words, count))
+    Labels::from_words(words, count)
 }

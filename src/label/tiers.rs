@@ -41,6 +41,15 @@ pub(crate) fn for_each_position<F>(
     };
     let mut main_scratch = Scratch::default();
     match ranker {
+        Ranker::Heaps(tuples) if tuples.heaps() == 1 => {
+            // One position per tier: nothing to share out, so skip building tiers.
+            visit(&mut main_scratch, 0, &[]);
+            for h in 1..=tuples.max() {
+                visit(&mut main_scratch, h, &[h]);
+                report(1);
+            }
+            report(1);
+        }
         Ranker::Heaps(tuples) => {
             let k = tuples.heaps();
             let mut tier = Vec::new();
