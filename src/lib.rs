@@ -1,10 +1,39 @@
-//! sicher: a solver for impartial heap games (code map below).
+//! sicher: a solver for impartial heap games — Nim, octal and hexadecimal
+//! take-and-break games (Kayles, Dawson's Kayles, Treblecross, ...), subtraction games,
+//! Grundy's game, Wythoff and Moore's Nim — under normal and misère play.
 //!
-//! - [`game`]: rulesets, conventions, positions, where games come from.
-//! - [`domain`]: bounded domains of positions and their ranking bijections.
-//! - [`label`]: the bottom-up (retrograde) labeller.
-//! - [`table`]: endgame tables on disk, written and probed memory-mapped.
-//! - [`cli`]: the command line.
+//! A position is **safe** when the player to move has a sure win (an N-position) and
+//! **unsafe** when the player to move loses against best play (a P-position), as in the
+//! recursion `sicher(p) = ∃ q ∈ moves(p): ¬sicher(q)`.
+//!
+//! # Code map
+//!
+//! ```text
+//!   GAME argument ──► game::resolve ──► Game ──► search::Solver ──► safe / unsafe
+//!   (name, .toml,      (describe.rs)   (rules,    (top-down alpha-beta)  + winning move
+//!    inline spec)                       convention)
+//! ```
+//!
+//! - [`game`]: the model. `position.rs` (sorted multisets of heap sizes), `code.rs`
+//!   (octal/hex take-and-break codes), `rules.rs` (every ruleset's move generator, a
+//!   visitor that never allocates), `describe.rs` (shipped `games/*.toml`, embedded in
+//!   the binary; description files; inline specs), and `mod.rs` ([`Game`]: rules plus
+//!   convention plus the exact simplifications they allow).
+//! - [`search`]: the top-down engine. `solver.rs` runs the boolean alpha-beta on an
+//!   explicit stack (no recursion limit); `key.rs` gives positions 128-bit incremental
+//!   keys; `table.rs` is the bounded transposition table with its unsafe filter;
+//!   `ordering.rs` holds history and killer moves; `guide.rs` orders moves by
+//!   nim-values; `plain.rs` is the naive memoised solver kept as a baseline.
+//! - [`domain`]: bounded domains (`--heaps K --max N`, `--total T`) and their gap-free
+//!   ranking bijections onto table entries.
+//! - [`label`]: the bottom-up labeller, tier by tier of total tokens, forward or backward.
+//! - [`table`]: endgame tables on disk (bincode header, packed body), memory-mapped probing.
+//! - [`cli`]: one module per subcommand (`check`, `solve`, `bench`, `table`, `info`, `verify`) over the library,
+//!   with shared argument groups (`args.rs`) and output conventions (`output.rs`:
+//!   safe/unsafe wording, JSON records, progress that stays quiet off a terminal).
+//! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
+//!
+//! `main.rs` only parses the command line and prints errors.
 
 #![warn(missing_docs)]
 
@@ -13,6 +42,7 @@ pub mod domain;
 pub mod error;
 pub mod game;
 pub mod label;
+pub mod search;
 pub mod table;
 
 pub use error::{Error, Result};

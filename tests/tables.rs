@@ -24,12 +24,8 @@ fn sicher_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("runs sicher");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    // sicher may stop reading early (on a bad line): a broken pipe here is expected.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
     child.wait_with_output().unwrap()
 }
 
@@ -179,7 +175,7 @@ fn check_answers_from_the_table() {
     assert_eq!(answer["move"], serde_json::json!([1, 4, 5]));
     let output = sicher_stdin(
         dir.path(),
-        &["check", "--table", table],
+        &["check", "nim", "--table", table],
         "1 2 3\n\n7,0 7\n5 6\n",
     );
     assert!(output.status.success(), "{}", stderr(&output));
@@ -188,6 +184,37 @@ fn check_answers_from_the_table() {
     assert!(lines[1].starts_with("(no heaps): unsafe"));
     assert!(lines[2].starts_with("7 7: unsafe"));
     assert!(lines[3].starts_with("5 6: safe: the player to move wins (winning move: to 5 5)"));
+    let output = sicher_stdin(
+        dir.path(),
+        &["check", "nim", "--table", table, "--no-move"],
+        "5 6\n",
+    );
+    assert_eq!(stdout(&output), "5 6: safe: the player to move wins\n");
+}
+
+#[test]
+fn check_game_uses_a_covering_table_and_searches_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sicher(
+        dir.path(),
+        &["table", "kayles", "--total", "20", "--misere", "--quiet"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let answer = |args: &[&str]| -> serde_json::Value {
+        let output = sicher(dir.path(), args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        serde_json::from_str(&stdout(&output)).unwrap()
+    };
+    let from_table = answer(&["check", "kayles", "--misere", "4", "7", "--json"]);
+    assert_eq!(from_table["source"], "table");
+    let searched = answer(&["check", "kayles", "--misere", "14", "7", "--json"]);
+    assert_eq!(searched["source"], "search");
+    let normal = answer(&["check", "kayles", "4", "7", "--json"]);
+    assert_eq!(normal["source"], "search");
+    let by_search = answer(&[
+        "check", "kayles", "--misere", "4", "7", "--json", "--hash", "1",
+    ]);
+    assert_eq!(from_table["win"], by_search["win"]);
 }
 
 #[test]
@@ -208,7 +235,7 @@ fn bad_positions_and_bad_domains_are_one_line_errors() {
         "outside",
     );
     assert_one_line_error(
-        &sicher_stdin(dir.path(), &["check", "--table", table], "1 2\n3 x\n"),
+        &sicher_stdin(dir.path(), &["check", "nim", "--table", table], "1 2\n3 x\n"),
         "stdin line 2",
     );
     assert_one_line_error(

@@ -1,9 +1,10 @@
 //! Arguments shared by several commands: the game and the search settings.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::error::Result;
 use crate::game::{self, Convention, Game};
+use crate::search::SearchConfig;
 
 /// Which game, under which convention.
 #[derive(Args, Debug, Clone)]
@@ -30,5 +31,54 @@ impl GameArgs {
         } else {
             game
         })
+    }
+}
+
+/// Which top-down engine answers.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Boolean alpha-beta with transposition table and move ordering.
+    Alphabeta,
+    /// The plain memoised recursion, kept as a baseline for measurements.
+    Plain,
+}
+
+/// Settings of the top-down search.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Memory bound of the transposition table, in MiB.
+    #[arg(long, value_name = "MiB", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    pub hash: u32,
+    /// Engine to use.
+    #[arg(long, value_enum, default_value_t = Engine::Alphabeta)]
+    pub engine: Engine,
+    /// Switch off enhanced transposition cut-offs.
+    #[arg(long)]
+    pub no_etc: bool,
+    /// Switch off the history heuristic.
+    #[arg(long)]
+    pub no_history: bool,
+    /// Switch off killer moves.
+    #[arg(long)]
+    pub no_killers: bool,
+    /// Switch off the exact simplifications (dead heaps, cancelling pairs).
+    #[arg(long)]
+    pub no_simplify: bool,
+    /// Switch off the nim-value guidance of move ordering.
+    #[arg(long)]
+    pub no_guide: bool,
+}
+
+impl SearchArgs {
+    /// The search configuration these flags describe.
+    pub fn config(&self) -> SearchConfig {
+        SearchConfig {
+            hash_bytes: (self.hash as usize) << 20,
+            etc: !self.no_etc,
+            history: !self.no_history,
+            killers: !self.no_killers,
+            simplify: !self.no_simplify,
+            guide: !self.no_guide,
+        }
     }
 }

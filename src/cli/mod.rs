@@ -2,17 +2,34 @@
 //! argument groups ([`args`]) and output conventions ([`output`]).
 
 pub mod args;
+pub mod bench;
+pub mod check;
 pub mod info;
 pub mod output;
 pub mod probe;
+pub mod solve;
 pub mod table;
 pub mod verify;
-
-use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
 use crate::error::{Error, Result};
+
+const EXAMPLES_CHECK: &str = "Examples:
+  sicher check nim 3 4 5                  # safe: the player to move wins, and how
+  sicher check kayles 10 11 12 --misere   # misère Kayles
+  sicher check octal:0.07 20,30 --json    # inline spec, JSON answer
+  printf '1 2 3\\n4 5\\n' | sicher check nim   # one position per line from stdin";
+
+const EXAMPLES_SOLVE: &str = "Examples:
+  sicher solve kayles 10 11 12 13 14 --misere
+  sicher solve wythoff 400 647 --json
+  sicher solve moore:2 3 5 6 9 --hash 64";
+
+const EXAMPLES_BENCH: &str = "Examples:
+  sicher bench                  # the suite with every heuristic on
+  sicher bench --no-history     # what the history heuristic buys
+  sicher bench --engine plain   # the plain memoised baseline";
 
 /// sicher: solves impartial heap games (Nim, octal and hexadecimal games, subtraction
 /// games, Grundy's game, Wythoff, Moore's Nim) under normal and misère play.
@@ -27,27 +44,15 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Until the search commands land: `check --table FILE [HEAP...]` only.
-#[derive(clap::Args, Debug)]
-pub struct CheckTableArgs {
-    /// Answer from this endgame table.
-    #[arg(long, value_name = "FILE")]
-    pub table: PathBuf,
-    /// Heap sizes (spaces or commas); with none, one position per line is read from stdin.
-    pub heaps: Vec<String>,
-    /// Print one JSON object per position.
-    #[arg(long)]
-    pub json: bool,
-    /// Only say safe or unsafe, without looking for a winning move.
-    #[arg(long)]
-    pub no_move: bool,
-}
-
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Say whether positions are safe or unsafe, with one winning move.
-    Check(CheckTableArgs),
+    Check(check::CheckArgs),
+    /// Every winning move of a position, with search statistics.
+    Solve(solve::SolveArgs),
+    /// Time a fixed suite of positions across the rulesets.
+    Bench(bench::BenchArgs),
     /// Label a bounded domain bottom-up and write it as an endgame table.
     Table(table::TableArgs),
     /// Print a table's header; with --verify, check its body.
@@ -59,9 +64,9 @@ pub enum Command {
 /// Runs a parsed command line.
 pub fn run(cli: &Cli) -> Result<()> {
     let outcome = match &cli.command {
-        Command::Check(args) => {
-            probe::run_table(&args.table, &args.heaps, args.json, !args.no_move)
-        }
+        Command::Check(args) => check::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Table(args) => table::run(args),
         Command::Info(args) => info::run(args),
         Command::Verify(args) => verify::run(args),

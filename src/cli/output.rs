@@ -70,6 +70,10 @@ impl Answer {
                 verdict(self.win),
                 Position::new(after.clone())
             ),
+            None if self.win => format!(
+                "{position}: {} (no move is left, which wins in misère play)",
+                verdict(self.win)
+            ),
             None => format!("{position}: {}", verdict(self.win)),
         }
     }

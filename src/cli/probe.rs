@@ -5,6 +5,7 @@ use std::io::{BufRead, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
 
+use super::args::GameArgs;
 use super::output::{verdict, Answer};
 use super::stdout_error;
 use crate::error::{Error, Result};
@@ -103,10 +104,31 @@ impl TableAnswerer {
     }
 }
 
-/// Runs `check --table FILE [HEAP...]`: the heaps given, or one position per stdin line;
+/// Runs `check [GAME] --table FILE [HEAP...]`: the heaps given, or one position per stdin
+/// line;
 /// without `find_move` only the verdict is looked up (one probe per position).
-pub fn run_table(path: &Path, heaps: &[String], json: bool, find_move: bool) -> Result<()> {
+pub fn run_table(
+    path: &Path,
+    game: &GameArgs,
+    heaps: &[String],
+    json: bool,
+    find_move: bool,
+) -> Result<()> {
     let mut answerer = TableAnswerer::open(path)?;
+    // The GAME slot holds either the first heap or a game the table must be for.
+    let first_is_heap = game
+        .game
+        .split(',')
+        .all(|w| w.trim().bytes().all(|b| b.is_ascii_digit()));
+    let heaps: Vec<String> = if first_is_heap {
+        std::iter::once(game.game.clone())
+            .chain(heaps.iter().cloned())
+            .collect()
+    } else {
+        answerer.tables[0].0.check_game(&game.resolve()?)?;
+        heaps.to_vec()
+    };
+    let heaps = &heaps[..];
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut position = Vec::new();

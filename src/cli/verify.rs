@@ -7,7 +7,7 @@ use super::args::GameArgs;
 use super::output::{print_json, progress_bar};
 use super::table::{label_domain, DomainArgs, LabelArgs};
 use crate::error::{Error, Result};
-use crate::game::{Game, Position};
+use crate::search::{SearchConfig, Solver};
 
 /// Arguments of `sicher verify`.
 #[derive(Args, Debug)]
@@ -60,12 +60,12 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     };
     let checked = args.sample.map_or(count, |m| m.min(count));
     let bar = progress_bar(checked, args.label.quiet, "positions");
-    let mut solve = top_down(&game);
+    let mut solver = Solver::new(&game, SearchConfig::default());
     let (mut agreements, mut first_disagreement) = (0u64, None);
     for rank in ranks {
         let position = ranker.unrank(rank);
         let table = labelled.labels.is_safe(rank);
-        if solve(&position) == table {
+        if solver.is_win(&position) == table {
             agreements += 1;
         } else if first_disagreement.is_none() {
             first_disagreement = Some((position, table));
@@ -104,32 +104,6 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             super::output::label(!table)
         ))),
     }
-}
-
-/// The top-down engine, one position at a time, sharing what it learns between calls.
-fn top_down(game: &Game) -> impl FnMut(&Position) -> bool + '_ {
-    let mut memo = hashbrown::HashMap::new();
-    move |position| memoised_win(game, position, &mut memo)
-}
-
-fn memoised_win(
-    game: &Game,
-    position: &Position,
-    memo: &mut hashbrown::HashMap<Position, bool>,
-) -> bool {
-    if let Some(&win) = memo.get(position) {
-        return win;
-    }
-    let children = game.children(position);
-    let win = if children.is_empty() {
-        game.terminal_is_win()
-    } else {
-        children
-            .iter()
-            .any(|child| !memoised_win(game, child, memo))
-    };
-    memo.insert(position.clone(), win);
-    win
 }
 
 /// SplitMix64: a tiny, well-mixed generator, enough for a reproducible sample.

@@ -1,0 +1,121 @@
+//! `sicher check`: is one position safe or unsafe, and which move wins?
+
+use std::io::{BufRead, Write};
+
+use clap::Args;
+
+use super::args::{Engine, GameArgs, SearchArgs};
+use super::output::Answer;
+use super::{stdout_error, EXAMPLES_CHECK};
+use crate::error::{Error, Result};
+use crate::game::{Game, Position};
+use crate::search::plain::PlainSolver;
+use crate::search::Solver;
+
+/// Arguments of `sicher check`.
+#[derive(Args, Debug)]
+#[command(after_help = EXAMPLES_CHECK)]
+pub struct CheckArgs {
+    /// The game and its convention.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Heap sizes (spaces or commas); with none, one position per line is read from stdin.
+    #[arg(allow_negative_numbers = true)]
+    pub heaps: Vec<String>,
+    /// Search settings.
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Print one JSON object per position.
+    #[arg(long)]
+    pub json: bool,
+    /// Answer from this endgame table (`sicher table`) instead of searching; GAME may then
+    /// be left out when heaps are given (`check --table FILE 3 4 5`), and when named it
+    /// must be the table's game and convention.
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<std::path::PathBuf>,
+    /// With --table: only say safe or unsafe, without looking for a winning move.
+    #[arg(long, requires = "table")]
+    pub no_move: bool,
+}
+
+/// Answers positions one at a time with the chosen engine.
+enum Answerer<'g> {
+    Search(Box<Solver<'g>>),
+    Plain(PlainSolver<'g>),
+}
+
+impl Answerer<'_> {
+    fn answer(&mut self, position: &Position) -> Answer {
+        let (win, winning_move) = match self {
+            Answerer::Search(solver) => {
+                let win = solver.is_win(position);
+                (
+                    win,
+                    if win {
+                        solver.winning_move(position)
+                    } else {
+                        None
+                    },
+                )
+            }
+            Answerer::Plain(solver) => {
+                let win = solver.is_win(position);
+                (
+                    win,
+                    if win {
+                        solver.winning_move(position)
+                    } else {
+                        None
+                    },
+                )
+            }
+        };
+        Answer::new(position, win, winning_move, "search")
+    }
+}
+
+/// Runs `sicher check`.
+pub fn run(args: &CheckArgs) -> Result<()> {
+    if let Some(table) = &args.table {
+        return super::probe::run_table(table, &args.game, &args.heaps, args.json, !args.no_move);
+    }
+    let game = args.game.resolve()?;
+    let mut search = answerer(&game, &args.search);
+    let mut tables = super::probe::TableAnswerer::for_game(&game);
+    let mut answerer = |position: &Position| match tables.as_mut().and_then(|t| t.answer(position))
+    {
+        Some(answer) => answer,
+        None => search.answer(position),
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut emit = |answer: Answer| -> Result<()> {
+        if args.json {
+            serde_json::to_writer(&mut out, &answer)
+                .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
+            writeln!(out).map_err(stdout_error)
+        } else {
+            writeln!(out, "{}", answer.human()).map_err(stdout_error)
+        }
+    };
+    if !args.heaps.is_empty() {
+        let position = Position::parse_args(&args.heaps)?;
+        emit(answerer(&position))?;
+    } else {
+        let stdin = std::io::stdin();
+        for (number, line) in stdin.lock().lines().enumerate() {
+            let line = line.map_err(|e| Error::io("<stdin>", e))?;
+            let position = Position::parse_line(&line)
+                .map_err(|e| Error::input(format!("stdin line {}: {e}", number + 1)))?;
+            emit(answerer(&position))?;
+        }
+    }
+    out.flush().map_err(stdout_error)
+}
+
+fn answerer<'g>(game: &'g Game, search: &SearchArgs) -> Answerer<'g> {
+    match search.engine {
+        Engine::Alphabeta => Answerer::Search(Box::new(Solver::new(game, search.config()))),
+        Engine::Plain => Answerer::Plain(PlainSolver::new(game)),
+    }
+}

@@ -1,0 +1,659 @@
+//! The top-down engine: the `sicher` recursion, `sicher(p) = ∃ q ∈ moves(p): ¬sicher(q)`,
+//! as boolean alpha-beta on an explicit stack.
+//!
+//! A position is safe as soon as one child is unsafe; it is unsafe once every child
+//! is refuted. Knuth and Moore's iterative form of the search keeps one [`Frame`] per
+//! ply in a vector, so depth is bounded by memory, not by the thread's stack. Three
+//! arenas, reused across the whole search, hold the frames' heaps, candidate moves
+//! and move deltas: the hot loop never allocates.
+
+use std::ops::ControlFlow;
+
+use serde::Serialize;
+
+use super::guide::NimGuide;
+use super::key::{heap_code, mix64, Combine, Key};
+use super::ordering::MoveOrdering;
+use super::table::TranspositionTable;
+use crate::game::{Game, Heap, Position};
+
+/// Search settings; every heuristic can be switched off to measure what it buys.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchConfig {
+    /// Memory bound of the transposition table, in bytes.
+    pub hash_bytes: usize,
+    /// Enhanced transposition cut-off: before searching any child, look all of them up
+    /// and stop at once if one is known to be unsafe.
+    pub etc: bool,
+    /// History heuristic.
+    pub history: bool,
+    /// Killer moves per ply.
+    pub killers: bool,
+    /// Exact simplifications: drop heaps without moves; in normal play of one-heap
+    /// rulesets, cancel pairs of equal heaps.
+    pub simplify: bool,
+    /// Sprague-Grundy guidance: try first the children that nim-values say are unsafe
+    /// (one-heap rulesets only).
+    pub guide: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            hash_bytes: 256 << 20,
+            etc: true,
+            history: true,
+            killers: true,
+            simplify: true,
+            guide: true,
+        }
+    }
+}
+
+/// What a search did.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct SearchStats {
+    /// Positions expanded (their moves generated).
+    pub nodes: u64,
+    /// Children answered by the transposition table on the way down.
+    pub table_hits: u64,
+    /// Positions proved safe by a child found unsafe in the table before any search
+    /// (enhanced transposition cut-offs).
+    pub etc_cutoffs: u64,
+    /// Positions proved safe by a searched child (alpha-beta cut-offs).
+    pub cutoffs: u64,
+    /// Deepest ply reached.
+    pub max_depth: u64,
+    /// Positions in the transposition table at the end.
+    pub table_entries: u64,
+    /// Table entries dropped by the replacement policy.
+    pub evictions: u64,
+}
+
+/// A move waiting to be searched.
+#[derive(Clone, Copy)]
+struct Candidate {
+    key: Key,
+    signature: u64,
+    score: u32,
+    /// The child's nim-value guess: XOR of its heaps' values and how many exceed 1.
+    nim: NimSum,
+    /// Start of this move's delta in the ops arena: removed indices, then added heaps.
+    ops: u32,
+    removed: u8,
+    added: u8,
+}
+
+/// One position on the search stack.
+#[derive(Clone, Copy)]
+struct Frame {
+    key: Key,
+    heaps_start: u32,
+    heaps_len: u32,
+    moves_start: u32,
+    moves_end: u32,
+    next: u32,
+    ops_start: u32,
+    expanded: bool,
+    nim: NimSum,
+    nodes_at_entry: u64,
+}
+
+/// XOR of the nim-values of a position's heaps, and how many of them exceed 1
+/// (`UNKNOWN` when some heap has no computed value).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct NimSum {
+    xor: u32,
+    big: u32,
+}
+
+impl NimSum {
+    const ZERO: NimSum = NimSum { xor: 0, big: 0 };
+    const UNKNOWN: NimSum = NimSum {
+        xor: u32::MAX,
+        big: u32::MAX,
+    };
+
+    /// Adds (or, XOR being its own inverse, removes) a heap of nim-value `value`.
+    #[inline]
+    fn toggle(self, value: Option<u32>, adding: bool) -> NimSum {
+        match value {
+            Some(v) if self != NimSum::UNKNOWN => NimSum {
+                xor: self.xor ^ v,
+                big: if v > 1 {
+                    if adding {
+                        self.big + 1
+                    } else {
+                        self.big - 1
+                    }
+                } else {
+                    self.big
+                },
+            },
+            _ => NimSum::UNKNOWN,
+        }
+    }
+
+    /// The guess that the position is unsafe: the nim-sum is zero, or in misère play
+    /// with only heaps of value 0 and 1 left, an odd number of 1s (misère Nim's rule).
+    #[inline]
+    fn guess_unsafe(self, misere: bool) -> bool {
+        if self == NimSum::UNKNOWN {
+            false
+        } else if misere && self.big == 0 {
+            self.xor == 1
+        } else {
+            self.xor == 0
+        }
+    }
+}
+
+/// Called every so many nodes with the statistics so far.
+pub type ProgressHook<'a> = Box<dyn FnMut(&SearchStats) + 'a>;
+
+/// How often (in nodes, a power of two) the progress hook runs.
+const PROGRESS_EVERY: u64 = 1 << 16;
+/// Salt that tells added heaps from removed ones in a move signature.
+const ADDED_SALT: u64 = 0x5851_f42d_4c95_7f2d;
+/// Ordering bonus of a child that the nim-values say is unsafe: below killers.
+const GUIDE_BONUS: u32 = 1 << 29;
+/// Largest heap whose key code is cached in a table.
+const CODE_CACHE: u64 = 1 << 16;
+
+/// The top-down solver for one game; keep it to reuse its table across positions.
+pub struct Solver<'g> {
+    game: &'g Game,
+    config: SearchConfig,
+    combine: Combine,
+    table: TranspositionTable,
+    ordering: MoveOrdering,
+    guide: Option<NimGuide>,
+    /// Key codes of heap sizes below its length (zero for dead heaps).
+    codes: Vec<Key>,
+    stats: SearchStats,
+    heaps: Vec<Heap>,
+    moves: Vec<Candidate>,
+    ops: Vec<Heap>,
+    frames: Vec<Frame>,
+    progress: Option<ProgressHook<'g>>,
+}
+
+impl<'g> Solver<'g> {
+    /// A solver for `game` with the given settings.
+    pub fn new(game: &'g Game, config: SearchConfig) -> Self {
+        let combine = if config.simplify && game.pairs_cancel() {
+            Combine::Xor
+        } else {
+            Combine::Sum
+        };
+        Solver {
+            game,
+            config,
+            combine,
+            table: TranspositionTable::with_bytes(config.hash_bytes),
+            ordering: MoveOrdering::new(config.history, config.killers),
+            guide: if config.guide {
+                NimGuide::new(game)
+            } else {
+                None
+            },
+            codes: Vec::new(),
+            stats: SearchStats::default(),
+            heaps: Vec::new(),
+            moves: Vec::new(),
+            ops: Vec::new(),
+            frames: Vec::new(),
+            progress: None,
+        }
+    }
+
+    /// Installs a hook called every 65 536 nodes (for a spinner).
+    pub fn set_progress(&mut self, hook: ProgressHook<'g>) {
+        self.progress = Some(hook);
+    }
+
+    /// The statistics accumulated so far.
+    pub fn stats(&self) -> SearchStats {
+        SearchStats {
+            table_entries: self.table.len() as u64,
+            evictions: self.table.evictions(),
+            ..self.stats
+        }
+    }
+
+    /// The game this solver plays.
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+
+    /// The settings this solver runs with.
+    pub fn config(&self) -> SearchConfig {
+        self.config
+    }
+
+    /// Bytes the transposition table has allocated.
+    pub fn table_bytes(&self) -> usize {
+        self.table.allocated_bytes()
+    }
+
+    /// `sicher(position)`: true when the player to move has a sure win (safe).
+    pub fn is_win(&mut self, position: &Position) -> bool {
+        self.heaps.clear();
+        self.moves.clear();
+        self.ops.clear();
+        self.frames.clear();
+        self.prepare(position);
+        let key = self.push_canonical(position.heaps().iter().copied());
+        if let Some(win) = self.known(key) {
+            return win;
+        }
+        let nim = self.nim_sum(0);
+        self.push_frame(key, 0, nim);
+        self.run()
+    }
+
+    /// The outcome if it is known without searching (empty position or table hit).
+    pub fn peek(&mut self, position: &Position) -> Option<bool> {
+        self.heaps.clear();
+        let key = self.push_canonical(position.heaps().iter().copied());
+        self.heaps.clear();
+        self.known(key)
+    }
+
+    /// One winning move (the position after it), or `None` when the position is unsafe.
+    pub fn winning_move(&mut self, position: &Position) -> Option<Position> {
+        let children = self.game.children(position);
+        if let Some(child) = children.iter().find(|c| self.peek(c) == Some(false)) {
+            return Some(child.clone());
+        }
+        children.into_iter().find(|child| !self.is_win(child))
+    }
+
+    /// Every winning move (the positions after them), in generation order.
+    pub fn winning_moves(&mut self, position: &Position) -> Vec<Position> {
+        let children = self.game.children(position);
+        children
+            .into_iter()
+            .filter(|child| !self.is_win(child))
+            .collect()
+    }
+
+    /// Caches key codes and nim-values up to the largest heap of `position`: no move
+    /// ever makes a heap larger than the largest one present.
+    fn prepare(&mut self, position: &Position) {
+        let largest = position.heaps().last().copied().unwrap_or(0);
+        let wanted = (largest + 1).min(CODE_CACHE);
+        for h in self.codes.len() as u64..wanted {
+            self.codes
+                .push(heap_code_for(self.game, self.config.simplify, h));
+        }
+        if let Some(guide) = self.guide.as_mut() {
+            guide.extend_to(self.game, largest);
+        }
+    }
+
+    /// The nim-sum of the heaps in the arena from `start` on.
+    fn nim_sum(&self, start: usize) -> NimSum {
+        let Some(guide) = &self.guide else {
+            return NimSum::UNKNOWN;
+        };
+        self.heaps[start..]
+            .iter()
+            .fold(NimSum::ZERO, |sum, &h| sum.toggle(guide.value(h), true))
+    }
+
+    /// The code a heap contributes to a key: zero for heaps that can never move.
+    #[inline]
+    fn code(&self, h: Heap) -> Key {
+        cached_code(&self.codes, self.game, self.config.simplify, h)
+    }
+
+    /// Known outcome of a key: the empty position is terminal, others come from the table.
+    #[inline]
+    fn known(&self, key: Key) -> Option<bool> {
+        if key.is_empty() {
+            Some(self.game.terminal_is_win())
+        } else {
+            self.table.get(key)
+        }
+    }
+
+    /// Appends the canonical form of `heaps` to the heap arena and returns its key.
+    fn push_canonical(&mut self, heaps: impl Iterator<Item = Heap>) -> Key {
+        let start = self.heaps.len();
+        let mut key = Key::default();
+        for h in heaps {
+            let code = self.code(h);
+            if code.is_empty() {
+                continue;
+            }
+            key = self.combine.add(key, code);
+            self.heaps.push(h);
+        }
+        let len = normalise(&mut self.heaps[start..], self.combine == Combine::Xor);
+        self.heaps.truncate(start + len);
+        key
+    }
+
+    fn push_frame(&mut self, key: Key, heaps_start: usize, nim: NimSum) {
+        let frame = Frame {
+            key,
+            heaps_start: heaps_start as u32,
+            heaps_len: (self.heaps.len() - heaps_start) as u32,
+            moves_start: self.moves.len() as u32,
+            moves_end: self.moves.len() as u32,
+            next: self.moves.len() as u32,
+            ops_start: self.ops.len() as u32,
+            expanded: false,
+            nim,
+            nodes_at_entry: self.stats.nodes,
+        };
+        self.frames.push(frame);
+        self.stats.max_depth = self.stats.max_depth.max(self.frames.len() as u64);
+    }
+
+    /// The search loop: runs until the root frame is decided.
+    fn run(&mut self) -> bool {
+        loop {
+            let top = self.frames.len() - 1;
+            let decided = if self.frames[top].expanded {
+                self.descend(top)
+            } else {
+                self.expand(top).or_else(|| self.descend(top))
+            };
+            let Some(mut win) = decided else { continue };
+            // Pop decided frames; an unsafe child decides its parent too.
+            loop {
+                let frame = self.frames.pop().expect("a frame is on the stack");
+                let work = self.stats.nodes - frame.nodes_at_entry + 1;
+                self.table.insert(frame.key, win, work);
+                self.heaps.truncate(frame.heaps_start as usize);
+                self.moves.truncate(frame.moves_start as usize);
+                self.ops.truncate(frame.ops_start as usize);
+                let Some(parent) = self.frames.last() else {
+                    return win;
+                };
+                if win {
+                    break;
+                }
+                let ply = self.frames.len() - 1;
+                let signature = self.moves[parent.next as usize - 1].signature;
+                self.ordering.reward(signature, ply);
+                self.stats.cutoffs += 1;
+                win = true;
+            }
+        }
+    }
+
+    /// Generates the moves of the top frame. Decides it at once when it has no move,
+    /// or (with ETC) when a child is already known to be unsafe.
+    fn expand(&mut self, top: usize) -> Option<bool> {
+        self.stats.nodes += 1;
+        if self.stats.nodes & (PROGRESS_EVERY - 1) == 0 {
+            let stats = self.stats();
+            if let Some(hook) = self.progress.as_mut() {
+                hook(&stats);
+            }
+        }
+        let frame = self.frames[top];
+        self.frames[top].expanded = true;
+        if self.config.etc {
+            if let Some(win) = self.transposition_cutoff(&frame) {
+                return Some(win);
+            }
+        }
+        let Solver {
+            game,
+            config,
+            combine,
+            heaps,
+            moves,
+            ops,
+            codes,
+            guide,
+            ..
+        } = self;
+        let (game, combine, simplify) = (*game, *combine, config.simplify);
+        let guide = guide.as_ref();
+        let value = |h: Heap| guide.and_then(|g| g.value(h));
+        let start = frame.heaps_start as usize;
+        let parent = &heaps[start..start + frame.heaps_len as usize];
+        let terminal_win = game.terminal_is_win();
+        let mut any_move = false;
+        let mut terminal_loss = None;
+        let _ = game.ruleset.for_each_move(parent, |removed, added| {
+            any_move = true;
+            let mut key = frame.key;
+            let mut signature = 0u64;
+            let mut nim = frame.nim;
+            for &i in removed {
+                key = combine.remove(key, cached_code(codes, game, simplify, parent[i]));
+                signature = signature.wrapping_add(mix64(parent[i]));
+                nim = nim.toggle(value(parent[i]), false);
+            }
+            for &h in added {
+                key = combine.add(key, cached_code(codes, game, simplify, h));
+                signature = signature.wrapping_add(mix64(h ^ ADDED_SALT));
+                nim = nim.toggle(value(h), true);
+            }
+            if key.is_empty() {
+                if terminal_win {
+                    // A terminal child wins for the opponent: never worth trying.
+                    return ControlFlow::Continue(());
+                }
+                terminal_loss = Some(signature);
+                return ControlFlow::Break(());
+            }
+            moves.push(Candidate {
+                key,
+                signature,
+                score: 0,
+                nim,
+                ops: ops.len() as u32,
+                removed: removed.len() as u8,
+                added: added.len() as u8,
+            });
+            ops.extend(removed.iter().map(|&i| i as Heap));
+            ops.extend_from_slice(added);
+            ControlFlow::Continue(())
+        });
+        if let Some(signature) = terminal_loss {
+            self.ordering.reward(signature, top);
+            self.stats.cutoffs += 1;
+            return Some(true);
+        }
+        if !any_move {
+            return Some(terminal_win);
+        }
+        let begin = frame.moves_start as usize;
+        let end = self.moves.len();
+        self.frames[top].moves_end = end as u32;
+        if begin == end {
+            return Some(false);
+        }
+        let guided = self.guide.is_some();
+        if self.ordering.is_active() || guided {
+            let ordering = &self.ordering;
+            let misere = self.game.terminal_is_win();
+            for candidate in &mut self.moves[begin..end] {
+                candidate.score = ordering.score(candidate.signature, top);
+                if guided && candidate.nim.guess_unsafe(misere) {
+                    candidate.score += GUIDE_BONUS;
+                }
+            }
+            // Ties keep generation order through the delta offset.
+            self.moves[begin..end]
+                .sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.ops.cmp(&b.ops)));
+        }
+        None
+    }
+
+    /// Enhanced transposition cut-off: a lean pass over the moves that only computes
+    /// child keys and asks whether one is known to be unsafe (or is a terminal loss
+    /// for the opponent). Most safe positions end here, before any candidate is built.
+    fn transposition_cutoff(&mut self, frame: &Frame) -> Option<bool> {
+        let (game, combine, simplify) = (self.game, self.combine, self.config.simplify);
+        let (codes, table) = (&self.codes, &self.table);
+        let start = frame.heaps_start as usize;
+        let parent = &self.heaps[start..start + frame.heaps_len as usize];
+        let terminal_win = game.terminal_is_win();
+        let mut refutation = None;
+        let mut any_move = false;
+        let _ = game.ruleset.for_each_move(parent, |removed, added| {
+            any_move = true;
+            let mut key = frame.key;
+            for &i in removed {
+                key = combine.remove(key, cached_code(codes, game, simplify, parent[i]));
+            }
+            for &h in added {
+                key = combine.add(key, cached_code(codes, game, simplify, h));
+            }
+            let known_unsafe = if key.is_empty() {
+                !terminal_win
+            } else {
+                table.is_known_unsafe(key)
+            };
+            if !known_unsafe {
+                return ControlFlow::Continue(());
+            }
+            let removed_sizes = removed.iter().map(|&i| mix64(parent[i]));
+            let added_sizes = added.iter().map(|&h| mix64(h ^ ADDED_SALT));
+            refutation = Some(
+                removed_sizes
+                    .chain(added_sizes)
+                    .fold(0u64, u64::wrapping_add),
+            );
+            ControlFlow::Break(())
+        });
+        if !any_move {
+            return Some(terminal_win);
+        }
+        let signature = refutation?;
+        self.ordering.reward(signature, self.frames.len() - 1);
+        self.stats.etc_cutoffs += 1;
+        Some(true)
+    }
+
+    /// Takes the next untried move of the top frame: decides the frame if the move's
+    /// child is known unsafe or no move is left, and otherwise pushes the child.
+    fn descend(&mut self, top: usize) -> Option<bool> {
+        loop {
+            let frame = self.frames[top];
+            if frame.next == frame.moves_end {
+                return Some(false);
+            }
+            self.frames[top].next += 1;
+            let candidate = self.moves[frame.next as usize];
+            if let Some(win) = self.known(candidate.key) {
+                self.stats.table_hits += 1;
+                if !win {
+                    self.ordering.reward(candidate.signature, top);
+                    self.stats.cutoffs += 1;
+                    return Some(true);
+                }
+                continue;
+            }
+            let child_start = self.heaps.len();
+            let parent_start = frame.heaps_start as usize;
+            let ops_start = candidate.ops as usize;
+            let removed_end = ops_start + candidate.removed as usize;
+            for i in 0..frame.heaps_len as usize {
+                if !self.ops[ops_start..removed_end].contains(&(i as Heap)) {
+                    let h = self.heaps[parent_start + i];
+                    self.heaps.push(h);
+                }
+            }
+            for j in removed_end..removed_end + candidate.added as usize {
+                let h = self.ops[j];
+                if !self.code(h).is_empty() {
+                    self.heaps.push(h);
+                }
+            }
+            let len = normalise(&mut self.heaps[child_start..], self.combine == Combine::Xor);
+            self.heaps.truncate(child_start + len);
+            let nim = if self.combine == Combine::Xor {
+                // Cancelled pairs change nothing in a nim-sum.
+                candidate.nim
+            } else {
+                self.nim_sum(child_start)
+            };
+            self.push_frame(candidate.key, child_start, nim);
+            return None;
+        }
+    }
+}
+
+/// The key code of heap `h` in `game`: zero for empty heaps and, when simplifying, for
+/// heaps that can never move.
+#[inline]
+fn heap_code_for(game: &Game, simplify: bool, h: Heap) -> Key {
+    if h == 0 || (simplify && game.is_dead(h)) {
+        Key::default()
+    } else {
+        heap_code(h)
+    }
+}
+
+/// The key code of `h`, from the cache when it is there.
+#[inline]
+fn cached_code(codes: &[Key], game: &Game, simplify: bool, h: Heap) -> Key {
+    match codes.get(h as usize) {
+        Some(&code) => code,
+        None => heap_code_for(game, simplify, h),
+    }
+}
+
+/// Sorts heaps and, when `cancel_pairs`, removes equal pairs; returns the new length.
+fn normalise(heaps: &mut [Heap], cancel_pairs: bool) -> usize {
+    heaps.sort_unstable();
+    if !cancel_pairs {
+        return heaps.len();
+    }
+    let mut write = 0;
+    let mut read = 0;
+    while read < heaps.len() {
+        if read + 1 < heaps.len() && heaps[read] == heaps[read + 1] {
+            read += 2;
+        } else {
+            heaps[write] = heaps[read];
+            write += 1;
+            read += 1;
+        }
+    }
+    write
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::resolve;
+
+    #[test]
+    fn normalise_cancels_pairs() {
+        let mut heaps = [5, 3, 5, 5, 1, 3];
+        let len = normalise(&mut heaps, true);
+        assert_eq!(&heaps[..len], &[1, 5]);
+    }
+
+    #[test]
+    fn nim_follows_xor() {
+        let game = resolve("nim").unwrap();
+        let mut solver = Solver::new(&game, SearchConfig::default());
+        for a in 0..6u64 {
+            for b in 0..6 {
+                for c in 0..6 {
+                    let position = Position::new(vec![a, b, c]);
+                    assert_eq!(solver.is_win(&position), a ^ b ^ c != 0, "{position}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deep_subtraction_game_needs_no_recursion() {
+        let game = resolve("subtraction:1,2").unwrap();
+        let mut solver = Solver::new(&game, SearchConfig::default());
+        assert!(!solver.is_win(&Position::new(vec![300_000])));
+        assert!(solver.is_win(&Position::new(vec![300_001])));
+    }
+}

@@ -1,0 +1,206 @@
+//! The command line: answers, JSON, stdin batches, and one-line errors with exit code 2.
+
+mod common;
+
+use common::run;
+
+fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn check_answers_in_words_and_names_a_winning_move() {
+    let (code, stdout, _) = run(&["check", "nim", "3", "4", "5"], None);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("safe: the player to move wins"), "{stdout}");
+    assert!(stdout.contains("winning move: to 1 4 5"), "{stdout}");
+    let (_, stdout, _) = run(&["check", "nim", "1", "2", "3"], None);
+    assert!(
+        stdout.contains("unsafe: the player to move loses"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn check_json_carries_position_win_label_and_move() {
+    let (code, stdout, _) = run(&["check", "kayles", "4", "4", "--json"], None);
+    assert_eq!(code, 0);
+    let answer = &json_lines(&stdout)[0];
+    assert_eq!(answer["position"], serde_json::json!([4, 4]));
+    assert_eq!(answer["win"], false);
+    assert_eq!(answer["label"], "unsafe");
+    assert!(answer["move"].is_null());
+    let (_, stdout, _) = run(&["check", "kayles", "4", "4", "--misere", "--json"], None);
+    let answer = &json_lines(&stdout)[0];
+    assert_eq!(answer["win"], true);
+    assert_eq!(answer["label"], "safe");
+    assert!(answer["move"].is_array());
+}
+
+#[test]
+fn check_reads_one_position_per_line_from_stdin_in_order() {
+    let (code, stdout, _) = run(&["check", "nim", "--json"], Some("1 2 3\n3,4,5\n\n7\n"));
+    assert_eq!(code, 0);
+    let answers = json_lines(&stdout);
+    let wins: Vec<bool> = answers
+        .iter()
+        .map(|a| a["win"].as_bool().unwrap())
+        .collect();
+    assert_eq!(wins, vec![false, true, false, true]);
+    assert_eq!(answers[2]["position"], serde_json::json!([]));
+    assert_eq!(answers[3]["move"], serde_json::json!([]));
+}
+
+#[test]
+fn misere_flag_overrides_the_description() {
+    let (_, normal, _) = run(&["check", "nim", "1", "--json"], None);
+    let (_, misere, _) = run(&["check", "nim", "1", "--misere", "--json"], None);
+    assert_eq!(json_lines(&normal)[0]["win"], true);
+    assert_eq!(json_lines(&misere)[0]["win"], false);
+}
+
+#[test]
+fn deep_games_answer_without_overflow() {
+    let (code, stdout, stderr) = run(&["check", "subtraction:1,2", "1000000"], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("safe: the player to move wins"), "{stdout}");
+}
+
+#[test]
+fn solve_lists_every_winning_move_with_statistics() {
+    let (code, stdout, _) = run(&["solve", "nim", "3", "5", "7", "--json"], None);
+    assert_eq!(code, 0);
+    let solution = &json_lines(&stdout)[0];
+    assert_eq!(solution["win"], true);
+    // 3^5^7 = 1: each of the three heaps can be lowered to fix the XOR.
+    assert_eq!(
+        solution["moves"],
+        serde_json::json!([[2, 5, 7], [3, 4, 7], [3, 5, 6]])
+    );
+    assert!(solution["stats"]["nodes"].as_u64().unwrap() > 0);
+    let (_, stdout, _) = run(&["solve", "wythoff", "400", "647"], None);
+    assert!(stdout.contains("to 247 400"), "{stdout}");
+    assert!(stdout.contains("nodes/s"), "{stdout}");
+}
+
+#[test]
+fn shipped_games_work_from_any_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(common::sicher_bin())
+        .args(["check", "kayles", "3", "4", "5"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+}
+
+#[test]
+fn game_files_are_read_with_their_convention() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.toml");
+    std::fs::write(&path, "name = \"mine\"\nrules = \"subtraction\"\nsubtraction = [1, 2]\nplay = \"misere\"\nnotes = \"x\"\n").unwrap();
+    let (code, stdout, stderr) = run(&["check", path.to_str().unwrap(), "1", "--json"], None);
+    assert_eq!(code, 0, "{stderr}");
+    // Misère: taking the last token loses, so a lone 1 is lost for the player to move.
+    assert_eq!(json_lines(&stdout)[0]["win"], false);
+}
+
+/// Runs a bad command and checks: exit code 2, one line on stderr containing `needle`.
+fn assert_one_line_error(args: &[&str], stdin: Option<&str>, needle: &str) {
+    let (code, stdout, stderr) = run(args, stdin);
+    assert_eq!(code, 2, "{args:?}: stdout {stdout} stderr {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(needle), "{args:?}: {stderr} lacks {needle}");
+}
+
+#[test]
+fn bad_games_give_one_line_and_exit_code_2() {
+    assert_one_line_error(&["check", "chess", "3"], None, "unknown game `chess`");
+    assert_one_line_error(&["check", "octal:0.78", "3"], None, "not an octal digit");
+    assert_one_line_error(&["check", "octal:", "3"], None, "empty octal code");
+    assert_one_line_error(&["check", "hex:0.G", "3"], None, "not a digit");
+    assert_one_line_error(
+        &["check", "subtraction:", "3"],
+        None,
+        "subtraction set is empty",
+    );
+    assert_one_line_error(&["check", "subtraction:0,1", "3"], None, "must be positive");
+    assert_one_line_error(&["check", "moore:0", "3"], None, "1 <= k");
+    assert_one_line_error(&["check", "frobnicate:3", "3"], None, "unknown rules");
+    assert_one_line_error(
+        &["check", "/no/such/game.toml", "3"],
+        None,
+        "/no/such/game.toml",
+    );
+}
+
+#[test]
+fn malformed_descriptions_name_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.toml");
+    std::fs::write(
+        &broken,
+        "name = \"x\"\nrules = \"octal\"\ncode = = \"0.7\"\nnotes = \"\"\n",
+    )
+    .unwrap();
+    let path = broken.to_str().unwrap();
+    assert_one_line_error(&["check", path, "3"], None, &format!("{path}:3:"));
+    let wrong = dir.path().join("wrong.toml");
+    std::fs::write(&wrong, "name = \"x\"\nrules = \"octal\"\ncode = \"0.79\"\n").unwrap();
+    let path = wrong.to_str().unwrap();
+    assert_one_line_error(&["check", path, "3"], None, &format!("{path}:3:8"));
+    let unknown_key = dir.path().join("key.toml");
+    std::fs::write(
+        &unknown_key,
+        "name = \"x\"\nrules = \"nim\"\ncolour = \"red\"\n",
+    )
+    .unwrap();
+    let path = unknown_key.to_str().unwrap();
+    assert_one_line_error(&["check", path, "3"], None, &format!("{path}:3:1"));
+}
+
+#[test]
+fn bad_heaps_give_one_line_and_exit_code_2() {
+    assert_one_line_error(
+        &["check", "nim", "3", "x"],
+        None,
+        "heap `x` is not a non-negative integer",
+    );
+    assert_one_line_error(
+        &["check", "nim", "-1"],
+        None,
+        "heap `-1` is not a non-negative integer",
+    );
+    assert_one_line_error(&["check", "nim", "2.5"], None, "not a non-negative integer");
+    assert_one_line_error(
+        &["check", "nim", "99999999999999999999999"],
+        None,
+        "too large",
+    );
+    assert_one_line_error(
+        &["check", "nim"],
+        Some("1 2\n3 y\n"),
+        "stdin line 2: heap `y`",
+    );
+    assert_one_line_error(&["solve", "nim", "-3"], None, "heap `-3`");
+}
+
+#[test]
+fn bench_prints_totals_and_a_signature() {
+    let (code, stdout, stderr) = run(&["bench", "--json"], None);
+    assert_eq!(code, 0, "{stderr}");
+    let lines = json_lines(&stdout);
+    let total = lines.last().unwrap();
+    assert!(total["total_nodes"].as_u64().unwrap() > 0);
+    assert_eq!(total["signature"].as_str().unwrap().len(), 16);
+    // Every row's verdict agrees between runs: the suite is deterministic.
+    let (_, again, _) = run(&["bench", "--json"], None);
+    assert_eq!(
+        json_lines(&again).last().unwrap()["signature"],
+        total["signature"]
+    );
+}

@@ -1,0 +1,239 @@
+//! An independent, obviously-correct reference for the test suites.
+//!
+//! It shares nothing with sicher's move generators: each ruleset's moves are written
+//! out again from the rules as stated, in the plainest way (all orders, duplicates
+//! and all), and outcomes come from plain memoised recursion over every move.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+/// A ruleset as the reference understands it.
+#[derive(Clone, Debug)]
+pub enum Rules {
+    /// Take-and-break code: `digits[t]` for t = 0.., `repeat` repeats the last digit.
+    Code {
+        hex: bool,
+        digits: Vec<u8>,
+        repeat: bool,
+    },
+    Subtraction(Vec<u64>),
+    Nim,
+    Grundy,
+    Wythoff,
+    Moore(usize),
+}
+
+impl Rules {
+    /// The inline spec sicher reads for the same rules.
+    pub fn spec(&self) -> String {
+        match self {
+            Rules::Code {
+                hex,
+                digits,
+                repeat,
+            } => {
+                let mut text = format!("{}:{:X}.", if *hex { "hex" } else { "octal" }, digits[0]);
+                for (t, d) in digits.iter().enumerate().skip(1) {
+                    if *repeat && t + 1 == digits.len() {
+                        text += &format!("[{d:X}]");
+                    } else {
+                        text += &format!("{d:X}");
+                    }
+                }
+                text
+            }
+            Rules::Subtraction(set) => {
+                let list: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+                format!("subtraction:{}", list.join(","))
+            }
+            Rules::Nim => "nim".into(),
+            Rules::Grundy => "grundy".into(),
+            Rules::Wythoff => "wythoff".into(),
+            Rules::Moore(k) => format!("moore:{k}"),
+        }
+    }
+
+    fn digit(&self, t: u64) -> u8 {
+        match self {
+            Rules::Code { digits, repeat, .. } => match digits.get(t as usize) {
+                Some(&d) => d,
+                None if *repeat => *digits.last().unwrap(),
+                None => 0,
+            },
+            _ => 0,
+        }
+    }
+
+    /// What a lone heap of size `h` can become (lists of heaps, zeros allowed).
+    fn heap_results(&self, h: u64) -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        match self {
+            Rules::Nim | Rules::Wythoff | Rules::Moore(_) => {
+                for left in 0..h {
+                    out.push(vec![left]);
+                }
+            }
+            Rules::Subtraction(set) => {
+                for &s in set {
+                    if s <= h {
+                        out.push(vec![h - s]);
+                    }
+                }
+            }
+            Rules::Grundy => {
+                for a in 1..h {
+                    if a != h - a {
+                        out.push(vec![a, h - a]);
+                    }
+                }
+            }
+            Rules::Code { .. } => {
+                for t in 0..=h {
+                    let d = self.digit(t);
+                    let rest = h - t;
+                    if d & 1 != 0 && t > 0 && rest == 0 {
+                        out.push(vec![]);
+                    }
+                    if d & 2 != 0 && t > 0 && rest > 0 {
+                        out.push(vec![rest]);
+                    }
+                    if d & 4 != 0 {
+                        for a in 1..rest {
+                            out.push(vec![a, rest - a]);
+                        }
+                    }
+                    if d & 8 != 0 {
+                        for a in 1..rest {
+                            for b in 1..rest - a {
+                                out.push(vec![a, b, rest - a - b]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Every child of a position, canonical (sorted, no zeros), duplicates allowed.
+    pub fn children(&self, position: &[u64]) -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        let n = position.len();
+        for i in 0..n {
+            for result in self.heap_results(position[i]) {
+                let mut child: Vec<u64> = position.to_vec();
+                child.remove(i);
+                child.extend(result);
+                out.push(canon(child));
+            }
+        }
+        match self {
+            Rules::Wythoff => {
+                for i in 0..n {
+                    for j in 0..n {
+                        if i == j {
+                            continue;
+                        }
+                        for d in 1..=position[i].min(position[j]) {
+                            let mut child = position.to_vec();
+                            child[i] -= d;
+                            child[j] -= d;
+                            out.push(canon(child));
+                        }
+                    }
+                }
+            }
+            Rules::Moore(k) => {
+                // Every vector below the position in 1..=k places, by counting.
+                let total: u64 = position.iter().map(|&h| h + 1).product();
+                for code in 0..total {
+                    let mut rest = code;
+                    let child: Vec<u64> = position
+                        .iter()
+                        .map(|&h| {
+                            let v = rest % (h + 1);
+                            rest /= h + 1;
+                            v
+                        })
+                        .collect();
+                    let changed = child.iter().zip(position).filter(|(c, p)| c != p).count();
+                    if changed >= 2 && changed <= *k {
+                        out.push(canon(child));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+}
+
+/// Sorted, zeros dropped.
+pub fn canon(mut heaps: Vec<u64>) -> Vec<u64> {
+    heaps.retain(|&h| h > 0);
+    heaps.sort();
+    heaps
+}
+
+/// The reference outcome: true when the player to move wins.
+pub struct Reference {
+    pub rules: Rules,
+    pub misere: bool,
+    memo: HashMap<Vec<u64>, bool>,
+}
+
+impl Reference {
+    pub fn new(rules: Rules, misere: bool) -> Self {
+        Reference {
+            rules,
+            misere,
+            memo: HashMap::new(),
+        }
+    }
+
+    pub fn win(&mut self, position: &[u64]) -> bool {
+        let position = canon(position.to_vec());
+        if let Some(&win) = self.memo.get(&position) {
+            return win;
+        }
+        let children = self.rules.children(&position);
+        let win = if children.is_empty() {
+            self.misere
+        } else {
+            children.iter().any(|child| !self.win(child))
+        };
+        self.memo.insert(position, win);
+        win
+    }
+}
+
+/// Path of the built binary.
+pub fn sicher_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_sicher")
+}
+
+/// Runs the binary with arguments and optional stdin; returns (exit code, stdout, stderr).
+pub fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(sicher_bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run sicher");
+    {
+        let mut input = child.stdin.take().unwrap();
+        if let Some(text) = stdin {
+            input.write_all(text.as_bytes()).unwrap();
+        }
+    }
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}

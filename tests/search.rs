@@ -1,0 +1,300 @@
+//! The top-down engine against the independent reference and against closed forms.
+
+mod common;
+
+use common::{Reference, Rules};
+use proptest::prelude::*;
+use sicher::game::{resolve, Convention, Game, Position};
+use sicher::search::{SearchConfig, Solver};
+
+fn game_for(rules: &Rules, misere: bool) -> Game {
+    let game = resolve(&rules.spec()).unwrap_or_else(|e| panic!("{}: {e}", rules.spec()));
+    game.with_convention(if misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    })
+}
+
+/// Every configuration worth checking: all heuristics, none, and a table so small
+/// that the replacement policy runs constantly.
+fn configs() -> Vec<SearchConfig> {
+    let full = SearchConfig::default();
+    vec![
+        full,
+        SearchConfig {
+            etc: false,
+            history: false,
+            killers: false,
+            simplify: false,
+            guide: false,
+            ..full
+        },
+        SearchConfig {
+            hash_bytes: 4 << 10,
+            ..full
+        },
+    ]
+}
+
+fn rules_strategy() -> impl Strategy<Value = Rules> {
+    let octal = (
+        prop::sample::select(vec![0u8, 4]),
+        prop::collection::vec(0u8..8, 1..4),
+        any::<bool>(),
+    )
+        .prop_map(|(d0, tail, repeat)| {
+            let mut digits = vec![d0];
+            digits.extend(tail);
+            let repeat = repeat && *digits.last().unwrap() != 0;
+            Rules::Code {
+                hex: false,
+                digits,
+                repeat,
+            }
+        });
+    let hex = (
+        prop::sample::select(vec![0u8, 4, 8]),
+        prop::collection::vec(0u8..16, 1..3),
+    )
+        .prop_map(|(d0, tail)| {
+            let mut digits = vec![d0];
+            digits.extend(tail);
+            Rules::Code {
+                hex: true,
+                digits,
+                repeat: false,
+            }
+        });
+    prop_oneof![
+        3 => octal,
+        1 => hex,
+        1 => prop::collection::btree_set(1u64..6, 1..4).prop_map(|s| Rules::Subtraction(s.into_iter().collect())),
+        1 => Just(Rules::Nim),
+        1 => Just(Rules::Grundy),
+        1 => Just(Rules::Wythoff),
+        1 => (1usize..4).prop_map(Rules::Moore),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The solver agrees with the reference on random rules, conventions and positions,
+    /// in every configuration, and its winning moves are legal and winning.
+    #[test]
+    fn solver_matches_reference(
+        rules in rules_strategy(),
+        misere in any::<bool>(),
+        heaps in prop::collection::vec(0u64..8, 0..4),
+    ) {
+        let heaps: Vec<u64> = match rules {
+            // Keep the exhaustive reference small where moves multiply.
+            Rules::Moore(_) | Rules::Code { hex: true, .. } => heaps.into_iter().take(3).map(|h| h.min(6)).collect(),
+            _ => heaps,
+        };
+        let game = game_for(&rules, misere);
+        let mut reference = Reference::new(rules.clone(), misere);
+        let position = Position::new(heaps.clone());
+        let expected = reference.win(&heaps);
+        for config in configs() {
+            let mut solver = Solver::new(&game, config);
+            prop_assert_eq!(solver.is_win(&position), expected, "{} misere={} {:?} {:?}", rules.spec(), misere, heaps, config);
+            match solver.winning_move(&position) {
+                Some(child) => {
+                    prop_assert!(expected);
+                    let legal = rules.children(position.heaps());
+                    prop_assert!(legal.contains(&child.heaps().to_vec()), "illegal move to {child}");
+                    prop_assert!(!reference.win(child.heaps()));
+                }
+                // Misère play: with no move left, the player to move has already won.
+                None => prop_assert!(!expected || (misere && rules.children(position.heaps()).is_empty())),
+            }
+        }
+    }
+}
+
+#[test]
+fn every_position_of_small_games_matches_the_reference() {
+    for (rules, max) in [
+        (
+            Rules::Code {
+                hex: false,
+                digits: vec![0, 7, 7],
+                repeat: false,
+            },
+            9,
+        ),
+        (
+            Rules::Code {
+                hex: false,
+                digits: vec![0, 0, 7],
+                repeat: false,
+            },
+            9,
+        ),
+        (
+            Rules::Code {
+                hex: false,
+                digits: vec![4, 1, 5],
+                repeat: false,
+            },
+            8,
+        ),
+        (Rules::Grundy, 10),
+        (Rules::Wythoff, 9),
+        (Rules::Moore(2), 5),
+    ] {
+        for misere in [false, true] {
+            let game = game_for(&rules, misere);
+            let mut solver = Solver::new(&game, SearchConfig::default());
+            let mut reference = Reference::new(rules.clone(), misere);
+            for a in 0..=max {
+                for b in a..=max {
+                    for c in b..=max.min(6) {
+                        let heaps = [a, b, c];
+                        assert_eq!(
+                            solver.is_win(&Position::new(heaps.to_vec())),
+                            reference.win(&heaps),
+                            "{} misere={misere} {heaps:?}",
+                            rules.spec()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn nim_is_the_xor_rule() {
+    let game = resolve("nim").unwrap();
+    let mut solver = Solver::new(&game, SearchConfig::default());
+    let mut seed = 7u64;
+    for _ in 0..400 {
+        let heaps: Vec<u64> = (0..5)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 33) % 40
+            })
+            .collect();
+        let xor = heaps.iter().fold(0, |x, h| x ^ h);
+        assert_eq!(
+            solver.is_win(&Position::new(heaps.clone())),
+            xor != 0,
+            "{heaps:?}"
+        );
+    }
+}
+
+#[test]
+fn misere_nim_follows_boutons_rule() {
+    let game = resolve("nim").unwrap().with_convention(Convention::Misere);
+    let mut solver = Solver::new(&game, SearchConfig::default());
+    for a in 0..10u64 {
+        for b in a..10 {
+            for c in b..10 {
+                for d in c..10 {
+                    let heaps = [a, b, c, d];
+                    let xor = a ^ b ^ c ^ d;
+                    let ones = heaps.iter().filter(|&&h| h == 1).count();
+                    let unsafe_position = if heaps.iter().all(|&h| h <= 1) {
+                        ones % 2 == 1
+                    } else {
+                        xor == 0
+                    };
+                    assert_eq!(
+                        solver.is_win(&Position::new(heaps.to_vec())),
+                        !unsafe_position,
+                        "{heaps:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// ⌊k·φ⌋ in exact integer arithmetic: (k + ⌊√(5k²)⌋) / 2.
+fn lower_wythoff(k: u64) -> u64 {
+    let root = (5.0 * (k * k) as f64).sqrt() as u64;
+    let mut r = root.saturating_sub(2);
+    while (r + 1) * (r + 1) <= 5 * k * k {
+        r += 1;
+    }
+    (k + r) / 2
+}
+
+#[test]
+fn wythoff_unsafe_pairs_are_the_beatty_pairs() {
+    let game = resolve("wythoff").unwrap();
+    let mut solver = Solver::new(&game, SearchConfig::default());
+    let max = 80;
+    let mut unsafe_pairs = std::collections::BTreeSet::new();
+    for k in 0..=max {
+        let a = lower_wythoff(k);
+        unsafe_pairs.insert((a, a + k));
+    }
+    for a in 0..=max {
+        for b in a..=max {
+            assert_eq!(
+                solver.is_win(&Position::new(vec![a, b])),
+                !unsafe_pairs.contains(&(a, b)),
+                "({a}, {b})"
+            );
+        }
+    }
+    // Far out along the sequence: the 300th pair and its neighbours.
+    let (a, b) = (lower_wythoff(300), lower_wythoff(300) + 300);
+    assert!(!solver.is_win(&Position::new(vec![a, b])));
+    assert!(solver.is_win(&Position::new(vec![a, b + 1])));
+}
+
+#[test]
+fn moore_follows_digit_sums_mod_k_plus_one() {
+    for k in [2u32, 3] {
+        let game = resolve(&format!("moore:{k}")).unwrap();
+        let mut solver = Solver::new(&game, SearchConfig::default());
+        for a in 0..8u64 {
+            for b in a..8 {
+                for c in b..8 {
+                    for d in [0, c, c + 1] {
+                        let heaps = [a, b, c, d];
+                        let unsafe_position = (0..4).all(|bit| {
+                            heaps.iter().map(|h| (h >> bit) & 1).sum::<u64>() % u64::from(k + 1)
+                                == 0
+                        });
+                        assert_eq!(
+                            solver.is_win(&Position::new(heaps.to_vec())),
+                            !unsafe_position,
+                            "k={k} {heaps:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn subtraction_1_3_4_is_unsafe_at_0_and_2_mod_7() {
+    let game = resolve("subtraction-1-3-4").unwrap();
+    let mut solver = Solver::new(&game, SearchConfig::default());
+    for n in (0..2000u64).chain([100_000, 100_002, 100_003, 250_001]) {
+        assert_eq!(
+            solver.is_win(&Position::new(vec![n])),
+            !matches!(n % 7, 0 | 2),
+            "{n}"
+        );
+    }
+}
+
+#[test]
+fn search_goes_deep_without_recursion() {
+    let game = resolve("subtraction:1,2").unwrap();
+    let mut solver = Solver::new(&game, SearchConfig::default());
+    assert!(solver.is_win(&Position::new(vec![1_000_000])));
+    assert!(!solver.is_win(&Position::new(vec![999_999])));
+    assert!(solver.stats().max_depth >= 999_999);
+}
