@@ -235,7 +235,11 @@ fn bad_positions_and_bad_domains_are_one_line_errors() {
         "outside",
     );
     assert_one_line_error(
-        &sicher_stdin(dir.path(), &["check", "nim", "--table", table], "1 2\n3 x\n"),
+        &sicher_stdin(
+            dir.path(),
+            &["check", "nim", "--table", table],
+            "1 2\n3 x\n",
+        ),
         "stdin line 2",
     );
     assert_one_line_error(

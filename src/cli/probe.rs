@@ -132,7 +132,7 @@ pub fn run_table(
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut position = Vec::new();
-    let emit = |answerer: &mut TableAnswerer, position: &[Heap], out: &mut dyn Write| {
+    let emit = |answerer: &mut TableAnswerer, position: &[Heap], out: &mut Vec<u8>| {
         let (win, winning_move) = answerer
             .probe(position, find_move)
             .ok_or_else(|| answerer.outside(position))?;
@@ -145,14 +145,18 @@ pub fn run_table(
             );
             serde_json::to_writer(&mut *out, &answer)
                 .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
-            out.write_all(b"\n").map_err(stdout_error)
+            out.push(b'\n');
+            Ok(())
         } else {
-            write_human(out, position, win, winning_move.as_deref()).map_err(stdout_error)
+            write_human(out, position, win, winning_move.as_deref());
+            Ok(())
         }
     };
+    // Answers collect in a buffer flushed in large writes: a batch is output-bound.
+    let mut pending = Vec::with_capacity(1 << 17);
     if !heaps.is_empty() {
         let parsed = Position::parse_args(heaps)?;
-        emit(&mut answerer, parsed.heaps(), &mut out)?;
+        emit(&mut answerer, parsed.heaps(), &mut pending)?;
     } else {
         let stdin = std::io::stdin();
         let mut input = std::io::BufReader::with_capacity(1 << 16, stdin.lock());
@@ -169,12 +173,17 @@ pub fn run_table(
             number += 1;
             parse_heaps(&line, &mut position)
                 .map_err(|e| Error::input(format!("stdin line {number}: {e}")))?;
-            emit(&mut answerer, &position, &mut out).map_err(|e| match e {
+            emit(&mut answerer, &position, &mut pending).map_err(|e| match e {
                 Error::Input(message) => Error::input(format!("stdin line {number}: {message}")),
                 other => other,
             })?;
+            if pending.len() >= 1 << 16 {
+                out.write_all(&pending).map_err(stdout_error)?;
+                pending.clear();
+            }
         }
     }
+    out.write_all(&pending).map_err(stdout_error)?;
     out.flush().map_err(stdout_error)
 }
 
@@ -219,46 +228,41 @@ fn slow_parse(line: &[u8], heaps: &mut Vec<Heap>) -> Result<()> {
     Ok(())
 }
 
-/// Writes the same line as [`Answer::human`], without building an answer.
-fn write_human(
-    out: &mut dyn Write,
-    heaps: &[Heap],
-    win: bool,
-    winning_move: Option<&[Heap]>,
-) -> std::io::Result<()> {
-    write_heaps(out, heaps)?;
-    out.write_all(b": ")?;
-    out.write_all(verdict(win).as_bytes())?;
+/// Appends the same line as [`Answer::human`], without building an answer.
+fn write_human(out: &mut Vec<u8>, heaps: &[Heap], win: bool, winning_move: Option<&[Heap]>) {
+    write_heaps(out, heaps);
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(verdict(win).as_bytes());
     if let Some(after) = winning_move {
-        out.write_all(b" (winning move: to ")?;
-        write_heaps(out, after)?;
-        out.write_all(b")")?;
+        out.extend_from_slice(b" (winning move: to ");
+        write_heaps(out, after);
+        out.push(b')');
     }
-    out.write_all(b"\n")
+    out.push(b'\n');
 }
 
-fn write_heaps(out: &mut dyn Write, heaps: &[Heap]) -> std::io::Result<()> {
+fn write_heaps(out: &mut Vec<u8>, heaps: &[Heap]) {
     if heaps.is_empty() {
-        return out.write_all(b"(no heaps)");
+        out.extend_from_slice(b"(no heaps)");
+        return;
     }
-    let mut buffer = [0u8; 24];
+    let mut digits = [0u8; 20];
     for (i, &h) in heaps.iter().enumerate() {
         if i > 0 {
-            out.write_all(b" ")?;
+            out.push(b' ');
         }
-        let mut at = buffer.len();
+        let mut at = digits.len();
         let mut v = h;
         loop {
             at -= 1;
-            buffer[at] = b'0' + (v % 10) as u8;
+            digits[at] = b'0' + (v % 10) as u8;
             v /= 10;
             if v == 0 {
                 break;
             }
         }
-        out.write_all(&buffer[at..])?;
+        out.extend_from_slice(&digits[at..]);
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -294,7 +298,7 @@ mod tests {
             (vec![], false, None),
         ] {
             let mut out = Vec::new();
-            write_human(&mut out, &heaps, win, after.as_deref()).unwrap();
+            write_human(&mut out, &heaps, win, after.as_deref());
             let answer = Answer::new(
                 &Position::new(heaps),
                 win,
