@@ -36,11 +36,14 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// The strategy measured fastest for a ruleset: backward where unsafe positions are
-    /// rare and every move only lowers heaps, forward elsewhere.
+    /// The strategy measured fastest for a ruleset: backward wherever moves only lower
+    /// heaps (Nim, Wythoff, Moore: unsafe positions are rare; subtraction: few parents
+    /// each), forward for take-and-break games.
     pub fn auto(ruleset: &Ruleset) -> Strategy {
         match ruleset {
-            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => Strategy::Backward,
+            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) | Ruleset::Subtraction(_) => {
+                Strategy::Backward
+            }
             _ => Strategy::Forward,
         }
     }

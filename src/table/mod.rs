@@ -116,7 +116,9 @@ impl Table {
         let origin = path.display().to_string();
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(Error::input(format!("{origin}: is a directory, not a table")));
+            return Err(Error::input(format!(
+                "{origin}: is a directory, not a table"
+            )));
         }
         // SAFETY: the map is only read. Tables are written under a temporary name and
         // renamed into place, so sicher never changes a mapped file; another program
