@@ -80,12 +80,14 @@ impl TableAnswerer {
         }
         let child = &mut self.child;
         let mut winning = None;
+        let total = heaps.iter().sum();
         // Moves only lower totals and heaps, so every child stays in the domain.
         let _ = game.ruleset.for_each_move(heaps, |removed, added| {
-            child_into(heaps, removed, added, child);
-            if table.probe_rank(table.ranker().rank_unchecked(child)) {
+            let rank = table.ranker().rank_after_move(heaps, total, removed, added);
+            if table.probe_rank(rank) {
                 ControlFlow::Continue(())
             } else {
+                child_into(heaps, removed, added, child);
                 winning = Some(child.clone());
                 ControlFlow::Break(())
             }

@@ -4,6 +4,7 @@
 //! `0..count()` with no gaps: [`tuples`] for `--heaps K --max N`, [`partitions`] for
 //! `--total T`.
 
+pub mod child;
 pub mod partitions;
 pub mod tuples;
 
@@ -11,6 +12,7 @@ use std::fmt;
 
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position, Ruleset};
+pub use child::ChildHeaps;
 pub use partitions::Partitions;
 pub use tuples::{BoundedTuples, MAX_ENTRIES};
 
@@ -154,6 +156,24 @@ impl Ranker {
         match self {
             Ranker::Heaps(t) => t.contains(heaps),
             Ranker::Total(p) => p.contains(heaps),
+        }
+    }
+
+    /// Rank of the position a move leads to (children of domain positions stay in the
+    /// domain), without building it; `parent_total` is the sum of `heaps`.
+    #[inline]
+    pub fn rank_after_move(
+        &self,
+        heaps: &[Heap],
+        parent_total: Heap,
+        removed: &[usize],
+        added: &[Heap],
+    ) -> u64 {
+        let mut scratch = [0; child::MAX_ADDED];
+        let child = ChildHeaps::new(heaps, removed, added, &mut scratch);
+        match self {
+            Ranker::Heaps(t) => t.rank_ascending(child.len(), child),
+            Ranker::Total(p) => p.rank_descending(child.total(parent_total), child.rev()),
         }
     }
 

@@ -108,6 +108,18 @@ impl Partitions {
         rank
     }
 
+    /// Rank of heaps with `total` tokens given one by one, largest first.
+    #[inline]
+    pub fn rank_descending(&self, total: u64, parts: impl Iterator<Item = Heap>) -> u64 {
+        let mut rank = self.offsets[total as usize];
+        let mut rest = total;
+        for part in parts.take_while(|&p| p != 0) {
+            rank += self.p(rest, part - 1);
+            rest -= part;
+        }
+        rank
+    }
+
     /// The ascending heaps of rank `rank` (`rank < count`), written into `out`.
     pub fn unrank(&self, rank: u64, out: &mut Vec<Heap>) {
         out.clear();

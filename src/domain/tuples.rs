@@ -123,6 +123,20 @@ impl BoundedTuples {
         rank
     }
 
+    /// Rank of `len` (at most `K`) ascending heaps given one by one (zeros allowed).
+    #[inline]
+    pub fn rank_ascending(&self, len: usize, heaps: impl Iterator<Item = Heap>) -> u64 {
+        let pad = self.heaps - len;
+        let mut rank = 0;
+        for (j, h) in heaps.enumerate() {
+            if h != 0 {
+                let i = pad + j;
+                rank += self.binom(h + i as u64, i + 1);
+            }
+        }
+        rank
+    }
+
     /// The zero-padded `K`-tuple of rank `rank` (`rank < count`), written into `out`.
     pub fn unrank(&self, mut rank: u64, out: &mut Vec<Heap>) {
         out.clear();

@@ -3,20 +3,20 @@
 use std::ops::ControlFlow;
 
 use super::bits::{Labels, SharedBits};
-use super::tiers::{child_into, for_each_position};
+use super::tiers::for_each_position;
 use crate::domain::Ranker;
 use crate::game::Game;
 
 pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync)) -> Labels {
     let bits = SharedBits::new(ranker.count());
-    for_each_position(game, ranker, progress, |scratch, rank, heaps| {
+    for_each_position(game, ranker, progress, |_, rank, heaps| {
+        let total = heaps.iter().sum();
         let mut any_move = false;
         let found_unsafe = game
             .ruleset
             .for_each_move(heaps, |removed, added| {
                 any_move = true;
-                child_into(heaps, removed, added, &mut scratch.work);
-                if bits.is_safe(ranker.rank_unchecked(&scratch.work)) {
+                if bits.is_safe(ranker.rank_after_move(heaps, total, removed, added)) {
                     ControlFlow::Continue(())
                 } else {
                     ControlFlow::Break(())
