@@ -1,7 +1,7 @@
 //! Answers for `check` from endgame tables: `check --table FILE`, and `check GAME` when a
 //! table under `tables/` covers the position.
 
-use std::io::{BufRead, Write};
+use std::io::{Read, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -160,29 +160,52 @@ pub fn run_table(
         let parsed = Position::parse_args(heaps)?;
         emit(&mut answerer, parsed.heaps(), &mut pending)?;
     } else {
+        // Whole blocks of lines are read and parsed in place: a batch is I/O-bound.
         let stdin = std::io::stdin();
-        let mut input = std::io::BufReader::with_capacity(1 << 16, stdin.lock());
-        let mut line = Vec::new();
+        let mut input = stdin.lock();
+        let mut block: Vec<u8> = Vec::with_capacity(1 << 20);
         let mut number = 0usize;
-        loop {
-            line.clear();
-            let read = input
-                .read_until(b'\n', &mut line)
-                .map_err(|e| Error::io("<stdin>", e))?;
-            if read == 0 {
-                break;
+        let mut finished = false;
+        while !finished {
+            let filled = block.len();
+            block.resize(filled.max(1 << 20).max(filled * 2), 0);
+            let read = loop {
+                match input.read(&mut block[filled..]) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    other => break other.map_err(|e| Error::io("<stdin>", e))?,
+                }
+            };
+            block.truncate(filled + read);
+            finished = read == 0;
+            // Complete lines only, unless the input has ended.
+            let end = if finished {
+                block.len()
+            } else {
+                match block.iter().rposition(|&b| b == b'\n') {
+                    Some(at) => at + 1,
+                    None => continue,
+                }
+            };
+            let mut lines = block[..end].split(|&b| b == b'\n');
+            if block[..end].last() == Some(&b'\n') || end == 0 {
+                lines.next_back();
             }
-            number += 1;
-            parse_heaps(&line, &mut position)
-                .map_err(|e| Error::input(format!("stdin line {number}: {e}")))?;
-            emit(&mut answerer, &position, &mut pending).map_err(|e| match e {
-                Error::Input(message) => Error::input(format!("stdin line {number}: {message}")),
-                other => other,
-            })?;
-            if pending.len() >= 1 << 16 {
-                out.write_all(&pending).map_err(stdout_error)?;
-                pending.clear();
+            for line in lines {
+                number += 1;
+                parse_heaps(line, &mut position)
+                    .map_err(|e| Error::input(format!("stdin line {number}: {e}")))?;
+                emit(&mut answerer, &position, &mut pending).map_err(|e| match e {
+                    Error::Input(message) => {
+                        Error::input(format!("stdin line {number}: {message}"))
+                    }
+                    other => other,
+                })?;
+                if pending.len() >= 1 << 16 {
+                    out.write_all(&pending).map_err(stdout_error)?;
+                    pending.clear();
+                }
             }
+            block.drain(..end);
         }
     }
     out.write_all(&pending).map_err(stdout_error)?;
