@@ -58,9 +58,9 @@ pub struct SearchArgs {
     /// Switch off the history heuristic.
     #[arg(long)]
     pub no_history: bool,
-    /// Switch off killer moves.
+    /// Switch on killer moves (off by default: they cost nodes on the benchmark suite).
     #[arg(long)]
-    pub no_killers: bool,
+    pub killers: bool,
     /// Switch off the exact simplifications (dead heaps, cancelling pairs).
     #[arg(long)]
     pub no_simplify: bool,
@@ -76,7 +76,7 @@ impl SearchArgs {
             hash_bytes: (self.hash as usize) << 20,
             etc: !self.no_etc,
             history: !self.no_history,
-            killers: !self.no_killers,
+            killers: self.killers,
             simplify: !self.no_simplify,
             guide: !self.no_guide,
         }
