@@ -163,23 +163,14 @@ fn zero_take_splits_are_labelled_heaps_first() {
     let game = resolve("octal:4.07").unwrap();
     let ranker = Ranker::new(Domain::Total { total: 10 }).unwrap();
     let labels = label(&game, &ranker, Strategy::Forward, &|_| {}).unwrap();
-    fn wins(game: &Game, p: &Position, memo: &mut hashbrown::HashMap<Position, bool>) -> bool {
-        if let Some(&w) = memo.get(p) {
-            return w;
-        }
-        let children = game.children(p);
-        let w = if children.is_empty() {
-            game.terminal_is_win()
-        } else {
-            children.iter().any(|c| !wins(game, c, memo))
-        };
-        memo.insert(p.clone(), w);
-        w
-    }
     let mut memo = hashbrown::HashMap::new();
     for rank in 0..ranker.count() {
         let p = ranker.unrank(rank);
-        assert_eq!(labels.is_safe(rank), wins(&game, &p, &mut memo), "{p}");
+        assert_eq!(
+            labels.is_safe(rank),
+            naive_wins(&game, &p, &mut memo),
+            "{p}"
+        );
     }
 }
 
@@ -205,5 +196,82 @@ fn thread_count_does_not_change_the_labels() {
         ("nim", Domain::Heaps { heaps: 3, max: 60 }),
     ] {
         assert_eq!(run(1, spec, domain), run(2, spec, domain), "{spec}");
+    }
+}
+
+/// The sicher recursion, memoised: the reference every strategy must match.
+fn naive_wins(game: &Game, p: &Position, memo: &mut hashbrown::HashMap<Position, bool>) -> bool {
+    if let Some(&w) = memo.get(p) {
+        return w;
+    }
+    let children = game.children(p);
+    let w = if children.is_empty() {
+        game.terminal_is_win()
+    } else {
+        children.iter().any(|c| !naive_wins(game, c, memo))
+    };
+    memo.insert(p.clone(), w);
+    w
+}
+
+mod random_rulesets {
+    use super::*;
+    use proptest::prelude::{prop_assert_eq, proptest, ProptestConfig, TestCaseError};
+
+    fn check_against_naive(spec: &str, misere: bool, domain: Domain) -> Result<(), TestCaseError> {
+        let convention = if misere {
+            Convention::Misere
+        } else {
+            Convention::Normal
+        };
+        let game = resolve(spec).unwrap().with_convention(convention);
+        let ranker = Ranker::new(domain).unwrap();
+        let strategies = [Strategy::Forward, Strategy::Plain, Strategy::Backward]
+            .into_iter()
+            .filter(|&s| check_strategy(&game, s).is_ok());
+        let mut memo = hashbrown::HashMap::new();
+        for strategy in strategies {
+            let labels = label(&game, &ranker, strategy, &|_| {}).unwrap();
+            for rank in 0..ranker.count() {
+                let p = ranker.unrank(rank);
+                prop_assert_eq!(
+                    labels.is_safe(rank),
+                    naive_wins(&game, &p, &mut memo),
+                    "{} {} {} at {}",
+                    spec,
+                    convention,
+                    strategy,
+                    p
+                );
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn octal_codes_match_the_recursion(splits_first: bool, digits in proptest::collection::vec(0u8..8, 1..4), misere: bool, total in 0u64..13) {
+            // A leading 4 splits a heap without taking: the tier order within a total.
+            let first = if splits_first { '4' } else { '0' };
+            let code: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+            check_against_naive(&format!("octal:{first}.{code}"), misere, Domain::Total { total })?;
+        }
+
+        #[test]
+        fn subtraction_sets_match_the_recursion(set in proptest::collection::btree_set(1u64..7, 1..4), misere: bool, heaps in 1u32..4, max in 0u64..9) {
+            let list: Vec<String> = set.iter().map(u64::to_string).collect();
+            let spec = format!("subtraction:{}", list.join(","));
+            check_against_naive(&spec, misere, Domain::Heaps { heaps, max })?;
+            check_against_naive(&spec, misere, Domain::Total { total: max + 3 })?;
+        }
+
+        #[test]
+        fn moore_and_wythoff_match_the_recursion(k in 1u32..4, misere: bool, heaps in 1u32..4, max in 0u64..6) {
+            check_against_naive(&format!("moore:{k}"), misere, Domain::Heaps { heaps, max })?;
+            check_against_naive("wythoff", misere, Domain::Heaps { heaps, max })?;
+            check_against_naive("wythoff", misere, Domain::Total { total: max + 4 })?;
+        }
     }
 }
