@@ -28,6 +28,14 @@ pub struct CheckArgs {
     /// Print one JSON object per position.
     #[arg(long)]
     pub json: bool,
+    /// Answer from this endgame table (`sicher table`) instead of searching; GAME may then
+    /// be left out when heaps are given (`check --table FILE 3 4 5`), and when named it
+    /// must be the table's game and convention.
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<std::path::PathBuf>,
+    /// With --table: only say safe or unsafe, without looking for a winning move.
+    #[arg(long, requires = "table")]
+    pub no_move: bool,
 }
 
 /// Answers positions one at a time with the chosen engine.
@@ -68,8 +76,17 @@ impl Answerer<'_> {
 
 /// Runs `sicher check`.
 pub fn run(args: &CheckArgs) -> Result<()> {
+    if let Some(table) = &args.table {
+        return super::probe::run_table(table, &args.game, &args.heaps, args.json, !args.no_move);
+    }
     let game = args.game.resolve()?;
-    let mut answerer = answerer(&game, &args.search);
+    let mut search = answerer(&game, &args.search);
+    let mut tables = super::probe::TableAnswerer::for_game(&game);
+    let mut answerer = |position: &Position| match tables.as_mut().and_then(|t| t.answer(position))
+    {
+        Some(answer) => answer,
+        None => search.answer(position),
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut emit = |answer: Answer| -> Result<()> {
@@ -83,14 +100,14 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     };
     if !args.heaps.is_empty() {
         let position = Position::parse_args(&args.heaps)?;
-        emit(answerer.answer(&position))?;
+        emit(answerer(&position))?;
     } else {
         let stdin = std::io::stdin();
         for (number, line) in stdin.lock().lines().enumerate() {
             let line = line.map_err(|e| Error::io("<stdin>", e))?;
             let position = Position::parse_line(&line)
                 .map_err(|e| Error::input(format!("stdin line {}: {e}", number + 1)))?;
-            emit(answerer.answer(&position))?;
+            emit(answerer(&position))?;
         }
     }
     out.flush().map_err(stdout_error)

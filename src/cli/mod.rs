@@ -4,8 +4,12 @@
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod info;
 pub mod output;
+pub mod probe;
 pub mod solve;
+pub mod table;
+pub mod verify;
 
 use clap::{Parser, Subcommand};
 
@@ -49,6 +53,12 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Time a fixed suite of positions across the rulesets.
     Bench(bench::BenchArgs),
+    /// Label a bounded domain bottom-up and write it as an endgame table.
+    Table(table::TableArgs),
+    /// Print a table's header; with --verify, check its body.
+    Info(info::InfoArgs),
+    /// Compare the bottom-up labels of a domain with the top-down engine.
+    Verify(verify::VerifyArgs),
 }
 
 /// Runs a parsed command line.
@@ -57,6 +67,9 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Check(args) => check::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Table(args) => table::run(args),
+        Command::Info(args) => info::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match outcome {
         // A reader that stopped listening (`| head`) is not an error.
