@@ -85,7 +85,7 @@ pub struct TableArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Also run the plain labeller, check it agrees, and report the speed-up.
-    #[arg(long, hide = true)]
+    #[arg(long)]
     pub compare_plain: bool,
     /// Print the statistics as one JSON object.
     #[arg(long)]
