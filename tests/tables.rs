@@ -190,6 +190,13 @@ fn check_answers_from_the_table() {
         "5 6\n",
     );
     assert_eq!(stdout(&output), "5 6: safe: the player to move wins\n");
+    // The table names its game: stdin batches need no GAME either.
+    let output = sicher_stdin(dir.path(), &["check", "--table", table], "1 2 3\n5 6\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), 2);
+    // A forced convention must be the table's.
+    let output = sicher(dir.path(), &["check", "--table", table, "1", "--misere"]);
+    assert_one_line_error(&output, "not misere play");
 }
 
 #[test]

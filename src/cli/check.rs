@@ -16,9 +16,17 @@ use crate::search::Solver;
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES_CHECK)]
 pub struct CheckArgs {
-    /// The game and its convention.
-    #[command(flatten)]
-    pub game: GameArgs,
+    /// A shipped game (nim, kayles, ...), a .toml description, or an inline spec
+    /// (nim, octal:0.77, hex:0.8F, subtraction:1,3,4, grundy, wythoff, moore:2);
+    /// may be left out with --table.
+    #[arg(required_unless_present = "table")]
+    pub game: Option<String>,
+    /// Play misère (the player with no move wins); overrides the description.
+    #[arg(long, conflicts_with = "normal")]
+    pub misere: bool,
+    /// Play normal (the player with no move loses); overrides the description.
+    #[arg(long)]
+    pub normal: bool,
     /// Heap sizes (spaces or commas); with none, one position per line is read from stdin.
     #[arg(allow_negative_numbers = true)]
     pub heaps: Vec<String>,
@@ -74,12 +82,29 @@ impl Answerer<'_> {
     }
 }
 
+impl CheckArgs {
+    /// The game arguments as the other commands take them.
+    fn game_args(&self) -> GameArgs {
+        GameArgs {
+            game: self.game.clone(),
+            misere: self.misere,
+            normal: self.normal,
+        }
+    }
+}
+
 /// Runs `sicher check`.
 pub fn run(args: &CheckArgs) -> Result<()> {
     if let Some(table) = &args.table {
-        return super::probe::run_table(table, &args.game, &args.heaps, args.json, !args.no_move);
+        return super::probe::run_table(
+            table,
+            &args.game_args(),
+            &args.heaps,
+            args.json,
+            !args.no_move,
+        );
     }
-    let game = args.game.resolve()?;
+    let game = args.game_args().resolve()?;
     let mut search = answerer(&game, &args.search);
     let mut tables = super::probe::TableAnswerer::for_game(&game);
     let mut answerer = |position: &Position| match tables.as_mut().and_then(|t| t.answer(position))

@@ -118,18 +118,32 @@ pub fn run_table(
 ) -> Result<()> {
     let mut answerer = TableAnswerer::open(path)?;
     // The GAME slot holds either the first heap or a game the table must be for.
-    let first_is_heap = game
-        .game
-        .split(',')
-        .all(|w| w.trim().bytes().all(|b| b.is_ascii_digit()));
-    let heaps: Vec<String> = if first_is_heap {
-        std::iter::once(game.game.clone())
+    let first_is_heap = game.game.as_deref().is_some_and(|first| {
+        first
+            .split(',')
+            .all(|w| w.trim().bytes().all(|b| b.is_ascii_digit()))
+    });
+    let heaps: Vec<String> = match &game.game {
+        Some(first) if first_is_heap => std::iter::once(first.clone())
             .chain(heaps.iter().cloned())
-            .collect()
-    } else {
-        answerer.tables[0].0.check_game(&game.resolve()?)?;
-        heaps.to_vec()
+            .collect(),
+        Some(_) => {
+            answerer.tables[0].0.check_game(&game.resolve()?)?;
+            heaps.to_vec()
+        }
+        None => heaps.to_vec(),
     };
+    if let Some(convention) = game.forced_convention() {
+        let table_game = answerer.game();
+        if table_game.convention != convention {
+            return Err(Error::input(format!(
+                "{} holds {} play of {}, not {convention} play",
+                path.display(),
+                table_game.convention,
+                table_game.ruleset
+            )));
+        }
+    }
     let heaps = &heaps[..];
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
