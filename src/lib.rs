@@ -24,7 +24,12 @@
 //!   keys; `table.rs` is the bounded transposition table with its unsafe filter;
 //!   `ordering.rs` holds history and killer moves; `guide.rs` orders moves by
 //!   nim-values; `plain.rs` is the naive memoised solver kept as a baseline.
-//! - [`cli`]: one module per subcommand (`check`, `solve`, `bench`) over the library,
+//! - [`domain`]: bounded domains (`--heaps K --max N`, `--total T`) and their gap-free
+//!   ranking bijections onto table entries.
+//! - [`label`]: the bottom-up labeller, tier by tier of total tokens, forward or backward.
+//! - [`table`]: endgame tables on disk (bincode header, packed body), memory-mapped probing.
+//! - [`cli`]: one module per subcommand (`check`, `solve`, `bench`, `table`, `info`, `verify`,
+//!   `nim-values`) over the library,
 //!   with shared argument groups (`args.rs`) and output conventions (`output.rs`:
 //!   safe/unsafe wording, JSON records, progress that stays quiet off a terminal).
 //! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
@@ -38,10 +43,13 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod domain;
 pub mod error;
 pub mod game;
 pub mod grundy;
+pub mod label;
 pub mod search;
+pub mod table;
 
 pub use error::{Error, Result};
 pub use game::{Convention, Game, Position, Ruleset};

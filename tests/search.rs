@@ -32,6 +32,7 @@ fn configs() -> Vec<SearchConfig> {
         },
         SearchConfig {
             hash_bytes: 4 << 10,
+            killers: true,
             ..full
         },
     ]

@@ -2,7 +2,7 @@
 
 use clap::{Args, ValueEnum};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::game::{self, Convention, Game};
 use crate::search::SearchConfig;
 
@@ -11,7 +11,8 @@ use crate::search::SearchConfig;
 pub struct GameArgs {
     /// A shipped game (nim, kayles, ...), a .toml description, or an inline spec
     /// (nim, octal:0.77, hex:0.8F, subtraction:1,3,4, grundy, wythoff, moore:2).
-    pub game: String,
+    #[arg(required = true)]
+    pub game: Option<String>,
     /// Play misère (the player with no move wins); overrides the description.
     #[arg(long, conflicts_with = "normal")]
     pub misere: bool,
@@ -21,15 +22,27 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
+    /// The convention the flags force, if any.
+    pub fn forced_convention(&self) -> Option<Convention> {
+        if self.misere {
+            Some(Convention::Misere)
+        } else if self.normal {
+            Some(Convention::Normal)
+        } else {
+            None
+        }
+    }
+
     /// Resolves the game and applies the convention flags.
     pub fn resolve(&self) -> Result<Game> {
-        let game = game::resolve(&self.game)?;
-        Ok(if self.misere {
-            game.with_convention(Convention::Misere)
-        } else if self.normal {
-            game.with_convention(Convention::Normal)
-        } else {
-            game
+        let name = self
+            .game
+            .as_deref()
+            .ok_or_else(|| Error::input("name a GAME, as in `sicher check kayles 3 4 5`"))?;
+        let game = game::resolve(name)?;
+        Ok(match self.forced_convention() {
+            Some(convention) => game.with_convention(convention),
+            None => game,
         })
     }
 }
@@ -58,9 +71,9 @@ pub struct SearchArgs {
     /// Switch off the history heuristic.
     #[arg(long)]
     pub no_history: bool,
-    /// Switch off killer moves.
+    /// Switch on killer moves (off by default: they cost nodes on the benchmark suite).
     #[arg(long)]
-    pub no_killers: bool,
+    pub killers: bool,
     /// Switch off the exact simplifications (dead heaps, cancelling pairs).
     #[arg(long)]
     pub no_simplify: bool,
@@ -76,7 +89,7 @@ impl SearchArgs {
             hash_bytes: (self.hash as usize) << 20,
             etc: !self.no_etc,
             history: !self.no_history,
-            killers: !self.no_killers,
+            killers: self.killers,
             simplify: !self.no_simplify,
             guide: !self.no_guide,
         }

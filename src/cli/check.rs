@@ -10,7 +10,6 @@ use super::output::Answer;
 use super::{stdout_error, EXAMPLES_CHECK};
 use crate::error::{Error, Result};
 use crate::game::{Game, Position};
-use crate::grundy::NimOracle;
 use crate::search::plain::PlainSolver;
 use crate::search::Solver;
 
@@ -18,9 +17,17 @@ use crate::search::Solver;
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES_CHECK)]
 pub struct CheckArgs {
-    /// The game and its convention.
-    #[command(flatten)]
-    pub game: GameArgs,
+    /// A shipped game (nim, kayles, ...), a .toml description, or an inline spec
+    /// (nim, octal:0.77, hex:0.8F, subtraction:1,3,4, grundy, wythoff, moore:2);
+    /// may be left out with --table.
+    #[arg(required_unless_present = "table")]
+    pub game: Option<String>,
+    /// Play misère (the player with no move wins); overrides the description.
+    #[arg(long, conflicts_with = "normal")]
+    pub misere: bool,
+    /// Play normal (the player with no move loses); overrides the description.
+    #[arg(long)]
+    pub normal: bool,
     /// Heap sizes (spaces or commas); with none, one position per line is read from stdin.
     #[arg(allow_negative_numbers = true)]
     pub heaps: Vec<String>,
@@ -33,19 +40,25 @@ pub struct CheckArgs {
     /// Print one JSON object per position.
     #[arg(long)]
     pub json: bool,
+    /// Answer from this endgame table (`sicher table`) instead of searching; GAME may then
+    /// be left out when heaps are given (`check --table FILE 3 4 5`), and when named it
+    /// must be the table's game and convention.
+    #[arg(long, value_name = "FILE")]
+    pub table: Option<std::path::PathBuf>,
+    /// With --table: only say safe or unsafe, without looking for a winning move.
+    #[arg(long, requires = "table")]
+    pub no_move: bool,
 }
 
 /// Answers positions one at a time with the chosen engine.
 enum Answerer<'g> {
     Search(Box<Solver<'g>>),
     Plain(PlainSolver<'g>),
-    Grundy(NimOracle),
 }
 
 impl Answerer<'_> {
     fn answer(&mut self, position: &Position) -> Answer {
         let (win, winning_move) = match self {
-            Answerer::Grundy(oracle) => return nim::answer(oracle, position),
             Answerer::Search(solver) => {
                 let win = solver.is_win(position);
                 (
@@ -73,14 +86,48 @@ impl Answerer<'_> {
     }
 }
 
+impl CheckArgs {
+    /// The game arguments as the other commands take them.
+    fn game_args(&self) -> GameArgs {
+        GameArgs {
+            game: self.game.clone(),
+            misere: self.misere,
+            normal: self.normal,
+        }
+    }
+}
+
 /// Runs `sicher check`.
 pub fn run(args: &CheckArgs) -> Result<()> {
-    let game = args.game.resolve()?;
+    if let Some(table) = &args.table {
+        return super::probe::run_table(
+            table,
+            &args.game_args(),
+            &args.heaps,
+            args.json,
+            !args.no_move,
+        );
+    }
+    let game = args.game_args().resolve()?;
     // Heaps given on the command line tell the nim-values how far they must reach.
     let largest = Position::parse_args(&args.heaps)?.heaps().last().copied();
-    let mut answerer = match args.method.oracle(&game, largest.unwrap_or(0))? {
-        Some(oracle) => Answerer::Grundy(oracle),
-        None => answerer(&game, &args.search),
+    let mut oracle = args.method.oracle(&game, largest.unwrap_or(0))?;
+    let mut search = answerer(&game, &args.search);
+    let mut tables = super::probe::TableAnswerer::for_game(&game);
+    let mut answerer = |position: &Position| -> Result<Answer> {
+        if let Some(current) = &oracle {
+            let largest = position.heaps().last().copied().unwrap_or(0);
+            if !nim::covers(current, largest) {
+                oracle = args.method.oracle(&game, largest)?;
+            }
+        }
+        if let Some(oracle) = &oracle {
+            return Ok(nim::answer(oracle, position));
+        }
+        Ok(match tables.as_mut().and_then(|t| t.answer(position)) {
+            Some(answer) => answer,
+            None => search.answer(position),
+        })
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -95,23 +142,14 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     };
     if !args.heaps.is_empty() {
         let position = Position::parse_args(&args.heaps)?;
-        emit(answerer.answer(&position))?;
+        emit(answerer(&position)?)?;
     } else {
         let stdin = std::io::stdin();
         for (number, line) in stdin.lock().lines().enumerate() {
             let line = line.map_err(|e| Error::io("<stdin>", e))?;
             let position = Position::parse_line(&line)
                 .map_err(|e| Error::input(format!("stdin line {}: {e}", number + 1)))?;
-            let largest = position.heaps().last().copied().unwrap_or(0);
-            if let Answerer::Grundy(oracle) = &answerer {
-                if !nim::covers(oracle, largest) {
-                    answerer = match args.method.oracle(&game, largest)? {
-                        Some(oracle) => Answerer::Grundy(oracle),
-                        None => self::answerer(&game, &args.search),
-                    };
-                }
-            }
-            emit(answerer.answer(&position))?;
+            emit(answerer(&position)?)?;
         }
     }
     out.flush().map_err(stdout_error)

@@ -5,9 +5,13 @@ pub mod args;
 pub mod bench;
 pub mod check;
 pub mod grundy;
+pub mod info;
 pub mod nim_values;
 pub mod output;
+pub mod probe;
 pub mod solve;
+pub mod table;
+pub mod verify;
 
 use clap::{Parser, Subcommand};
 
@@ -54,6 +58,12 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Time a fixed suite of positions across the rulesets.
     Bench(bench::BenchArgs),
+    /// Label a bounded domain bottom-up and write it as an endgame table.
+    Table(table::TableArgs),
+    /// Print a table's header; with --verify, check its body.
+    Info(info::InfoArgs),
+    /// Compare the bottom-up labels of a domain with the top-down engine.
+    Verify(verify::VerifyArgs),
     /// The nim-values G(0..=N) of a ruleset whose moves change one heap.
     NimValues(nim_values::NimValuesArgs),
 }
@@ -64,6 +74,9 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Check(args) => check::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Table(args) => table::run(args),
+        Command::Info(args) => info::run(args),
+        Command::Verify(args) => verify::run(args),
         Command::NimValues(args) => nim_values::run(args),
     };
     match outcome {

@@ -36,6 +36,11 @@ pub struct TranspositionTable {
     max_entries: usize,
     unsafe_filter: Vec<u64>,
     filter_mask: u64,
+    /// The allocation the filter was sized for; it is resized when that changes.
+    filter_sized_for: usize,
+    /// Set once the entries have their final allocation: from then on a full table is
+    /// swept, never grown.
+    at_bound: bool,
     evictions: u64,
     sweeps: u64,
 }
@@ -51,12 +56,16 @@ impl TranspositionTable {
             max_buckets *= 2;
         }
         let max_entries = max_buckets / 8 * 7;
-        let initial = (INITIAL_BUCKETS / 8 * 7).min(max_entries);
+        // Start at most a quarter of the bound, so the last growth is a jump of at most
+        // a quarter plus the whole, as the per-bucket budget above assumes.
+        let initial = INITIAL_BUCKETS.min(max_buckets / LAST_JUMP_DIVISOR) / 8 * 7;
         let mut table = TranspositionTable {
             map: HashMap::with_capacity_and_hasher(initial, BuildKeyHasher),
             max_entries,
             unsafe_filter: Vec::new(),
             filter_mask: 0,
+            filter_sized_for: 0,
+            at_bound: false,
             evictions: 0,
             sweeps: 0,
         };
@@ -66,12 +75,14 @@ impl TranspositionTable {
 
     /// Sizes the unsafe filter to the table's capacity and refills it from the entries.
     fn rebuild_filter(&mut self) {
-        let bits = (self.map.capacity() * FILTER_BITS_PER_ENTRY)
+        let buckets = self.map.allocation_size() / BUCKET_BYTES;
+        let bits = (buckets * FILTER_BITS_PER_ENTRY)
             .next_power_of_two()
             .max(FILTER_MIN_BITS);
         self.unsafe_filter.clear();
         self.unsafe_filter.resize(bits / 64, 0);
         self.filter_mask = bits as u64 - 1;
+        self.filter_sized_for = self.map.allocation_size();
         for (key, value) in self.map.iter() {
             if value & 1 == 0 {
                 let bit = key.digest() & self.filter_mask;
@@ -101,29 +112,31 @@ impl TranspositionTable {
 
     /// Stores an outcome with the number of nodes it took to find.
     pub fn insert(&mut self, key: Key, win: bool, work: u64) {
+        // No room left without reallocating (deleted slots count as used until hashbrown
+        // rehashes, which it does in place once at most half the slots are live).
         if self.map.len() >= self.map.capacity() {
-            let capacity = self.map.capacity();
-            if capacity >= self.max_entries {
+            if self.at_bound {
                 self.sweep();
-            } else if capacity * LAST_JUMP_DIVISOR >= self.max_entries {
+            } else if self.map.capacity() * LAST_JUMP_DIVISOR >= self.max_entries {
                 // The last growth goes straight to the bound, never past it.
                 self.map.reserve(self.max_entries - self.map.len());
+                self.at_bound = true;
             }
             // Otherwise hashbrown doubles the table as the insert needs.
         }
-        let capacity = self.map.capacity();
         if !win {
             let bit = key.digest() & self.filter_mask;
             self.unsafe_filter[(bit / 64) as usize] |= 1 << (bit % 64);
         }
         let work = work.min(u64::from(u32::MAX >> 1)) as u32;
         self.map.insert(key, (work << 1) | u32::from(win));
-        if self.map.capacity() != capacity {
+        if self.map.allocation_size() != self.filter_sized_for {
             self.rebuild_filter();
         }
     }
 
-    /// Drops at least half of the entries, those that cost the least to recompute.
+    /// Drops at least half of the entries, those that cost the least to recompute, so
+    /// that hashbrown can clear its deleted slots in place.
     fn sweep(&mut self) {
         let level = |value: u32| 32 - (value >> 1).leading_zeros();
         let mut histogram = [0usize; 33];
@@ -144,6 +157,7 @@ impl TranspositionTable {
         self.map.retain(|_, value| level(*value) > cut);
         self.evictions += (before - self.map.len()) as u64;
         self.sweeps += 1;
+        // Stale filter bits would only cost probes; clearing them keeps probes rare.
         self.rebuild_filter();
     }
 
@@ -164,7 +178,7 @@ impl TranspositionTable {
 
     /// Bytes currently allocated for entries and the filter.
     pub fn allocated_bytes(&self) -> usize {
-        (self.map.capacity() / 7 * 8).max(1) * BUCKET_BYTES + self.unsafe_filter.len() * 8
+        self.map.allocation_size() + self.unsafe_filter.len() * 8
     }
 
     /// Entries dropped by replacement so far.
@@ -194,10 +208,15 @@ mod tests {
         );
         for h in 0..1000u64 {
             let key = heap_code(h << 20);
-            table.insert(key, false, 1 << 30);
+            table.insert(key, false, 1 << 10);
             assert!(table.is_known_unsafe(key));
         }
         assert!(table.evictions() > 0);
+        assert!(
+            table.allocated_bytes() <= 64 * 1024,
+            "{}",
+            table.allocated_bytes()
+        );
         assert_eq!(table.get(heap_code(u64::MAX)), Some(true));
     }
 }

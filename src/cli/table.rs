@@ -1,0 +1,285 @@
+//! `sicher table`: label a bounded domain bottom-up and write it as an endgame table.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::args::GameArgs;
+use super::output::{per_second, print_json, progress_bar};
+use crate::domain::{Domain, Ranker};
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::label::{self, Labels, Strategy};
+use crate::table;
+
+const EXAMPLES_TABLE: &str = "Examples:
+  sicher table nim --heaps 3 --max 255           # writes tables/nim-normal-heaps3-max255.table
+  sicher table kayles --total 60 --misere        # splitting games need --total
+  sicher table wythoff --heaps 2 --max 4000 -o w.table --json";
+
+/// Which bounded domain: `--heaps K --max N` or `--total T`.
+#[derive(Args, Debug, Clone)]
+pub struct DomainArgs {
+    /// Every position of at most K heaps (with --max N); not for games that split heaps.
+    #[arg(
+        long,
+        value_name = "K",
+        requires = "max",
+        required_unless_present = "total"
+    )]
+    pub heaps: Option<u32>,
+    /// Largest heap size of the --heaps domain.
+    #[arg(long, value_name = "N", requires = "heaps")]
+    pub max: Option<u64>,
+    /// Every position with at most T tokens in all (any game).
+    #[arg(long, value_name = "T", conflicts_with_all = ["heaps", "max"])]
+    pub total: Option<u64>,
+}
+
+impl DomainArgs {
+    /// The domain these flags select.
+    pub fn domain(&self) -> Result<Domain> {
+        match (self.heaps, self.max, self.total) {
+            (Some(heaps), Some(max), None) => Ok(Domain::Heaps { heaps, max }),
+            (None, None, Some(total)) => Ok(Domain::Total { total }),
+            _ => Err(Error::input("give either --heaps K --max N or --total T")),
+        }
+    }
+}
+
+/// How to label: the strategy and the threads.
+#[derive(Args, Debug, Clone)]
+pub struct LabelArgs {
+    /// forward, backward or plain (the single-threaded baseline); default: the one
+    /// measured fastest for the ruleset.
+    #[arg(long, value_name = "STRATEGY")]
+    pub strategy: Option<String>,
+    /// Worker threads (default: one per core); the table is the same for any count.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Go ahead even when the memory estimate exceeds the memory available.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar and no announcement on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Arguments of `sicher table`.
+#[derive(Args, Debug)]
+#[command(after_help = EXAMPLES_TABLE)]
+pub struct TableArgs {
+    /// The game and convention.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The domain to label.
+    #[command(flatten)]
+    pub domain: DomainArgs,
+    /// How to label.
+    #[command(flatten)]
+    pub label: LabelArgs,
+    /// Where to write the table (default: under tables/, named after game, convention
+    /// and domain). --force also allows overwriting it.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Also run the plain labeller, check it agrees, and report the speed-up.
+    #[arg(long)]
+    pub compare_plain: bool,
+    /// Print the statistics as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A labelled domain with its timing.
+pub struct Labelled {
+    /// The labels.
+    pub labels: Labels,
+    /// The strategy used.
+    pub strategy: Strategy,
+    /// Wall-clock seconds the labelling took.
+    pub seconds: f64,
+}
+
+/// Builds the ranker, announces the domain size and memory, refuses what will not fit
+/// (unless `--force`), and labels with a progress bar.
+pub fn label_domain(game: &Game, domain: Domain, args: &LabelArgs) -> Result<(Ranker, Labelled)> {
+    domain.check_game(game)?;
+    let ranker = Ranker::new(domain)?;
+    let strategy = match &args.strategy {
+        Some(name) => name.parse()?,
+        None => Strategy::auto(&game.ruleset),
+    };
+    label::check_strategy(game, strategy)?;
+    let needed = label::estimate_bytes(&ranker, strategy);
+    let available = available_memory();
+    if !args.quiet {
+        eprintln!(
+            "{} {}: {} positions, about {} of memory{}",
+            game.canonical(),
+            domain.flags(),
+            ranker.count(),
+            mebibytes(needed),
+            available.map_or(String::new(), |a| format!(" ({} available)", mebibytes(a)))
+        );
+    }
+    if let Some(available) = available {
+        if needed > available && !args.force {
+            return Err(Error::input(format!(
+                "labelling {} needs about {} but only {} is available; pass --force to try anyway",
+                domain.flags(),
+                mebibytes(needed),
+                mebibytes(available)
+            )));
+        }
+    }
+    let bar = progress_bar(ranker.count(), args.quiet, "positions");
+    let started = Instant::now();
+    let run = || label::label(game, &ranker, strategy, &|n| bar.inc(n));
+    let labels = match args.threads {
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(threads as usize)
+            .build()
+            .map_err(|e| Error::input(format!("cannot start {threads} threads: {e}")))?
+            .install(run)?,
+        None => run()?,
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    Ok((
+        ranker,
+        Labelled {
+            labels,
+            strategy,
+            seconds,
+        },
+    ))
+}
+
+/// What `sicher table` reports.
+#[derive(Serialize)]
+struct TableReport {
+    game: String,
+    convention: String,
+    domain: String,
+    path: String,
+    strategy: String,
+    threads: usize,
+    entries: u64,
+    #[serde(rename = "unsafe")]
+    unsafe_count: u64,
+    bytes: u64,
+    body_bytes: u64,
+    bits_per_position: f64,
+    seconds: f64,
+    label_seconds: f64,
+    positions_per_second: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plain_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    speedup_over_plain: Option<f64>,
+}
+
+/// Runs `sicher table`.
+pub fn run(args: &TableArgs) -> Result<()> {
+    let started = Instant::now();
+    let game = args.game.resolve()?;
+    let domain = args.domain.domain()?;
+    let path = match &args.output {
+        Some(path) => path.clone(),
+        None => Path::new(table::DEFAULT_DIR).join(table::default_file_name(&game, domain)),
+    };
+    if path.exists() && !args.label.force {
+        return Err(Error::input(format!(
+            "{} already exists; pass --force to overwrite it",
+            path.display()
+        )));
+    }
+    let (ranker, labelled) = label_domain(&game, domain, &args.label)?;
+    let (plain_seconds, speedup) = if args.compare_plain {
+        let plain = LabelArgs {
+            strategy: Some("plain".into()),
+            quiet: true,
+            ..args.label.clone()
+        };
+        let (_, baseline) = label_domain(&game, domain, &plain)?;
+        if baseline.labels != labelled.labels {
+            return Err(Error::Disagreement(format!(
+                "the {} and plain labellers disagree on {}",
+                labelled.strategy,
+                domain.flags()
+            )));
+        }
+        (
+            Some(baseline.seconds),
+            Some(baseline.seconds / labelled.seconds.max(1e-9)),
+        )
+    } else {
+        (None, None)
+    };
+    let header = table::write(&path, &game, domain, &labelled.labels, args.label.force)?;
+    let entries = ranker.count();
+    let report = TableReport {
+        game: game.ruleset.spec(),
+        convention: game.convention.to_string(),
+        domain: domain.flags(),
+        path: path.display().to_string(),
+        strategy: labelled.strategy.to_string(),
+        threads: args
+            .label
+            .threads
+            .map_or_else(rayon::current_num_threads, |t| t as usize),
+        entries,
+        unsafe_count: header.unsafe_count,
+        bytes: header.body_offset + header.body_len(),
+        body_bytes: header.body_len(),
+        bits_per_position: header.body_len() as f64 * 8.0 / entries as f64,
+        seconds: started.elapsed().as_secs_f64(),
+        label_seconds: labelled.seconds,
+        positions_per_second: per_second(
+            entries,
+            std::time::Duration::from_secs_f64(labelled.seconds),
+        ),
+        plain_seconds,
+        speedup_over_plain: speedup,
+    };
+    if args.json {
+        print_json(&report);
+    } else {
+        println!("wrote {} ({})", report.path, game.canonical());
+        println!("  domain:         {} ({domain})", report.domain);
+        println!(
+            "  entries:        {} ({} unsafe: the player to move loses; {} safe: the player to move wins)",
+            entries,
+            report.unsafe_count,
+            entries - report.unsafe_count
+        );
+        println!(
+            "  size:           {} bytes ({} bits per position, header aside)",
+            report.bytes,
+            format_args!("{:.4}", report.bits_per_position)
+        );
+        println!(
+            "  labelling:      {:.3} s, {:.0} positions/s ({} strategy, {} threads)",
+            report.label_seconds, report.positions_per_second, report.strategy, report.threads
+        );
+        if let (Some(plain), Some(ratio)) = (plain_seconds, speedup) {
+            println!("  plain labeller: {plain:.3} s, {ratio:.1}x slower (labels identical)");
+        }
+        println!("  total time:     {:.3} s", report.seconds);
+    }
+    Ok(())
+}
+
+fn mebibytes(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
+}
+
+/// Memory the system can still hand out, from `/proc/meminfo`; `None` where unknown.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

@@ -1,0 +1,179 @@
+//! Multisets of positive heaps with at most `T` tokens in all: the `--total T` domain.
+//!
+//! Positions are ordered by total, then (parts written largest first) lexicographically.
+//! With `P(n, m)` the number of partitions of `n` into parts at most `m`, the rank is the
+//! tier offset plus `sum P(rest_j, part_j - 1)`: a bijection with no gaps, and every tier
+//! of equal total is one contiguous range of ranks.
+
+use super::tuples::MAX_ENTRIES;
+use crate::error::{Error, Result};
+use crate::game::Heap;
+
+/// Ranking bijection for partitions of every total up to `T`.
+#[derive(Clone, Debug)]
+pub struct Partitions {
+    total: u64,
+    /// `at_most[n * (T + 1) + m] = P(n, m)`.
+    at_most: Vec<u64>,
+    /// `offsets[t]`: the rank of the first position of total `t`; `offsets[T + 1]` is the count.
+    offsets: Vec<u64>,
+}
+
+impl Partitions {
+    /// Builds the ranker, refusing domains with more than 2^48 positions.
+    pub fn new(total: u64) -> Result<Self> {
+        let too_large = || {
+            Error::input(format!(
+                "the domain --total {total} has more than 2^48 positions; no table can hold it"
+            ))
+        };
+        if total > 2000 {
+            return Err(too_large());
+        }
+        let width = total as usize + 1;
+        let mut at_most = vec![0u64; width * width];
+        // P(0, m) = 1: the empty partition.
+        at_most[..width].fill(1);
+        for n in 1..width {
+            for m in 1..width {
+                let without_m = at_most[n * width + m - 1];
+                let with_m = if m <= n {
+                    at_most[(n - m) * width + m]
+                } else {
+                    0
+                };
+                at_most[n * width + m] = without_m.saturating_add(with_m).min(MAX_ENTRIES + 1);
+            }
+        }
+        let mut offsets = Vec::with_capacity(width + 1);
+        let mut sum = 0u64;
+        for t in 0..width {
+            offsets.push(sum);
+            sum = sum.saturating_add(at_most[t * width + t]);
+        }
+        offsets.push(sum);
+        if sum > MAX_ENTRIES {
+            return Err(too_large());
+        }
+        Ok(Partitions {
+            total,
+            at_most,
+            offsets,
+        })
+    }
+
+    /// The largest total `T`.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Number of positions, `p(0) + ... + p(T)`.
+    pub fn count(&self) -> u64 {
+        self.offsets[self.total as usize + 1]
+    }
+
+    /// The ranks of the positions with exactly `t` tokens.
+    pub fn tier(&self, t: u64) -> std::ops::Range<u64> {
+        self.offsets[t as usize]..self.offsets[t as usize + 1]
+    }
+
+    /// Bytes the ranking tables take.
+    pub fn table_bytes(&self) -> u64 {
+        (self.at_most.len() + self.offsets.len()) as u64 * 8
+    }
+
+    #[inline]
+    fn p(&self, n: u64, m: u64) -> u64 {
+        self.at_most[n as usize * (self.total as usize + 1) + m as usize]
+    }
+
+    /// True when the ascending heaps lie in the domain.
+    pub fn contains(&self, heaps: &[Heap]) -> bool {
+        heaps.iter().map(|&h| h as u128).sum::<u128>() <= self.total as u128
+    }
+
+    /// Rank of ascending heaps already known to lie in the domain (zeros allowed).
+    #[inline]
+    pub fn rank(&self, heaps: &[Heap]) -> u64 {
+        let total: u64 = heaps.iter().sum();
+        let mut rank = self.offsets[total as usize];
+        let mut rest = total;
+        for &part in heaps.iter().rev() {
+            if part == 0 {
+                break;
+            }
+            rank += self.p(rest, part - 1);
+            rest -= part;
+        }
+        rank
+    }
+
+    /// Rank of heaps with `total` tokens given one by one, largest first.
+    #[inline]
+    pub fn rank_descending(&self, total: u64, parts: impl Iterator<Item = Heap>) -> u64 {
+        let mut rank = self.offsets[total as usize];
+        let mut rest = total;
+        for part in parts.take_while(|&p| p != 0) {
+            rank += self.p(rest, part - 1);
+            rest -= part;
+        }
+        rank
+    }
+
+    /// The ascending heaps of rank `rank` (`rank < count`), written into `out`.
+    pub fn unrank(&self, rank: u64, out: &mut Vec<Heap>) {
+        out.clear();
+        let total = self.offsets.partition_point(|&o| o <= rank) as u64 - 1;
+        let mut rank = rank - self.offsets[total as usize];
+        let mut rest = total;
+        let mut cap = total;
+        while rest > 0 {
+            // The largest part is the smallest `m` with P(rest, m) > rank.
+            let mut part = 1;
+            while self.p(rest, part.min(cap)) <= rank {
+                part += 1;
+            }
+            rank -= self.p(rest, part - 1);
+            out.push(part);
+            rest -= part;
+            cap = part;
+        }
+        out.reverse();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_the_summed_partition_numbers() {
+        // p(0..=10) = 1 1 2 3 5 7 11 15 22 30 42; p(60) = 966467.
+        let domain = Partitions::new(10).unwrap();
+        assert_eq!(
+            domain.count(),
+            1 + 1 + 2 + 3 + 5 + 7 + 11 + 15 + 22 + 30 + 42
+        );
+        let sixty = Partitions::new(60).unwrap();
+        assert_eq!(sixty.tier(60).end - sixty.tier(60).start, 966_467);
+        assert!(Partitions::new(1000).is_err());
+    }
+
+    #[test]
+    fn rank_and_unrank_are_inverse_in_order() {
+        let domain = Partitions::new(14).unwrap();
+        let mut heaps = Vec::new();
+        let mut previous: Option<Vec<u64>> = None;
+        for rank in 0..domain.count() {
+            domain.unrank(rank, &mut heaps);
+            assert_eq!(domain.rank(&heaps), rank);
+            let total: u64 = heaps.iter().sum();
+            assert!(domain.tier(total).contains(&rank));
+            assert!(heaps.windows(2).all(|w| w[0] <= w[1]) && heaps.iter().all(|&h| h > 0));
+            if let Some(prev) = previous {
+                assert_ne!(prev, heaps);
+            }
+            previous = Some(heaps.clone());
+        }
+    }
+}

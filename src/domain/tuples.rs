@@ -1,0 +1,264 @@
+//! Sorted tuples of at most `K` heaps, each at most `N`: the `--heaps K --max N` domain.
+//!
+//! A position is padded with zeros to exactly `K` ascending entries `a_0 <= ... <= a_{K-1}`;
+//! `b_i = a_i + i` is then a `K`-subset of `0..N+K`, ranked by the combinatorial number
+//! system `sum C(b_i, i + 1)`. That is a bijection onto `0..C(N+K, K)` with no gaps, and it
+//! grows strictly when any entry grows, so lowering moves always reach smaller ranks.
+
+use crate::error::{Error, Result};
+use crate::game::Heap;
+
+/// Ranking bijection for sorted `K`-tuples bounded by `N`.
+#[derive(Clone, Debug)]
+pub struct BoundedTuples {
+    heaps: usize,
+    max: Heap,
+    count: u64,
+    /// `rows[r - 3][x] = C(x, r)` for `3 <= r <= K`, `x < N + K`; smaller `r` use closed forms.
+    rows: Vec<Vec<u64>>,
+}
+
+/// Largest number of entries any domain may have; beyond this no table can be indexed or held.
+pub const MAX_ENTRIES: u64 = 1 << 48;
+
+/// `C(n, k)` exactly, or `None` when it exceeds `limit`.
+pub fn binomial_within(n: u64, k: u64, limit: u64) -> Option<u64> {
+    let k = k.min(n.saturating_sub(k));
+    let mut value: u128 = 1;
+    for i in 0..k {
+        value = value * (n - i) as u128 / (i + 1) as u128;
+        if value > limit as u128 {
+            return None;
+        }
+    }
+    Some(value as u64)
+}
+
+impl BoundedTuples {
+    /// Builds the ranker, refusing domains with more than [`MAX_ENTRIES`] positions.
+    pub fn new(heaps: u32, max: Heap) -> Result<Self> {
+        if heaps == 0 {
+            return Err(Error::input("--heaps must be at least 1"));
+        }
+        let k = heaps as u64;
+        let count = max
+            .checked_add(k)
+            .and_then(|n| binomial_within(n, k, MAX_ENTRIES))
+            .ok_or_else(|| {
+                Error::input(format!(
+                    "the domain --heaps {heaps} --max {max} has more than 2^48 positions; no table can hold it"
+                ))
+            })?;
+        let width = (max + k) as usize;
+        let mut rows: Vec<Vec<u64>> = Vec::new();
+        if k >= 3 {
+            // Pascal's rule from C(x, 2); every value used is at most the domain count.
+            let mut previous: Vec<u64> = (0..width as u64)
+                .map(|x| x * x.saturating_sub(1) / 2)
+                .collect();
+            for _ in 3..=k {
+                let mut row = vec![0u64; width];
+                for x in 1..width {
+                    row[x] = row[x - 1].saturating_add(previous[x - 1]);
+                }
+                rows.push(row.clone());
+                previous = row;
+            }
+        }
+        Ok(BoundedTuples {
+            heaps: heaps as usize,
+            max,
+            count,
+            rows,
+        })
+    }
+
+    /// Number of heaps `K` (the padded tuple length).
+    pub fn heaps(&self) -> usize {
+        self.heaps
+    }
+
+    /// Largest heap size `N`.
+    pub fn max(&self) -> Heap {
+        self.max
+    }
+
+    /// Number of positions, `C(N+K, K)`.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Bytes the ranking tables take.
+    pub fn table_bytes(&self) -> u64 {
+        self.rows.iter().map(|r| r.len() as u64 * 8).sum()
+    }
+
+    #[inline]
+    fn binom(&self, x: u64, r: usize) -> u64 {
+        match r {
+            0 => 1,
+            1 => x,
+            2 => x * x.saturating_sub(1) / 2,
+            _ => self.rows[r - 3][x as usize],
+        }
+    }
+
+    /// True when the ascending, zero-free `heaps` lie in the domain.
+    pub fn contains(&self, heaps: &[Heap]) -> bool {
+        heaps.len() <= self.heaps && heaps.last().is_none_or(|&h| h <= self.max)
+    }
+
+    /// Rank of at most `K` ascending heaps already known to lie in the domain (zeros allowed).
+    #[inline]
+    pub fn rank(&self, heaps: &[Heap]) -> u64 {
+        debug_assert!(heaps.len() <= self.heaps);
+        let pad = self.heaps - heaps.len();
+        let mut rank = 0;
+        for (j, &h) in heaps.iter().enumerate() {
+            if h != 0 {
+                let i = pad + j;
+                rank += self.binom(h + i as u64, i + 1);
+            }
+        }
+        rank
+    }
+
+    /// Rank of `len` (at most `K`) ascending heaps given one by one (zeros allowed).
+    #[inline]
+    pub fn rank_ascending(&self, len: usize, heaps: impl Iterator<Item = Heap>) -> u64 {
+        let pad = self.heaps - len;
+        let mut rank = 0;
+        for (j, h) in heaps.enumerate() {
+            if h != 0 {
+                let i = pad + j;
+                rank += self.binom(h + i as u64, i + 1);
+            }
+        }
+        rank
+    }
+
+    /// The zero-padded `K`-tuple of rank `rank` (`rank < count`), written into `out`.
+    pub fn unrank(&self, mut rank: u64, out: &mut Vec<Heap>) {
+        out.clear();
+        out.resize(self.heaps, 0);
+        let top = self.max + self.heaps as u64 - 1;
+        for i in (1..=self.heaps).rev() {
+            // Largest b in [i-1, top] with C(b, i) <= rank.
+            let (mut lo, mut hi) = (i as u64 - 1, top);
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                if self.binom(mid, i) <= rank {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            rank -= self.binom(lo, i);
+            out[i - 1] = lo - (i as u64 - 1);
+        }
+    }
+
+    /// Steps a zero-padded tuple to the next rank; false after the last one.
+    pub fn advance(&self, tuple: &mut [Heap]) -> bool {
+        let k = tuple.len();
+        for i in 0..k {
+            let can_grow = if i + 1 < k {
+                tuple[i] < tuple[i + 1]
+            } else {
+                tuple[i] < self.max
+            };
+            if can_grow {
+                tuple[i] += 1;
+                tuple[..i].iter_mut().for_each(|a| *a = 0);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Appends every zero-padded tuple whose entries sum to `total` to `out`, `K` values
+    /// each; `tuple` is scratch space.
+    pub fn push_with_total(&self, total: u64, tuple: &mut Vec<Heap>, out: &mut Vec<Heap>) {
+        tuple.clear();
+        tuple.resize(self.heaps, 0);
+        self.fill(self.heaps, total, self.max, tuple, out);
+    }
+
+    fn fill(&self, slots: usize, rest: u64, cap: Heap, tuple: &mut [Heap], out: &mut Vec<Heap>) {
+        if slots == 0 {
+            if rest == 0 {
+                out.extend_from_slice(tuple);
+            }
+            return;
+        }
+        let lowest = rest.div_ceil(slots as u64);
+        let highest = cap.min(rest);
+        if lowest > highest {
+            return;
+        }
+        for v in lowest..=highest {
+            tuple[slots - 1] = v;
+            self.fill(slots - 1, rest - v, v, tuple, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_is_the_closed_form() {
+        assert_eq!(
+            BoundedTuples::new(3, 255).unwrap().count(),
+            258 * 257 * 256 / 6
+        );
+        assert_eq!(
+            BoundedTuples::new(1, 100_000_000).unwrap().count(),
+            100_000_001
+        );
+        assert_eq!(
+            BoundedTuples::new(2, 4000).unwrap().count(),
+            4002 * 4001 / 2
+        );
+        assert!(BoundedTuples::new(4, u64::MAX).is_err());
+        assert!(BoundedTuples::new(0, 3).is_err());
+    }
+
+    #[test]
+    fn advance_walks_ranks_in_order_and_unrank_inverts() {
+        for (k, n) in [(1, 9), (2, 7), (3, 5), (4, 4), (5, 3)] {
+            let domain = BoundedTuples::new(k, n).unwrap();
+            let mut tuple = vec![0; k as usize];
+            let mut scratch = Vec::new();
+            let mut rank = 0;
+            loop {
+                assert_eq!(domain.rank(&tuple), rank);
+                domain.unrank(rank, &mut scratch);
+                assert_eq!(scratch, tuple);
+                rank += 1;
+                if !domain.advance(&mut tuple) {
+                    break;
+                }
+            }
+            assert_eq!(rank, domain.count());
+        }
+    }
+
+    #[test]
+    fn totals_partition_the_domain() {
+        let domain = BoundedTuples::new(3, 6).unwrap();
+        let mut seen = vec![false; domain.count() as usize];
+        for total in 0..=18 {
+            let mut out = Vec::new();
+            domain.push_with_total(total, &mut Vec::new(), &mut out);
+            for tuple in out.chunks(3) {
+                assert_eq!(tuple.iter().sum::<u64>(), total);
+                let r = domain.rank(tuple) as usize;
+                assert!(!seen[r]);
+                seen[r] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+}

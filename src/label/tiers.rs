@@ -1,0 +1,145 @@
+//! Walks a domain tier by tier (equal totals, lowest first), in parallel within a tier.
+
+use rayon::prelude::*;
+
+use crate::domain::{splits_without_taking, Ranker};
+use crate::game::{Game, Heap};
+
+/// Per-thread buffers for building children and parents without allocating.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    /// A child or parent being built.
+    pub(crate) work: Vec<Heap>,
+    /// Heap slots a parent is raised from.
+    pub(crate) slots: Vec<Heap>,
+}
+
+/// Tiers smaller than this are labelled on the calling thread: a rayon job costs more.
+const PARALLEL_MIN: usize = 4096;
+/// Positions per rayon job.
+const CHUNK: usize = 1024;
+/// Positions between two progress reports.
+const PROGRESS_STEP: u64 = 1 << 16;
+
+/// Calls `visit(scratch, rank, heaps)` once for every position of the domain (heaps
+/// ascending, no zeros), finishing every tier before the next one starts.
+pub(crate) fn for_each_position<F>(
+    game: &Game,
+    ranker: &Ranker,
+    progress: &(dyn Fn(u64) + Sync),
+    visit: F,
+) where
+    F: Fn(&mut Scratch, u64, &[Heap]) + Sync,
+{
+    let mut pending = 0u64;
+    let mut report = |done: u64| {
+        pending += done;
+        if pending >= PROGRESS_STEP {
+            progress(pending);
+            pending = 0;
+        }
+    };
+    let mut main_scratch = Scratch::default();
+    match ranker {
+        Ranker::Heaps(tuples) if tuples.heaps() == 1 => {
+            // One position per tier: nothing to share out, so skip building tiers.
+            visit(&mut main_scratch, 0, &[]);
+            for h in 1..=tuples.max() {
+                visit(&mut main_scratch, h, &[h]);
+                report(1);
+            }
+            report(1);
+        }
+        Ranker::Heaps(tuples) => {
+            let k = tuples.heaps();
+            let mut tier = Vec::new();
+            let mut tuple = Vec::new();
+            for total in 0..=ranker.max_total() {
+                tier.clear();
+                tuples.push_with_total(total, &mut tuple, &mut tier);
+                let each = |scratch: &mut Scratch, padded: &[Heap]| {
+                    let start = padded.iter().position(|&h| h != 0).unwrap_or(k);
+                    let heaps = &padded[start..];
+                    visit(scratch, ranker.rank_unchecked(heaps), heaps);
+                };
+                if tier.len() / k < PARALLEL_MIN {
+                    tier.chunks(k).for_each(|t| each(&mut main_scratch, t));
+                } else {
+                    tier.par_chunks(k * CHUNK)
+                        .for_each_init(Scratch::default, |scratch, chunk| {
+                            chunk.chunks(k).for_each(|t| each(scratch, t))
+                        });
+                }
+                report((tier.len() / k) as u64);
+            }
+        }
+        Ranker::Total(partitions) => {
+            let by_heap_count = splits_without_taking(&game.ruleset);
+            let mut heaps = Vec::new();
+            for total in 0..=partitions.total() {
+                let ranks = partitions.tier(total);
+                // Splitting without taking keeps the total but adds heaps: label the
+                // positions with more heaps first.
+                let passes: Vec<Option<usize>> = if by_heap_count {
+                    (0..=total as usize).rev().map(Some).collect()
+                } else {
+                    vec![None]
+                };
+                for pass in passes {
+                    let each = |scratch: &mut Scratch, heaps: &mut Vec<Heap>, rank: u64| {
+                        partitions.unrank(rank, heaps);
+                        if pass.is_none_or(|count| heaps.len() == count) {
+                            visit(scratch, rank, heaps);
+                        }
+                    };
+                    if ((ranks.end - ranks.start) as usize) < PARALLEL_MIN {
+                        ranks
+                            .clone()
+                            .for_each(|r| each(&mut main_scratch, &mut heaps, r));
+                    } else {
+                        (ranks.start as usize..ranks.end as usize)
+                            .into_par_iter()
+                            .with_min_len(CHUNK)
+                            .for_each_init(
+                                || (Scratch::default(), Vec::new()),
+                                |(scratch, heaps), r| each(scratch, heaps, r as u64),
+                            );
+                    }
+                }
+                report(ranks.end - ranks.start);
+            }
+        }
+    }
+    if pending > 0 {
+        progress(pending);
+    }
+}
+
+/// Builds, in `out`, the ascending zero-free position `heaps` becomes after a move that
+/// removes the heaps at `removed` (ascending indices) and adds `added`.
+#[inline]
+pub fn child_into(heaps: &[Heap], removed: &[usize], added: &[Heap], out: &mut Vec<Heap>) {
+    out.clear();
+    let mut skip = removed.iter().peekable();
+    for (i, &h) in heaps.iter().enumerate() {
+        if skip.peek() == Some(&&i) {
+            skip.next();
+        } else {
+            out.push(h);
+        }
+    }
+    for &a in added {
+        if a != 0 {
+            let at = out.partition_point(|&h| h < a);
+            out.insert(at, a);
+        }
+    }
+}
+
+/// True when the position has at least one move.
+#[inline]
+pub(crate) fn has_move(game: &Game, heaps: &[Heap]) -> bool {
+    game.ruleset
+        .for_each_move(heaps, |_, _| std::ops::ControlFlow::Break(()))
+        .is_break()
+}

@@ -1,0 +1,357 @@
+//! End-to-end tests of `sicher table`, `check --table`, `info` and `verify`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use std::io::Write;
+
+const SICHER: &str = env!("CARGO_BIN_EXE_sicher");
+
+fn sicher(dir: &Path, args: &[&str]) -> Output {
+    Command::new(SICHER)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("runs sicher")
+}
+
+fn sicher_stdin(dir: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(SICHER)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs sicher");
+    // sicher may stop reading early (on a bad line): a broken pipe here is expected.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Exit code 2 and exactly one line on stderr, starting `sicher: ` and containing `needle`.
+fn assert_one_line_error(output: &Output, needle: &str) {
+    let err = stderr(output);
+    assert_eq!(output.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "stderr: {err}");
+    assert!(err.starts_with("sicher: "), "stderr: {err}");
+    assert!(err.contains(needle), "expected `{needle}` in: {err}");
+    assert!(!err.contains("panicked"), "stderr: {err}");
+}
+
+fn make_table(dir: &Path, args: &[&str], name: &str) -> PathBuf {
+    let mut all = vec!["table"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-o", name, "--quiet"]);
+    let output = sicher(dir, &all);
+    assert!(output.status.success(), "{}", stderr(&output));
+    dir.join(name)
+}
+
+#[test]
+fn verify_agrees_on_every_shipped_game_in_both_conventions() {
+    let dir = tempfile::tempdir().unwrap();
+    for shipped in sicher::game::shipped_games() {
+        let game = sicher::game::resolve(shipped.name).unwrap();
+        let domain: &[&str] = if sicher::domain::splits(&game.ruleset) {
+            &["--total", "13"]
+        } else {
+            &["--heaps", "3", "--max", "6"]
+        };
+        for convention in ["--normal", "--misere"] {
+            let mut args = vec!["verify", shipped.name, convention, "--quiet", "--json"];
+            args.extend_from_slice(domain);
+            let output = sicher(dir.path(), &args);
+            assert!(
+                output.status.success(),
+                "{} {convention}: {}",
+                shipped.name,
+                stderr(&output)
+            );
+            let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+            assert_eq!(report["disagreements"], 0);
+            assert_eq!(report["agreements"], report["entries"]);
+        }
+    }
+}
+
+#[test]
+fn verify_samples_and_speaks_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sicher(
+        dir.path(),
+        &[
+            "verify", "kayles", "--total", "25", "--sample", "200", "--quiet",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("200 of 200 positions checked agree"));
+}
+
+#[test]
+fn table_bytes_do_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, name) in [
+        (&["kayles", "--total", "32", "--misere"][..], "kayles"),
+        (&["nim", "--heaps", "3", "--max", "40"][..], "nim"),
+        (&["wythoff", "--heaps", "2", "--max", "300"][..], "wythoff"),
+    ] {
+        let one = make_table(
+            dir.path(),
+            &[args, &["--threads", "1"]].concat(),
+            &format!("{name}1.table"),
+        );
+        let two = make_table(
+            dir.path(),
+            &[args, &["--threads", "2"]].concat(),
+            &format!("{name}2.table"),
+        );
+        assert_eq!(
+            std::fs::read(one).unwrap(),
+            std::fs::read(two).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn table_reports_its_statistics_and_lands_under_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sicher(
+        dir.path(),
+        &[
+            "table", "nim", "--heaps", "2", "--max", "63", "--json", "--quiet",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(report["entries"], 65 * 64 / 2);
+    assert_eq!(report["unsafe"], 64);
+    assert!(report["bits_per_position"].as_f64().unwrap() >= 1.0);
+    let path = dir.path().join("tables/nim-normal-heaps2-max63.table");
+    assert!(path.is_file());
+    // No overwrite without --force, and nothing half-written left behind.
+    let again = sicher(
+        dir.path(),
+        &["table", "nim", "--heaps", "2", "--max", "63", "--quiet"],
+    );
+    assert_one_line_error(&again, "--force");
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("tables"))
+            .unwrap()
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn check_answers_from_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = make_table(
+        dir.path(),
+        &["nim", "--heaps", "3", "--max", "31"],
+        "nim.table",
+    );
+    let table = table.to_str().unwrap();
+    let output = sicher(dir.path(), &["check", "--table", table, "1", "2", "3"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "1 2 3: unsafe: the player to move loses against best play\n"
+    );
+    let output = sicher(dir.path(), &["check", "--table", table, "3,4,5", "--json"]);
+    let answer: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(answer["win"], true);
+    assert_eq!(answer["label"], "safe");
+    assert_eq!(answer["source"], "table");
+    assert_eq!(answer["move"], serde_json::json!([1, 4, 5]));
+    let output = sicher_stdin(
+        dir.path(),
+        &["check", "nim", "--table", table],
+        "1 2 3\n\n7,0 7\n5 6\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<String> = stdout(&output).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines[1].starts_with("(no heaps): unsafe"));
+    assert!(lines[2].starts_with("7 7: unsafe"));
+    assert!(lines[3].starts_with("5 6: safe: the player to move wins (winning move: to 5 5)"));
+    let output = sicher_stdin(
+        dir.path(),
+        &["check", "nim", "--table", table, "--no-move"],
+        "5 6\n",
+    );
+    assert_eq!(stdout(&output), "5 6: safe: the player to move wins\n");
+    // The table names its game: stdin batches need no GAME either.
+    let output = sicher_stdin(dir.path(), &["check", "--table", table], "1 2 3\n5 6\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), 2);
+    // A forced convention must be the table's.
+    let output = sicher(dir.path(), &["check", "--table", table, "1", "--misere"]);
+    assert_one_line_error(&output, "not misere play");
+}
+
+#[test]
+fn check_game_uses_a_covering_table_and_searches_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = sicher(
+        dir.path(),
+        &["table", "kayles", "--total", "20", "--misere", "--quiet"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let answer = |args: &[&str]| -> serde_json::Value {
+        let output = sicher(dir.path(), args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        serde_json::from_str(&stdout(&output)).unwrap()
+    };
+    let from_table = answer(&["check", "kayles", "--misere", "4", "7", "--json"]);
+    assert_eq!(from_table["source"], "table");
+    let searched = answer(&["check", "kayles", "--misere", "14", "7", "--json"]);
+    assert_eq!(searched["source"], "search");
+    let normal = answer(&["check", "kayles", "4", "7", "--json"]);
+    assert_eq!(normal["source"], "search");
+    let by_search = answer(&[
+        "check", "kayles", "--misere", "4", "7", "--json", "--hash", "1",
+    ]);
+    assert_eq!(from_table["win"], by_search["win"]);
+}
+
+#[test]
+fn bad_positions_and_bad_domains_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = make_table(
+        dir.path(),
+        &["nim", "--heaps", "2", "--max", "10"],
+        "nim.table",
+    );
+    let table = table.to_str().unwrap();
+    assert_one_line_error(
+        &sicher(dir.path(), &["check", "--table", table, "11"]),
+        "outside the table's domain",
+    );
+    assert_one_line_error(
+        &sicher(dir.path(), &["check", "--table", table, "1", "2", "3"]),
+        "outside",
+    );
+    assert_one_line_error(
+        &sicher_stdin(
+            dir.path(),
+            &["check", "nim", "--table", table],
+            "1 2\n3 x\n",
+        ),
+        "stdin line 2",
+    );
+    assert_one_line_error(
+        &sicher(
+            dir.path(),
+            &["table", "kayles", "--heaps", "2", "--max", "9"],
+        ),
+        "--total",
+    );
+    assert_one_line_error(
+        &sicher(
+            dir.path(),
+            &["table", "nim", "--heaps", "3", "--max", "100000", "--quiet"],
+        ),
+        "--force",
+    );
+    assert_one_line_error(
+        &sicher(
+            dir.path(),
+            &["table", "nim", "--heaps", "9", "--max", "1000000"],
+        ),
+        "2^48",
+    );
+    assert_one_line_error(
+        &sicher(
+            dir.path(),
+            &["table", "kayles", "--total", "9", "--strategy", "backward"],
+        ),
+        "forward",
+    );
+    assert_one_line_error(
+        &sicher(dir.path(), &["check", "--table", "missing.table", "1"]),
+        "missing.table",
+    );
+}
+
+#[test]
+fn damaged_tables_are_refused_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = make_table(dir.path(), &["kayles", "--total", "24"], "kayles.table");
+    let good = std::fs::read(&path).unwrap();
+    let damaged = dir.path().join("damaged.table");
+    let damaged_arg = damaged.to_str().unwrap();
+    let write = |bytes: &[u8]| std::fs::write(&damaged, bytes).unwrap();
+
+    let mut bytes = good.clone();
+    bytes[0] ^= 0xFF;
+    write(&bytes);
+    assert_one_line_error(&sicher(dir.path(), &["info", damaged_arg]), "bad magic");
+
+    let mut bytes = good.clone();
+    bytes[8] = 9;
+    write(&bytes);
+    assert_one_line_error(
+        &sicher(dir.path(), &["check", "--table", damaged_arg, "3"]),
+        "version 9",
+    );
+
+    let mut bytes = good.clone();
+    bytes[20] ^= 0x01;
+    write(&bytes);
+    assert_one_line_error(
+        &sicher(dir.path(), &["info", damaged_arg]),
+        "header checksum",
+    );
+
+    for len in [0, 7, 15, 40, 100, good.len() - 8, good.len() - 1] {
+        write(&good[..len]);
+        let output = sicher(dir.path(), &["check", "--table", damaged_arg, "3", "4"]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "truncated to {len}: {}",
+            stderr(&output)
+        );
+        assert_eq!(stderr(&output).lines().count(), 1);
+    }
+
+    // A flipped body byte passes the cheap open but not `info --verify`.
+    let mut bytes = good.clone();
+    let last = bytes.len() - 30;
+    bytes[last] ^= 0x04;
+    write(&bytes);
+    assert!(sicher(dir.path(), &["info", damaged_arg]).status.success());
+    assert_one_line_error(
+        &sicher(dir.path(), &["info", damaged_arg, "--verify"]),
+        "body checksum",
+    );
+
+    // Every single flipped byte anywhere is caught by open or by --verify.
+    for at in 0..good.len() {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x20;
+        write(&bytes);
+        let output = sicher(dir.path(), &["info", damaged_arg, "--verify"]);
+        assert_eq!(output.status.code(), Some(2), "flip at {at} went unnoticed");
+    }
+
+    let output = sicher(
+        dir.path(),
+        &["info", path.to_str().unwrap(), "--verify", "--json"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let info: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(info["game"], "octal:0.77");
+    assert_eq!(info["convention"], "normal");
+    assert_eq!(info["verified"], true);
+}
