@@ -309,3 +309,40 @@ fn bad_requests_fail_with_one_line() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn nim_value_tables_are_written_and_probed_by_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kayles.nim");
+    let file = path.to_str().unwrap();
+    let (code, _, err) = sicher(&[
+        "nim-values",
+        "kayles",
+        "--max",
+        "500",
+        "--write",
+        file,
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, _) = sicher(&["nim-values", "kayles", "--max", "500", "--write", file]);
+    assert_eq!(code, 2, "refuses to overwrite without --force");
+    for heaps in [["1000000000000", "33"], ["40", "41"], ["4", "8"]] {
+        let mut table_args = vec!["check", "kayles", "--json", "--nim-table", file];
+        table_args.extend(heaps);
+        let mut search_args = vec!["check", "kayles", "--json", "--method", "search"];
+        search_args.extend(heaps);
+        let (code, table, err) = sicher(&table_args);
+        assert_eq!(code, 0, "{err}");
+        if heaps[0].len() < 4 {
+            let (_, search, _) = sicher(&search_args);
+            assert_eq!(json(&table)["win"], json(&search)["win"], "{heaps:?}");
+        }
+        assert_eq!(json(&table)["source"], "grundy");
+    }
+    let (code, _, err) = sicher(&["check", "dawson-kayles", "3", "--nim-table", file]);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    std::fs::write(&path, b"SICHRNIM garbage").unwrap();
+    let (code, _, err) = sicher(&["check", "kayles", "3", "--nim-table", file]);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+}

@@ -100,6 +100,11 @@ impl CheckArgs {
 /// Runs `sicher check`.
 pub fn run(args: &CheckArgs) -> Result<()> {
     if let Some(table) = &args.table {
+        if args.method.nim_table.is_some() {
+            return Err(Error::input(
+                "give either --table (outcomes) or --nim-table (nim-values), not both",
+            ));
+        }
         return super::probe::run_table(
             table,
             &args.game_args(),

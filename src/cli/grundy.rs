@@ -5,6 +5,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use super::output::{label, progress_bar, verdict, Answer};
 use super::stdout_error;
@@ -12,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Position};
 use crate::grundy::fast_path::{applies, NimOracle};
 use crate::grundy::solution::{default_max, solve, Sequence, Solution};
+use crate::table::nim::NimTable;
 
 /// How positions are answered.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +36,9 @@ pub struct MethodArgs {
     /// need a proved period. Default: 1000000 (2000 for rulesets without a fast engine).
     #[arg(long, value_name = "N")]
     pub max: Option<u64>,
+    /// Answer from this nim-value table (`nim-values --write`) instead of computing.
+    #[arg(long, value_name = "FILE")]
+    pub nim_table: Option<PathBuf>,
 }
 
 impl MethodArgs {
@@ -44,6 +49,22 @@ impl MethodArgs {
     /// The nim-value oracle that answers positions up to heap `largest`, or `None` when
     /// the search should answer instead.
     pub fn oracle(&self, game: &Game, largest: u64) -> Result<Option<NimOracle>> {
+        if let Some(path) = &self.nim_table {
+            if !applies(game) || self.method == AnswerMethod::Search {
+                return Err(Error::input(
+                    "--nim-table answers normal play of one-heap rulesets with the grundy method",
+                ));
+            }
+            let oracle = NimOracle::from_table(&game.ruleset, NimTable::open(path)?)?;
+            if !covers(&oracle, largest) {
+                return Err(Error::input(format!(
+                    "{}: heap {largest} is beyond the {} values stored and the table holds no proved period",
+                    path.display(),
+                    oracle.computed()
+                )));
+            }
+            return Ok(Some(oracle));
+        }
         match self.method {
             AnswerMethod::Search => Ok(None),
             AnswerMethod::Grundy if !applies(game) => Err(Error::input(format!(

@@ -1,6 +1,7 @@
 //! `sicher nim-values`: the nim-sequence G(0..=N) of a one-heap ruleset.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -10,7 +11,9 @@ use super::output::progress_bar;
 use super::stdout_error;
 use crate::error::{Error, Result};
 use crate::game::Convention;
+use crate::grundy::period::{find_proved, ProofBound};
 use crate::grundy::values::{engine, Method};
+use crate::table::nim;
 
 /// Which engine computes the values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,7 +27,8 @@ pub enum ValuesMethod {
 const EXAMPLES: &str = "Examples:
   sicher nim-values kayles --max 100
   sicher nim-values octal:0.6 --max 1000000 --json > values.json
-  sicher nim-values grundy --max 1000 --method reference";
+  sicher nim-values grundy --max 1000 --method reference
+  sicher nim-values kayles --max 100000 --write kayles.nim && sicher check kayles 7 9 --nim-table kayles.nim";
 
 /// Arguments of `sicher nim-values`.
 #[derive(Args, Debug)]
@@ -45,6 +49,13 @@ pub struct NimValuesArgs {
     /// No progress bar, even on a terminal.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Also write the values (and the period, if they prove one) as a nim-value table,
+    /// for `check --nim-table FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<PathBuf>,
+    /// With --write: replace an existing file.
+    #[arg(long, requires = "write")]
+    pub force: bool,
 }
 
 #[derive(Serialize)]
@@ -80,6 +91,22 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     }
     bar.finish_and_clear();
     let values = sequence.values();
+    if let Some(path) = &args.write {
+        let period = ProofBound::for_ruleset(&game.ruleset).and_then(|b| find_proved(values, b));
+        let header = nim::write(path, &game.ruleset.spec(), values, period, args.force)?;
+        if !args.quiet {
+            eprintln!(
+                "wrote {}: G(0..={}) at {} byte(s) per value{}",
+                path.display(),
+                args.max,
+                header.width,
+                match header.period {
+                    Some((n0, p, _)) => format!(", with the proved period {p} from n = {n0}"),
+                    None => String::new(),
+                }
+            );
+        }
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {

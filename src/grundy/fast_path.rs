@@ -8,6 +8,7 @@ use super::period::{find_proved, Periodicity, ProofBound};
 use super::values::{check_request, engine, Method, Nimber};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Heap, Position, Ruleset};
+use crate::table::nim::NimTable;
 
 /// Heaps up to this size are simply computed; above it sicher first looks for a proved
 /// period, which makes every heap size cheap.
@@ -18,6 +19,8 @@ const DIRECT_LIMIT: u64 = 1 << 16;
 pub struct NimOracle {
     ruleset: Ruleset,
     values: Vec<Nimber>,
+    /// A nim-value table standing in for `values`.
+    table: Option<NimTable>,
     periodicity: Option<Periodicity>,
     bound: Option<ProofBound>,
 }
@@ -58,6 +61,7 @@ impl NimOracle {
         let mut oracle = NimOracle {
             ruleset: ruleset.clone(),
             values: Vec::new(),
+            table: None,
             periodicity: None,
             bound,
         };
@@ -94,9 +98,38 @@ impl NimOracle {
         Ok(oracle)
     }
 
-    /// Heap sizes whose values were computed: `0..computed`.
+    /// Answers from a nim-value table of `ruleset` (checked to be its table).
+    pub fn from_table(ruleset: &Ruleset, table: NimTable) -> Result<Self> {
+        if table.header().game != ruleset.spec() {
+            return Err(Error::input(format!(
+                "{}: this nim-value table is for {}, not {}",
+                table.path().display(),
+                table.header().game,
+                ruleset.spec()
+            )));
+        }
+        Ok(NimOracle {
+            ruleset: ruleset.clone(),
+            values: Vec::new(),
+            periodicity: table.periodicity(),
+            bound: ProofBound::for_ruleset(ruleset),
+            table: Some(table),
+        })
+    }
+
+    /// Heap sizes whose values are known without the period: `0..computed`.
     pub fn computed(&self) -> u64 {
-        self.values.len() as u64
+        match &self.table {
+            Some(table) => table.header().entries,
+            None => self.values.len() as u64,
+        }
+    }
+
+    fn stored(&self, h: u64) -> Option<Nimber> {
+        match &self.table {
+            Some(table) => table.get(h),
+            None => self.values.get(h as usize).copied(),
+        }
     }
 
     /// True for Nim, whose values are the heap sizes themselves.
@@ -114,13 +147,13 @@ impl NimOracle {
         if self.ruleset == Ruleset::Nim {
             return h;
         }
-        match self.values.get(h as usize) {
-            Some(&v) => u64::from(v),
+        match self.stored(h) {
+            Some(v) => u64::from(v),
             None => {
-                let found = self
-                    .periodicity
-                    .expect("heaps beyond the computed values come with a proved period");
-                u64::from(self.values[found.reduce(h) as usize])
+                // Callers check `covers` first; a heap nothing covers counts as 0 rather
+                // than aborting.
+                let reduced = self.periodicity.map_or(0, |found| found.reduce(h));
+                self.stored(reduced).map_or(0, u64::from)
             }
         }
     }
@@ -175,7 +208,7 @@ impl NimOracle {
             });
         }
         let (small, lift) = match (self.periodicity, self.bound) {
-            (Some(found), Some(bound)) if h >= self.values.len() as u64 => {
+            (Some(found), Some(bound)) if h >= self.computed() => {
                 let start = bound.needed_len(found.preperiod, found.period);
                 let reduced = start + (h - start) % found.period;
                 (reduced, h - reduced)

@@ -3,6 +3,7 @@
 //! The format is described in [`header`]; bincode is used here and nowhere else.
 
 pub mod header;
+pub mod nim;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
