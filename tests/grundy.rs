@@ -346,3 +346,58 @@ fn nim_value_tables_are_written_and_probed_by_check() {
     let (code, _, err) = sicher(&["check", "kayles", "3", "--nim-table", file]);
     assert_eq!((code, err.lines().count()), (2, 1), "{err}");
 }
+
+mod proofs {
+    use proptest::prelude::*;
+    use sicher::game::{Radix, Ruleset, TakeBreakCode};
+    use sicher::grundy::period::{find_proved, ProofBound};
+    use sicher::grundy::{nim_values, Method};
+
+    /// A proof from the first `short` values must hold on `long` values.
+    fn proof_holds(ruleset: &Ruleset, short: u64, long: u64) -> Result<(), TestCaseError> {
+        let Some(bound) = ProofBound::for_ruleset(ruleset) else {
+            return Ok(());
+        };
+        let values = nim_values(ruleset, Method::Fast, long).unwrap();
+        if let Some(found) = find_proved(&values[..short as usize], bound) {
+            for n in 0..long {
+                prop_assert_eq!(
+                    values[n as usize],
+                    values[found.reduce(n) as usize],
+                    "{} at {}: {:?}",
+                    ruleset,
+                    n,
+                    found
+                );
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+        #[test]
+        fn octal_proofs_hold_far_beyond_their_data(digits in prop::collection::vec(0u8..8, 1..4), d0 in prop::sample::select(vec![0u8, 4])) {
+            let text: String = std::iter::once(format!("{d0}."))
+                .chain(digits.iter().map(u8::to_string))
+                .collect();
+            let ruleset = Ruleset::TakeBreak(TakeBreakCode::parse(&text, Radix::Octal).unwrap());
+            proof_holds(&ruleset, 1500, 6000)?;
+        }
+
+        #[test]
+        fn hex_proofs_hold_far_beyond_their_data(digits in prop::collection::vec(0u8..16, 1..3)) {
+            let text: String = std::iter::once("0.".to_string())
+                .chain(digits.iter().map(|d| format!("{d:X}")))
+                .collect();
+            let ruleset = Ruleset::TakeBreak(TakeBreakCode::parse(&text, Radix::Hex).unwrap());
+            proof_holds(&ruleset, 150, 400)?;
+        }
+
+        #[test]
+        fn subtraction_proofs_hold(set in prop::collection::btree_set(1u64..12, 1..4)) {
+            let ruleset = Ruleset::Subtraction(set.into_iter().collect());
+            proof_holds(&ruleset, 200, 3000)?;
+        }
+    }
+}

@@ -202,19 +202,21 @@ const REVIEW_EVERY: usize = 1 << 16;
 /// 2^bits times the number of distinct values).
 const REVIEW_BITS: u32 = 10;
 
-/// The sparse-space method.
+/// The sparse-space method (Berlekamp; Gangolli and Plambeck; Flammenkamp).
 ///
 /// A mask `m`, a "domain" bit `s` and a flip `f` classify each heap `a` as common or rare
 /// by `parity(G(a) & m) ^ (s & a) ^ f` (odd: common). For a split of `rest` into `a + b`
-/// with both parts common, `parity((G(a)^G(b)) & m)` is `s & rest`, whatever `f` is; the
-/// flip `f = s & t` makes a common heap's own value the other parity, so that common heaps
-/// are the ones computed cheaply. `m` and `s` are chosen so that rare heaps are few (the
-/// "range" and "domain" sparse spaces of Flammenkamp's tables). So every value of the other parity that a split reaches is
-/// reached through a rare part, and those pairs are few: they are enumerated in full.
-/// That settles the smallest unreached value `c` of the other parity; G(n) is `c` unless a
-/// value of the split's own parity below `c` is unreached, which a scan of all pairs
-/// settles, stopping as soon as every such value is found (usually after a few pairs).
-/// The classification only steers the work: any mask gives the right answer.
+/// with both parts common, `parity((G(a)^G(b)) & m)` is `s & rest`, whatever `f` is. The
+/// flip `f = s & t` puts a common heap's own value in the other parity, the one common
+/// pairs cannot reach; `m` and `s` are chosen so that rare heaps are few (the "range" and
+/// "domain" sparse spaces of Flammenkamp's tables).
+///
+/// So every value of the other parity that a split reaches comes from a pair with a rare
+/// part, and those pairs are few: they are enumerated in full. That settles `c`, the
+/// smallest unreached value of the other parity. G(n) is `c` unless a value of the
+/// split's own parity below `c` is unreached, which a scan of all pairs settles, stopping
+/// as soon as every such value has a witness (usually after a few pairs). The
+/// classification only steers the work: any mask gives the right answer.
 pub struct SparseSpace {
     takes: Vec<Take>,
     splits: Vec<Split>,
