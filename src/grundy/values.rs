@@ -195,6 +195,56 @@ struct Split {
     unequal: bool,
 }
 
+/// Value ranges up to this size take the scan path without bounds checks.
+const SMALL_CAP: usize = 1024;
+
+/// Scans the pairs `(low[i], high[len - 1 - i])` for values still needed (marked with
+/// `stamp` in `need`), clearing each one found; returns the pairs scanned, which stops
+/// early once `waiting` reaches zero.
+#[inline(always)]
+fn scan_pairs(
+    low: &[Nimber],
+    high: &[Nimber],
+    need: &mut [u32],
+    stamp: u32,
+    waiting: &mut u32,
+) -> usize {
+    for (i, (&x, &y)) in low.iter().zip(high.iter().rev()).enumerate() {
+        let v = (x ^ y) as usize;
+        if need[v] == stamp {
+            need[v] = 0;
+            *waiting -= 1;
+            if *waiting == 0 {
+                return i + 1;
+            }
+        }
+    }
+    low.len()
+}
+
+/// [`scan_pairs`] for values below [`SMALL_CAP`]: indexing a fixed-size array with a
+/// masked value needs no bounds check.
+#[inline(always)]
+fn scan_pairs_small(
+    low: &[Nimber],
+    high: &[Nimber],
+    need: &mut [u32; SMALL_CAP],
+    stamp: u32,
+    waiting: &mut u32,
+) -> usize {
+    for (i, (&x, &y)) in low.iter().zip(high.iter().rev()).enumerate() {
+        let v = (x ^ y) as usize & (SMALL_CAP - 1);
+        if need[v] == stamp {
+            need[v] = 0;
+            *waiting -= 1;
+            if *waiting == 0 {
+                return i + 1;
+            }
+        }
+    }
+    low.len()
+}
+
 /// How often (in heap sizes, after the doubling reviews) the rare/common split is reviewed.
 const REVIEW_EVERY: usize = 1 << 16;
 
@@ -310,8 +360,8 @@ impl SparseSpace {
             pairs_scanned: 0,
             warm: true,
         };
-        engine.seen.ensure(1);
-        engine.need.ensure(1);
+        engine.seen.ensure(SMALL_CAP as u32);
+        engine.need.ensure(SMALL_CAP as u32);
         Ok(engine)
     }
 
@@ -419,14 +469,23 @@ impl Sequence for SparseSpace {
             }
             let rest = n - split.t;
             open[self.domain & rest & 1] = true;
-            for &a in &self.rare {
-                let a = a as usize;
-                if a >= rest {
-                    break;
+            let rare = &self.rare[..self.rare.partition_point(|&a| (a as usize) < rest)];
+            let small = self.cap as usize <= SMALL_CAP;
+            match <&mut [u32; SMALL_CAP]>::try_from(&mut seen[..SMALL_CAP]) {
+                // The common case, kept free of bounds checks on the marks.
+                Ok(fixed) if small && !split.unequal => {
+                    for &a in rare {
+                        let a = a as usize;
+                        fixed[(g[a] ^ g[rest - a]) as usize & (SMALL_CAP - 1)] = stamp;
+                    }
                 }
-                let b = rest - a;
-                if !(split.unequal && a == b) {
-                    seen[(g[a] ^ g[b]) as usize] = stamp;
+                _ => {
+                    for &a in rare {
+                        let (a, b) = (a as usize, rest - a as usize);
+                        if !(split.unequal && a == b) {
+                            seen[(g[a] ^ g[b]) as usize] = stamp;
+                        }
+                    }
                 }
             }
         }
@@ -472,18 +531,13 @@ impl Sequence for SparseSpace {
                 let to = (from + block - 1).min(half);
                 let low = &g[from..=to];
                 let high = &g[rest - to..=rest - from];
-                let mut scanned = to + 1 - from;
-                for (i, (&x, &y)) in low.iter().zip(high.iter().rev()).enumerate() {
-                    let v = (x ^ y) as usize;
-                    if need[v] == stamp {
-                        need[v] = 0;
-                        waiting[parity] -= 1;
-                        if waiting[parity] == 0 {
-                            scanned = i + 1;
-                            break;
-                        }
+                let small = self.cap as usize <= SMALL_CAP;
+                let scanned = match <&mut [u32; SMALL_CAP]>::try_from(&mut need[..SMALL_CAP]) {
+                    Ok(fixed) if small => {
+                        scan_pairs_small(low, high, fixed, stamp, &mut waiting[parity])
                     }
-                }
+                    _ => scan_pairs(low, high, need, stamp, &mut waiting[parity]),
+                };
                 self.pairs_scanned += scanned as u64;
             }
             if !active {
