@@ -8,6 +8,7 @@
 
 use std::ops::ControlFlow;
 
+use super::period::{find_proved, Periodicity, ProofBound};
 use crate::error::{Error, Result};
 use crate::game::Ruleset;
 
@@ -285,6 +286,11 @@ pub struct SparseSpace {
     pairs_scanned: u64,
     /// True until the first review picks a real split.
     warm: bool,
+    /// The periodicity theorem for the ruleset, if one applies.
+    bound: Option<ProofBound>,
+    /// Once a period is proved, every further value is read off it.
+    proved: Option<Periodicity>,
+    next_proof_check: usize,
 }
 
 impl SparseSpace {
@@ -359,6 +365,9 @@ impl SparseSpace {
             next_review: 64,
             pairs_scanned: 0,
             warm: true,
+            bound: ProofBound::for_ruleset(ruleset),
+            proved: None,
+            next_proof_check: 1024,
         };
         engine.seen.ensure(SMALL_CAP as u32);
         engine.need.ensure(SMALL_CAP as u32);
@@ -446,6 +455,12 @@ impl SparseSpace {
 impl Sequence for SparseSpace {
     fn push_next(&mut self) {
         let n = self.values.len();
+        if let Some(found) = self.proved {
+            // The theorem guarantees the periodic extension: no need to compute.
+            let value = self.values[found.reduce(n as u64) as usize];
+            self.values.push(value);
+            return;
+        }
         let stamp = n as u32 + 1;
         let g = &self.values[..];
         let seen = &mut self.seen.marks[..];
@@ -566,6 +581,12 @@ impl Sequence for SparseSpace {
             if self.is_rare(n, value) {
                 self.rare.push(n as u32);
             }
+        }
+        if n + 1 == self.next_proof_check {
+            self.proved = self
+                .bound
+                .and_then(|bound| find_proved(&self.values, bound));
+            self.next_proof_check *= 2;
         }
         if n + 1 == self.next_review {
             self.review();
