@@ -274,6 +274,35 @@ fn search_and_grundy_methods_agree() {
 }
 
 #[test]
+fn solve_lists_the_same_winning_moves_by_search_and_by_nim_values() {
+    for game in [
+        "kayles",
+        "dawson-kayles",
+        "grundy",
+        "octal:0.6",
+        "subtraction:1,3,4",
+        "nim",
+    ] {
+        for heaps in ["1 2 3", "4 7 9", "10 11 12", "3 8 13", "6", "2 2 9"] {
+            let moves: Vec<serde_json::Value> = ["search", "grundy"]
+                .iter()
+                .map(|method| {
+                    let mut args = vec!["solve", game, "--json", "--method", method];
+                    args.extend(heaps.split(' '));
+                    let (code, out, err) = sicher(&args);
+                    assert_eq!(code, 0, "{err}");
+                    let mut list: Vec<Vec<u64>> =
+                        serde_json::from_value(json(&out)["moves"].clone()).unwrap();
+                    list.sort();
+                    serde_json::json!(list)
+                })
+                .collect();
+            assert_eq!(moves[0], moves[1], "{game} {heaps}");
+        }
+    }
+}
+
+#[test]
 fn huge_kayles_heaps_answer_by_nim_values() {
     let (code, out, err) = sicher(&["check", "kayles", "1000000000000", "999999999999", "--json"]);
     assert_eq!(code, 0, "{err}");

@@ -11,7 +11,7 @@ use super::{stdout_error, EXAMPLES_CHECK};
 use crate::error::{Error, Result};
 use crate::game::{Game, Position};
 use crate::search::plain::PlainSolver;
-use crate::search::Solver;
+use crate::search::{Solver, TopDown};
 
 /// Arguments of `sicher check`.
 #[derive(Args, Debug)]
@@ -50,37 +50,16 @@ pub struct CheckArgs {
     pub no_move: bool,
 }
 
-/// Answers positions one at a time with the chosen engine.
-enum Answerer<'g> {
-    Search(Box<Solver<'g>>),
-    Plain(PlainSolver<'g>),
-}
+/// Answers positions one at a time with the chosen top-down engine.
+struct Answerer<'g>(Box<dyn TopDown + 'g>);
 
 impl Answerer<'_> {
     fn answer(&mut self, position: &Position) -> Answer {
-        let (win, winning_move) = match self {
-            Answerer::Search(solver) => {
-                let win = solver.is_win(position);
-                (
-                    win,
-                    if win {
-                        solver.winning_move(position)
-                    } else {
-                        None
-                    },
-                )
-            }
-            Answerer::Plain(solver) => {
-                let win = solver.is_win(position);
-                (
-                    win,
-                    if win {
-                        solver.winning_move(position)
-                    } else {
-                        None
-                    },
-                )
-            }
+        let win = self.0.is_win(position);
+        let winning_move = if win {
+            self.0.winning_move(position)
+        } else {
+            None
         };
         Answer::new(position, win, winning_move, "search")
     }
@@ -162,7 +141,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
 
 fn answerer<'g>(game: &'g Game, search: &SearchArgs) -> Answerer<'g> {
     match search.engine {
-        Engine::Alphabeta => Answerer::Search(Box::new(Solver::new(game, search.config()))),
-        Engine::Plain => Answerer::Plain(PlainSolver::new(game)),
+        Engine::Alphabeta => Answerer(Box::new(Solver::new(game, search.config()))),
+        Engine::Plain => Answerer(Box::new(PlainSolver::new(game))),
     }
 }

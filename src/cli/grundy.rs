@@ -118,11 +118,17 @@ struct PositionRecord {
     method: &'static str,
     nim_values: Vec<u64>,
     nim_sum: u64,
-    /// One winning move per heap that has one.
+    /// Every winning move, or one per heap for heaps too large to scan (see `moves_complete`).
     moves: Vec<Vec<u64>>,
+    /// False when some heap was too large to list all its winning moves.
+    moves_complete: bool,
 }
 
-/// `solve` on a position by nim-values: the verdict and one winning move per heap.
+/// Options scanned per heap, at most, to list all of its winning moves.
+const LIST_ALL_LIMIT: u64 = 1 << 22;
+
+/// `solve` on a position by nim-values: the verdict and every winning move (one per heap
+/// for heaps too large to scan).
 pub fn solve_position(
     game: &Game,
     oracle: &NimOracle,
@@ -135,13 +141,28 @@ pub fn solve_position(
     let nim_values: Vec<u64> = heaps.iter().map(|&h| oracle.value(h)).collect();
     let nim_sum = nim_values.iter().fold(0, |acc, &v| acc ^ v);
     let mut moves = Vec::new();
+    let mut moves_complete = true;
     let mut last = None;
     for (&h, &v) in heaps.iter().zip(&nim_values) {
-        if last == Some(h) || v ^ nim_sum >= v {
+        if nim_sum == 0 || last == Some(h) {
             continue;
         }
         last = Some(h);
-        if let Some(leaves) = oracle.option_with_value(h, v ^ nim_sum) {
+        let target = v ^ nim_sum;
+        // An option may have a larger value than its heap (mex promises only the smaller
+        // ones), so listing all moves scans every heap; a lone move needs `target < v`.
+        let options = oracle
+            .all_options_with_value(h, target, LIST_ALL_LIMIT)
+            .unwrap_or_else(|| {
+                moves_complete = false;
+                let reachable = target < v;
+                reachable
+                    .then(|| oracle.option_with_value(h, target))
+                    .flatten()
+                    .into_iter()
+                    .collect()
+            });
+        for leaves in options {
             let mut rest = heaps.to_vec();
             if let Some(i) = rest.iter().position(|&x| x == h) {
                 rest.remove(i);
@@ -150,6 +171,9 @@ pub fn solve_position(
             moves.push(Position::new(rest));
         }
     }
+    // Moves on different heaps can meet in one position.
+    moves.sort();
+    moves.dedup();
     let win = nim_sum != 0;
     if json {
         return write_json(
@@ -163,6 +187,7 @@ pub fn solve_position(
                 nim_values,
                 nim_sum,
                 moves: moves.iter().map(|m| m.heaps().to_vec()).collect(),
+                moves_complete,
             },
         );
     }
@@ -181,12 +206,12 @@ pub fn solve_position(
     ).map_err(stdout_error)?;
     if win {
         let list: Vec<String> = moves.iter().map(|m| format!("to {m}")).collect();
-        writeln!(
-            out,
-            "winning moves (one per heap that has one): {}",
-            list.join("; ")
-        )
-        .map_err(stdout_error)?;
+        let count = if moves_complete {
+            format!("{}", moves.len())
+        } else {
+            format!("{}; one per heap too large to list all", moves.len())
+        };
+        writeln!(out, "winning moves ({count}): {}", list.join("; ")).map_err(stdout_error)?;
     } else {
         writeln!(
             out,

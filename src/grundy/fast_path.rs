@@ -191,6 +191,35 @@ impl NimOracle {
         }
     }
 
+    /// Every option of a lone heap `h` with nim-value `target`, when `h` lies within the
+    /// computed values and has at most `limit` options; `None` otherwise.
+    pub fn all_options_with_value(
+        &self,
+        h: Heap,
+        target: u64,
+        limit: u64,
+    ) -> Option<Vec<Vec<Heap>>> {
+        if self.ruleset == Ruleset::Nim {
+            return Some(self.option_with_value(h, target).into_iter().collect());
+        }
+        if h >= self.computed() {
+            return None;
+        }
+        let mut found = Vec::new();
+        let mut scanned = 0u64;
+        let flow = self.ruleset.for_each_heap_option(h, |parts| {
+            scanned += 1;
+            if scanned > limit {
+                return ControlFlow::Break(());
+            }
+            if parts.iter().fold(0, |acc, &p| acc ^ self.value(p)) == target {
+                found.push(parts.to_vec());
+            }
+            ControlFlow::Continue(())
+        });
+        flow.is_continue().then_some(found)
+    }
+
     /// An option of a lone heap `h` (the heaps it leaves) with nim-value `target`.
     ///
     /// A huge heap is first brought down by whole periods to `h'` at or above the point

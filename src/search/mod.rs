@@ -13,3 +13,34 @@ mod solver;
 pub mod table;
 
 pub use solver::{ProgressHook, SearchConfig, SearchStats, Solver};
+
+use crate::game::Position;
+
+/// What `check` needs of a top-down engine, so the real one and the baseline are
+/// interchangeable.
+pub trait TopDown {
+    /// `sicher(position)`: true when the player to move wins.
+    fn is_win(&mut self, position: &Position) -> bool;
+    /// One winning move (the position after it), or `None` when there is none.
+    fn winning_move(&mut self, position: &Position) -> Option<Position>;
+}
+
+impl TopDown for Solver<'_> {
+    fn is_win(&mut self, position: &Position) -> bool {
+        Solver::is_win(self, position)
+    }
+
+    fn winning_move(&mut self, position: &Position) -> Option<Position> {
+        Solver::winning_move(self, position)
+    }
+}
+
+impl TopDown for plain::PlainSolver<'_> {
+    fn is_win(&mut self, position: &Position) -> bool {
+        plain::PlainSolver::is_win(self, position)
+    }
+
+    fn winning_move(&mut self, position: &Position) -> Option<Position> {
+        plain::PlainSolver::winning_move(self, position)
+    }
+}
