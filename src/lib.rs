@@ -9,9 +9,17 @@
 //! # Code map
 //!
 //! ```text
-//!   GAME argument ──► game::resolve ──► Game ──► search::Solver ──► safe / unsafe
-//!   (name, .toml,      (describe.rs)   (rules,    (top-down alpha-beta)  + winning move
-//!    inline spec)                       convention)
+//!   GAME argument ─► game::resolve ─► Game (rules + convention)
+//!                                       │
+//!     check / solve on a position ──────┼─► grundy::NimOracle  normal play, one-heap rules:
+//!                                       │                      XOR of nim-values (any heap size
+//!                                       │                      once a period is proved)
+//!                                       ├─► table (probe)      a table under tables/ covers it:
+//!                                       │                      one memory-mapped bit
+//!                                       └─► search::Solver     otherwise: boolean alpha-beta
+//!
+//!     table GAME --heaps/--total ─► domain (ranking) ─► label (bottom-up) ─► table (file)
+//!     nim-values / solve GAME    ─► grundy (values, period proof) ─► table::nim (file)
 //! ```
 //!
 //! - [`game`]: the model. `position.rs` (sorted multisets of heap sizes), `code.rs`
@@ -25,17 +33,22 @@
 //!   `ordering.rs` holds history and killer moves; `guide.rs` orders moves by
 //!   nim-values; `plain.rs` is the naive memoised solver kept as a baseline.
 //! - [`domain`]: bounded domains (`--heaps K --max N`, `--total T`) and their gap-free
-//!   ranking bijections onto table entries.
-//! - [`label`]: the bottom-up labeller, tier by tier of total tokens, forward or backward.
-//! - [`table`]: endgame tables on disk (bincode header, packed body), memory-mapped probing.
-//! - [`cli`]: one module per subcommand (`check`, `solve`, `bench`, `table`, `info`, `verify`,
-//!   `nim-values`) over the library,
-//!   with shared argument groups (`args.rs`) and output conventions (`output.rs`:
-//!   safe/unsafe wording, JSON records, progress that stays quiet off a terminal).
+//!   ranking bijections onto table entries (`tuples.rs`, `partitions.rs`), and the
+//!   ranking of a move's result (`child.rs`).
+//! - [`label`]: the bottom-up labeller, tier by tier of total tokens, in parallel within
+//!   a tier: `forward.rs`, `backward.rs`, and `plain.rs` (the baseline).
+//! - [`table`]: files on disk. `header.rs` (magic, version, bincode header, checksums; the
+//!   only place bincode is used), `mod.rs` (outcome tables: writing by temporary name and
+//!   rename, memory-mapped probing), `nim.rs` (nim-value tables of the same family).
 //! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
 //!   reference and the sparse-space engine), `period.rs` (ultimate periods and the
 //!   periodicity theorem's proof), `solution.rs` (complete solutions, misère subtraction
 //!   games) and `fast_path.rs` (normal-play positions by XOR of nim-values).
+//! - [`cli`]: one module per subcommand (`check`, `solve`, `bench`, `table`, `info`,
+//!   `verify`, `nim_values`) over the library; `probe.rs` and `grundy.rs` answer `check`
+//!   and `solve` from tables and nim-values; `args.rs` holds shared argument groups and
+//!   `output.rs` the output conventions (safe/unsafe wording, JSON records, progress that
+//!   stays quiet off a terminal).
 //! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
 //!
 //! `main.rs` only parses the command line and prints errors.
