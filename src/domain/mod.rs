@@ -5,6 +5,7 @@
 //! `--total T`.
 
 pub mod child;
+pub mod incremental;
 pub mod partitions;
 pub mod tuples;
 
@@ -13,6 +14,7 @@ use std::fmt;
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position, Ruleset};
 pub use child::ChildHeaps;
+pub use incremental::{Runs, Strides};
 pub use partitions::Partitions;
 pub use tuples::{BoundedTuples, MAX_ENTRIES};
 

@@ -82,6 +82,12 @@ impl Partitions {
         (self.at_most.len() + self.offsets.len()) as u64 * 8
     }
 
+    /// `P(n, m)`: the partitions of `n` into parts at most `m` (`n, m <= T`).
+    #[inline]
+    pub fn at_most(&self, n: u64, m: u64) -> u64 {
+        self.p(n, m)
+    }
+
     #[inline]
     fn p(&self, n: u64, m: u64) -> u64 {
         self.at_most[n as usize * (self.total as usize + 1) + m as usize]
@@ -118,6 +124,25 @@ impl Partitions {
             rest -= part;
         }
         rank
+    }
+
+    /// Steps ascending zero-free `heaps` to the position of the next rank, which must have
+    /// the same total (so `heaps` is not the last of its tier): cheaper than unranking.
+    pub fn advance(&self, heaps: &mut Vec<Heap>) {
+        // Largest parts first, the next partition raises the smallest part that can grow
+        // (the last of its run, with something below it to pay) and leaves only ones below.
+        let k = heaps.len();
+        let mut m = 1;
+        while m + 1 < k && heaps[m] == heaps[m + 1] {
+            m += 1;
+        }
+        debug_assert!(m < k, "{heaps:?} is the last of its tier");
+        let ones: Heap = heaps[..m].iter().sum::<Heap>() - 1;
+        let raised = heaps[m] + 1;
+        heaps.splice(
+            ..=m,
+            std::iter::repeat_n(1, ones as usize).chain(std::iter::once(raised)),
+        );
     }
 
     /// The ascending heaps of rank `rank` (`rank < count`), written into `out`.
@@ -174,6 +199,22 @@ mod tests {
                 assert_ne!(prev, heaps);
             }
             previous = Some(heaps.clone());
+        }
+    }
+
+    #[test]
+    fn advance_steps_to_the_next_rank_within_a_tier() {
+        let domain = Partitions::new(16).unwrap();
+        let mut heaps = Vec::new();
+        let mut expected = Vec::new();
+        for total in 0..=16 {
+            let tier = domain.tier(total);
+            domain.unrank(tier.start, &mut heaps);
+            for rank in tier.start + 1..tier.end {
+                domain.advance(&mut heaps);
+                domain.unrank(rank, &mut expected);
+                assert_eq!(heaps, expected, "rank {rank}");
+            }
         }
     }
 }

@@ -4,19 +4,35 @@ use std::ops::ControlFlow;
 
 use super::bits::{Labels, SharedBits};
 use super::tiers::for_each_position;
-use crate::domain::Ranker;
-use crate::game::Game;
+use crate::domain::{Ranker, Strides};
+use crate::game::{Game, Ruleset};
 
 pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync)) -> Labels {
     let bits = SharedBits::new(ranker.count());
-    for_each_position(game, ranker, progress, |_, rank, heaps| {
+    // Ranking children from scratch dominated labelling; one-heap moves on `--total`
+    // domains can instead be ranked from the parent's runs.
+    let strides = match ranker {
+        Ranker::Total(p) if !matches!(game.ruleset, Ruleset::Wythoff | Ruleset::Moore(_)) => {
+            Some(Strides::new(p))
+        }
+        _ => None,
+    };
+    for_each_position(game, ranker, progress, |scratch, rank, heaps| {
         let total = heaps.iter().sum();
         let mut any_move = false;
+        if let Some(strides) = &strides {
+            scratch.runs.load(strides, heaps);
+        }
+        let runs = &mut scratch.runs;
         let found_unsafe = game
             .ruleset
             .for_each_move(heaps, |removed, added| {
                 any_move = true;
-                if bits.is_safe(ranker.rank_after_move(heaps, total, removed, added)) {
+                let child = strides
+                    .as_ref()
+                    .and_then(|strides| runs.child_rank(strides, removed[0], added))
+                    .unwrap_or_else(|| ranker.rank_after_move(heaps, total, removed, added));
+                if bits.is_safe(child) {
                     ControlFlow::Continue(())
                 } else {
                     ControlFlow::Break(())

@@ -1,8 +1,10 @@
 //! Walks a domain tier by tier (equal totals, lowest first), in parallel within a tier.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
-use crate::domain::{splits_without_taking, Ranker};
+use crate::domain::{splits_without_taking, Ranker, Runs};
 use crate::game::{Game, Heap};
 
 /// Per-thread buffers for building children and parents without allocating.
@@ -12,6 +14,8 @@ pub(crate) struct Scratch {
     pub(crate) work: Vec<Heap>,
     /// Heap slots a parent is raised from.
     pub(crate) slots: Vec<Heap>,
+    /// The position being labelled as runs of equal heaps, for incremental child ranks.
+    pub(crate) runs: Runs,
 }
 
 /// Tiers smaller than this are labelled on the calling thread: a rayon job costs more.
@@ -86,24 +90,30 @@ pub(crate) fn for_each_position<F>(
                     vec![None]
                 };
                 for pass in passes {
-                    let each = |scratch: &mut Scratch, heaps: &mut Vec<Heap>, rank: u64| {
-                        partitions.unrank(rank, heaps);
-                        if pass.is_none_or(|count| heaps.len() == count) {
-                            visit(scratch, rank, heaps);
+                    // Unranking costs a scan per part; stepping from one rank to the next
+                    // is far cheaper, so each run of ranks unranks only its first.
+                    let each = |scratch: &mut Scratch, heaps: &mut Vec<Heap>, run: Range<u64>| {
+                        partitions.unrank(run.start, heaps);
+                        for rank in run.clone() {
+                            if rank > run.start {
+                                partitions.advance(heaps);
+                            }
+                            if pass.is_none_or(|count| heaps.len() == count) {
+                                visit(scratch, rank, heaps);
+                            }
                         }
                     };
                     if ((ranks.end - ranks.start) as usize) < PARALLEL_MIN {
-                        ranks
-                            .clone()
-                            .for_each(|r| each(&mut main_scratch, &mut heaps, r));
+                        each(&mut main_scratch, &mut heaps, ranks.clone());
                     } else {
-                        (ranks.start as usize..ranks.end as usize)
-                            .into_par_iter()
-                            .with_min_len(CHUNK)
-                            .for_each_init(
-                                || (Scratch::default(), Vec::new()),
-                                |(scratch, heaps), r| each(scratch, heaps, r as u64),
-                            );
+                        let chunks = (ranks.end - ranks.start).div_ceil(CHUNK as u64);
+                        (0..chunks).into_par_iter().for_each_init(
+                            || (Scratch::default(), Vec::new()),
+                            |(scratch, heaps), c| {
+                                let start = ranks.start + c * CHUNK as u64;
+                                each(scratch, heaps, start..(start + CHUNK as u64).min(ranks.end))
+                            },
+                        );
                     }
                 }
                 report(ranks.end - ranks.start);
