@@ -62,131 +62,180 @@ impl Strides {
     }
 }
 
+/// One run of equal heaps of the loaded position.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    value: Heap,
+    count: u64,
+    /// Running sum of the runs below.
+    start: u64,
+    /// Rank share of the runs below.
+    before: u64,
+}
+
 /// One parent position as runs of equal heaps, ready to rank its children.
 #[derive(Clone, Debug, Default)]
 pub struct Runs {
-    values: Vec<Heap>,
-    counts: Vec<u64>,
-    /// `ends[j]`: the running sum after run `j`.
-    ends: Vec<u64>,
-    /// `before[j]`: the rank share of the runs below `j` (one more entry: the whole).
-    before: Vec<u64>,
-    /// Index of the run each heap belongs to.
-    run_of: Vec<u32>,
+    runs: Vec<Run>,
     total: u64,
-    /// The last `(run, taken, share of the runs above)` computed.
-    above: Option<(usize, u64, u64)>,
+    /// Rank share of the whole position.
+    share: u64,
+    /// `above[t * (runs + 1) + i]`: rank share of the runs from `i` up once `t` tokens are
+    /// gone below them; valid for `t` when `stamps[t] == generation`.
+    above: Vec<u64>,
+    stamps: Vec<u32>,
+    generation: u32,
 }
 
 impl Runs {
     /// Loads the ascending zero-free `heaps` (a position of the strides' domain).
     pub fn load(&mut self, strides: &Strides, heaps: &[Heap]) {
-        self.values.clear();
-        self.counts.clear();
-        self.ends.clear();
-        self.before.clear();
-        self.run_of.clear();
-        self.above = None;
+        self.runs.clear();
         let mut sum = 0;
         let mut share = 0;
-        for &h in heaps {
-            if self.values.last() == Some(&h) {
-                *self.counts.last_mut().expect("a run is open") += 1;
-            } else {
-                if let Some(&v) = self.values.last() {
-                    let c = *self.counts.last().expect("a run is open");
-                    share += strides.run(v, sum, c);
-                    sum += v * c;
-                    self.ends.push(sum);
-                }
-                self.before.push(share);
-                self.values.push(h);
-                self.counts.push(1);
-            }
-            self.run_of.push(self.values.len() as u32 - 1);
+        for run in heaps.chunk_by(|a, b| a == b) {
+            let (value, count) = (run[0], run.len() as u64);
+            self.runs.push(Run {
+                value,
+                count,
+                start: sum,
+                before: share,
+            });
+            share += strides.run(value, sum, count);
+            sum += value * count;
         }
-        if let Some(&v) = self.values.last() {
-            let c = *self.counts.last().expect("a run is open");
-            share += strides.run(v, sum, c);
-            sum += v * c;
-            self.ends.push(sum);
-        }
-        self.before.push(share);
         self.total = sum;
+        self.share = share;
+        // Stamps instead of clearing: most positions read only a few values of `t`.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamps.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// Number of runs of equal heaps.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// True when the position has no heaps.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
+    /// The heap size of run `i` (runs ascend).
+    #[inline]
+    pub fn value(&self, i: usize) -> Heap {
+        self.runs[i].value
     }
 
     /// Rank of the loaded position.
     pub fn rank(&self, strides: &Strides) -> u64 {
-        strides.offsets[self.total as usize] + self.before[self.values.len()]
+        strides.offsets[self.total as usize] + self.share
     }
 
-    /// Rank of the child left by taking the heap at index `removed` and putting back
-    /// `added` (ascending, zeros allowed, each smaller than the heap taken, at most
-    /// [`MAX_PUT_BACK`]); `None` when the move does not have that shape.
-    #[inline]
-    pub fn child_rank(&mut self, strides: &Strides, removed: usize, added: &[Heap]) -> Option<u64> {
-        let i = self.run_of[removed] as usize;
-        let taken_heap = self.values[i];
-        let added = &added[added.partition_point(|&a| a == 0)..];
-        if added.len() > MAX_PUT_BACK
-            || !added.is_sorted()
-            || added.last().is_some_and(|&a| a >= taken_heap)
-        {
-            return None;
+    /// Rank of the child left by taking the heap at index `removed` of `heaps` (the
+    /// loaded position) and putting back `added` (any order, zeros allowed); `None` unless
+    /// the parts put back are at most [`MAX_PUT_BACK`], each smaller than the heap taken.
+    pub fn child_rank(
+        &mut self,
+        strides: &Strides,
+        heaps: &[Heap],
+        removed: usize,
+        added: &[Heap],
+    ) -> Option<u64> {
+        let value = heaps[removed];
+        let mut parts = [0; MAX_PUT_BACK];
+        let mut len = 0;
+        for &a in added.iter().filter(|&&a| a != 0) {
+            if len == MAX_PUT_BACK || a >= value {
+                return None;
+            }
+            parts[len] = a;
+            len += 1;
         }
-        let put_back: Heap = added.iter().sum();
-        let taken = taken_heap - put_back;
-        let smallest = added.first().copied().unwrap_or(taken_heap);
+        let parts = &mut parts[..len];
+        parts.sort_unstable();
+        let taken = value - parts.iter().sum::<Heap>();
+        let run = self.runs.partition_point(|r| r.value < value);
+        Some(self.replace(strides, run, taken, parts))
+    }
+
+    /// Rank of the child left by taking one heap of run `i` and putting back `parts`:
+    /// ascending, non-zero, each smaller than the heap, `taken` tokens fewer in all.
+    #[inline]
+    pub fn replace(&mut self, strides: &Strides, i: usize, taken: u64, parts: &[Heap]) -> u64 {
+        let top = self.runs[i];
+        debug_assert!(parts.is_sorted() && parts.iter().all(|&p| p > 0 && p < top.value));
+        debug_assert_eq!(parts.iter().sum::<Heap>() + taken, top.value);
+        let smallest = parts.first().copied().unwrap_or(top.value);
         // First run the move can touch: runs below keep their running sums.
         let mut j = i;
-        while j > 0 && self.values[j - 1] >= smallest {
+        while j > 0 && self.runs[j - 1].value >= smallest {
             j -= 1;
         }
-        let mut share = self.before[j];
-        let mut sum = if j == 0 { 0 } else { self.ends[j - 1] };
+        let mut share = self.runs[j].before;
+        let mut sum = self.runs[j].start;
         let mut k = 0;
         while j <= i {
-            let v = self.values[j];
-            while k < added.len() && added[k] < v {
-                let a = added[k];
+            let run = self.runs[j];
+            while k < parts.len() && parts[k] < run.value {
+                let a = parts[k];
                 let mut c = 1;
                 k += 1;
-                while k < added.len() && added[k] == a {
+                while k < parts.len() && parts[k] == a {
                     c += 1;
                     k += 1;
                 }
                 share += strides.run(a, sum, c);
                 sum += a * c;
             }
-            let mut c = self.counts[j] - u64::from(j == i);
-            while k < added.len() && added[k] == v {
+            let mut c = run.count - u64::from(j == i);
+            while k < parts.len() && parts[k] == run.value {
                 c += 1;
                 k += 1;
             }
             if c > 0 {
-                share += strides.run(v, sum, c);
-                sum += v * c;
+                share += strides.run(run.value, sum, c);
+                sum += run.value * c;
             }
             j += 1;
         }
-        debug_assert_eq!(sum + taken, self.ends[i]);
-        share += self.above(strides, i, taken);
-        Some(strides.offsets[(self.total - taken) as usize] + share)
+        debug_assert_eq!(sum + taken, top.start + top.value * top.count);
+        share += self.above(strides, i + 1, taken);
+        strides.offsets[(self.total - taken) as usize] + share
     }
 
-    /// The rank share of the runs above run `i` once `taken` tokens are gone below them.
+    /// The rank share of the runs from `i` up once `taken` tokens are gone below them.
     #[inline]
     fn above(&mut self, strides: &Strides, i: usize, taken: u64) -> u64 {
-        if let Some((ci, ct, share)) = self.above {
-            if ci == i && ct == taken {
-                return share;
+        let t = taken as usize;
+        let stride = self.runs.len() + 1;
+        if self.stamps.len() <= t {
+            self.stamps.resize(t + 1, 0);
+        }
+        if self.above.len() < (t + 1) * stride {
+            self.above.resize((t + 1) * stride, 0);
+        }
+        let row = &mut self.above[t * stride..(t + 1) * stride];
+        if self.stamps[t] != self.generation {
+            self.stamps[t] = self.generation;
+            // Every run of a move's suffix lies above the heap taken, so `start >= taken`
+            // for all but the runs this row is never read at.
+            let mut share = 0;
+            row[stride - 1] = 0;
+            for (j, run) in self.runs.iter().enumerate().rev() {
+                if run.start < taken {
+                    break;
+                }
+                share += strides.run(run.value, run.start - taken, run.count);
+                row[j] = share;
             }
         }
-        let share = (i + 1..self.values.len())
-            .map(|j| strides.run(self.values[j], self.ends[j - 1] - taken, self.counts[j]))
-            .sum();
-        self.above = Some((i, taken, share));
-        share
+        row[i]
     }
 }
 
@@ -213,7 +262,7 @@ mod tests {
             let parent_total = heaps.iter().sum();
             let _ = ruleset.for_each_move(&heaps, |removed, added| {
                 let full = ranker.rank_after_move(&heaps, parent_total, removed, added);
-                let fast = runs.child_rank(&strides, removed[0], added);
+                let fast = runs.child_rank(&strides, &heaps, removed[0], added);
                 assert_eq!(
                     fast,
                     Some(full),
@@ -248,11 +297,12 @@ mod tests {
         let partitions = Partitions::new(20).unwrap();
         let strides = Strides::new(&partitions);
         let mut runs = Runs::default();
-        runs.load(&strides, &[2, 3, 5]);
-        assert_eq!(runs.child_rank(&strides, 2, &[1, 1, 1, 1]), None);
-        assert_eq!(runs.child_rank(&strides, 2, &[3, 1]), None);
-        assert_eq!(runs.child_rank(&strides, 0, &[2]), None);
-        assert!(runs.child_rank(&strides, 2, &[0, 1, 1]).is_some());
+        let heaps = [2, 3, 5];
+        runs.load(&strides, &heaps);
+        assert_eq!(runs.child_rank(&strides, &heaps, 2, &[1, 1, 1, 1]), None);
+        assert_eq!(runs.child_rank(&strides, &heaps, 2, &[3, 5]), None);
+        assert_eq!(runs.child_rank(&strides, &heaps, 0, &[2]), None);
+        assert!(runs.child_rank(&strides, &heaps, 2, &[0, 1, 1]).is_some());
     }
 
     proptest! {
@@ -278,9 +328,8 @@ mod tests {
                 let top = added.iter_mut().max().unwrap();
                 *top -= 1;
             }
-            added.sort();
             let full = ranker.rank_after_move(&heaps, total, &[removed], &added);
-            prop_assert_eq!(runs.child_rank(&strides, removed, &added), Some(full));
+            prop_assert_eq!(runs.child_rank(&strides, &heaps, removed, &added), Some(full));
         }
     }
 }

@@ -4,35 +4,39 @@ use std::ops::ControlFlow;
 
 use super::bits::{Labels, SharedBits};
 use super::tiers::for_each_position;
-use crate::domain::{Ranker, Strides};
-use crate::game::{Game, Ruleset};
+use crate::domain::incremental::MAX_PUT_BACK;
+use crate::domain::{Ranker, Runs, Strides};
+use crate::game::{Game, Heap, Ruleset};
 
 pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync)) -> Labels {
     let bits = SharedBits::new(ranker.count());
     // Ranking children from scratch dominated labelling; one-heap moves on `--total`
-    // domains can instead be ranked from the parent's runs.
-    let strides = match ranker {
-        Ranker::Total(p) if !matches!(game.ruleset, Ruleset::Wythoff | Ruleset::Moore(_)) => {
-            Some(Strides::new(p))
+    // domains are ranked from the parent's runs instead.
+    if let Ranker::Total(partitions) = ranker {
+        if let Some(options) = Options::new(&game.ruleset, partitions.total()) {
+            let strides = Strides::new(partitions);
+            for_each_position(game, ranker, progress, |scratch, rank, heaps| {
+                let runs = &mut scratch.runs;
+                runs.load(&strides, heaps);
+                let safe = match options.scan(runs, &strides, &bits) {
+                    Some(found_unsafe) => found_unsafe,
+                    None => game.terminal_is_win(),
+                };
+                if safe {
+                    bits.set_safe(rank);
+                }
+            });
+            return bits.into_labels();
         }
-        _ => None,
-    };
-    for_each_position(game, ranker, progress, |scratch, rank, heaps| {
+    }
+    for_each_position(game, ranker, progress, |_, rank, heaps| {
         let total = heaps.iter().sum();
         let mut any_move = false;
-        if let Some(strides) = &strides {
-            scratch.runs.load(strides, heaps);
-        }
-        let runs = &mut scratch.runs;
         let found_unsafe = game
             .ruleset
             .for_each_move(heaps, |removed, added| {
                 any_move = true;
-                let child = strides
-                    .as_ref()
-                    .and_then(|strides| runs.child_rank(strides, removed[0], added))
-                    .unwrap_or_else(|| ranker.rank_after_move(heaps, total, removed, added));
-                if bits.is_safe(child) {
+                if bits.is_safe(ranker.rank_after_move(heaps, total, removed, added)) {
                     ControlFlow::Continue(())
                 } else {
                     ControlFlow::Break(())
@@ -49,4 +53,76 @@ pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync
         }
     });
     bits.into_labels()
+}
+
+/// One option of a lone heap: the tokens it takes and the parts it leaves.
+#[derive(Clone, Copy)]
+struct HeapOption {
+    taken: Heap,
+    len: u8,
+    /// Ascending, non-zero.
+    parts: [Heap; MAX_PUT_BACK],
+}
+
+/// Every option of every heap size up to `T`, listed once instead of regenerated for
+/// every heap of every position.
+struct Options {
+    /// `list[first[h]..first[h + 1]]`: the options of a heap of size `h`.
+    first: Vec<usize>,
+    list: Vec<HeapOption>,
+}
+
+impl Options {
+    /// `None` unless every move changes one heap into at most [`MAX_PUT_BACK`] smaller ones.
+    fn new(ruleset: &Ruleset, total: Heap) -> Option<Self> {
+        if !ruleset.moves_one_heap() {
+            return None;
+        }
+        let mut first = vec![0];
+        let mut list = Vec::new();
+        for h in 0..=total {
+            let shaped = ruleset.for_each_heap_option(h, |left| {
+                let mut option = HeapOption {
+                    taken: h,
+                    len: 0,
+                    parts: [0; MAX_PUT_BACK],
+                };
+                for &part in left.iter().filter(|&&p| p != 0) {
+                    if option.len as usize == MAX_PUT_BACK || part >= h {
+                        return ControlFlow::Break(());
+                    }
+                    option.parts[option.len as usize] = part;
+                    option.len += 1;
+                    option.taken -= part;
+                }
+                option.parts[..option.len as usize].sort_unstable();
+                list.push(option);
+                ControlFlow::Continue(())
+            });
+            if shaped.is_break() {
+                return None;
+            }
+            first.push(list.len());
+        }
+        Some(Options { first, list })
+    }
+
+    /// Whether the loaded position has a move to an unsafe position; `None` when it has
+    /// no move at all.
+    #[inline]
+    fn scan(&self, runs: &mut Runs, strides: &Strides, bits: &SharedBits) -> Option<bool> {
+        let mut any_move = false;
+        for i in 0..runs.len() {
+            let h = runs.value(i) as usize;
+            let options = &self.list[self.first[h]..self.first[h + 1]];
+            any_move |= !options.is_empty();
+            for option in options {
+                let parts = &option.parts[..option.len as usize];
+                if !bits.is_safe(runs.replace(strides, i, option.taken, parts)) {
+                    return Some(true);
+                }
+            }
+        }
+        any_move.then_some(false)
+    }
 }
