@@ -67,21 +67,23 @@ impl Strides {
 struct Run {
     value: Heap,
     count: u64,
-    /// Running sum of the runs below.
+    /// Running sum of the smaller runs.
     start: u64,
-    /// Rank share of the runs below.
-    before: u64,
+    /// Rank share of this run and every larger one.
+    from: u64,
 }
 
 /// One parent position as runs of equal heaps, ready to rank its children.
+///
+/// Runs are stored largest first: stepping to the next rank only rewrites the smallest
+/// runs, and the larger ones keep their running sums and shares.
 #[derive(Clone, Debug, Default)]
 pub struct Runs {
     runs: Vec<Run>,
     total: u64,
-    /// Rank share of the whole position.
-    share: u64,
-    /// `above[t * (runs + 1) + i]`: rank share of the runs from `i` up once `t` tokens are
-    /// gone below them; valid for `t` when `stamps[t] == generation`.
+    heaps: u64,
+    /// `above[t * (runs + 1) + i]`: rank share of the runs larger than run `i` once `t`
+    /// tokens are gone below them; valid for `t` when `stamps[t] == generation`.
     above: Vec<u64>,
     stamps: Vec<u32>,
     generation: u32,
@@ -91,21 +93,61 @@ impl Runs {
     /// Loads the ascending zero-free `heaps` (a position of the strides' domain).
     pub fn load(&mut self, strides: &Strides, heaps: &[Heap]) {
         self.runs.clear();
-        let mut sum = 0;
-        let mut share = 0;
-        for run in heaps.chunk_by(|a, b| a == b) {
+        self.total = heaps.iter().sum();
+        self.heaps = heaps.len() as u64;
+        let mut start = self.total;
+        for run in heaps.chunk_by(|a, b| a == b).rev() {
             let (value, count) = (run[0], run.len() as u64);
-            self.runs.push(Run {
-                value,
-                count,
-                start: sum,
-                before: share,
-            });
-            share += strides.run(value, sum, count);
-            sum += value * count;
+            start -= value * count;
+            self.push(strides, value, count, start);
         }
-        self.total = sum;
-        self.share = share;
+        self.touch();
+    }
+
+    /// Steps to the position of the next rank, which must have the same total (the
+    /// loaded position is not the last of its tier); see [`Partitions::advance`].
+    pub fn advance(&mut self, strides: &Strides) {
+        let low = self.runs.pop().expect("not the last of its tier");
+        let (raised, freed, gone) = if low.count >= 2 {
+            (low.value, low.value * low.count, low.count)
+        } else {
+            let next = self.runs.pop().expect("not the last of its tier");
+            (
+                next.value,
+                low.value + next.value * next.count,
+                1 + next.count,
+            )
+        };
+        let ones = freed - raised - 1;
+        match self.runs.last() {
+            Some(&run) if run.value == raised + 1 => {
+                self.runs.pop();
+                self.push(strides, run.value, run.count + 1, ones);
+            }
+            _ => self.push(strides, raised + 1, 1, ones),
+        }
+        if ones > 0 {
+            self.push(strides, 1, ones, 0);
+        }
+        self.heaps = self.heaps - gone + 1 + ones;
+        self.touch();
+    }
+
+    /// Appends the next smaller run.
+    #[inline]
+    fn push(&mut self, strides: &Strides, value: Heap, count: u64, start: u64) {
+        let larger = self.runs.last().map_or(0, |r| r.from);
+        self.runs.push(Run {
+            value,
+            count,
+            start,
+            from: larger + strides.run(value, start, count),
+        });
+    }
+
+    /// Invalidates the shares cached for the previous position.
+    #[inline]
+    fn touch(&mut self) {
         // Stamps instead of clearing: most positions read only a few values of `t`.
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
@@ -126,15 +168,27 @@ impl Runs {
         self.runs.is_empty()
     }
 
-    /// The heap size of run `i` (runs ascend).
+    /// Number of heaps.
+    #[inline]
+    pub fn heaps(&self) -> u64 {
+        self.heaps
+    }
+
+    /// The heap size of run `i` (runs descend).
     #[inline]
     pub fn value(&self, i: usize) -> Heap {
         self.runs[i].value
     }
 
+    /// The rank share of the whole position.
+    #[inline]
+    fn share(&self) -> u64 {
+        self.runs.last().map_or(0, |r| r.from)
+    }
+
     /// Rank of the loaded position.
     pub fn rank(&self, strides: &Strides) -> u64 {
-        strides.offsets[self.total as usize] + self.share
+        strides.offsets[self.total as usize] + self.share()
     }
 
     /// Rank of the child left by taking the heap at index `removed` of `heaps` (the
@@ -160,7 +214,7 @@ impl Runs {
         let parts = &mut parts[..len];
         parts.sort_unstable();
         let taken = value - parts.iter().sum::<Heap>();
-        let run = self.runs.partition_point(|r| r.value < value);
+        let run = self.runs.partition_point(|r| r.value > value);
         Some(self.replace(strides, run, taken, parts))
     }
 
@@ -172,15 +226,17 @@ impl Runs {
         debug_assert!(parts.is_sorted() && parts.iter().all(|&p| p > 0 && p < top.value));
         debug_assert_eq!(parts.iter().sum::<Heap>() + taken, top.value);
         let smallest = parts.first().copied().unwrap_or(top.value);
-        // First run the move can touch: runs below keep their running sums.
+        // Smallest run the move can touch: smaller runs keep their running sums.
+        let last = self.runs.len() - 1;
         let mut j = i;
-        while j > 0 && self.runs[j - 1].value >= smallest {
-            j -= 1;
+        while j < last && self.runs[j + 1].value >= smallest {
+            j += 1;
         }
-        let mut share = self.runs[j].before;
-        let mut sum = self.runs[j].start;
+        let first = self.runs[j];
+        let mut share = self.share() - first.from;
+        let mut sum = first.start;
         let mut k = 0;
-        while j <= i {
+        loop {
             let run = self.runs[j];
             while k < parts.len() && parts[k] < run.value {
                 let a = parts[k];
@@ -202,14 +258,17 @@ impl Runs {
                 share += strides.run(run.value, sum, c);
                 sum += run.value * c;
             }
-            j += 1;
+            if j == i {
+                break;
+            }
+            j -= 1;
         }
         debug_assert_eq!(sum + taken, top.start + top.value * top.count);
-        share += self.above(strides, i + 1, taken);
+        share += self.above(strides, i, taken);
         strides.offsets[(self.total - taken) as usize] + share
     }
 
-    /// The rank share of the runs from `i` up once `taken` tokens are gone below them.
+    /// The rank share of the runs larger than run `i` once `taken` tokens are gone below.
     #[inline]
     fn above(&mut self, strides: &Strides, i: usize, taken: u64) -> u64 {
         let t = taken as usize;
@@ -223,16 +282,16 @@ impl Runs {
         let row = &mut self.above[t * stride..(t + 1) * stride];
         if self.stamps[t] != self.generation {
             self.stamps[t] = self.generation;
-            // Every run of a move's suffix lies above the heap taken, so `start >= taken`
-            // for all but the runs this row is never read at.
+            // Runs larger than a heap of at least `taken` tokens start at `taken` or
+            // more; the rest of the row is never read.
             let mut share = 0;
-            row[stride - 1] = 0;
-            for (j, run) in self.runs.iter().enumerate().rev() {
+            row[0] = 0;
+            for (j, run) in self.runs.iter().enumerate() {
                 if run.start < taken {
                     break;
                 }
                 share += strides.run(run.value, run.start - taken, run.count);
-                row[j] = share;
+                row[j + 1] = share;
             }
         }
         row[i]
@@ -289,6 +348,45 @@ mod tests {
             "octal:0.007",
         ] {
             assert!(check_every_move(game, 18) > 1000, "{game}");
+        }
+    }
+
+    #[test]
+    fn advancing_runs_follows_the_ranks() {
+        let partitions = Partitions::new(22).unwrap();
+        let strides = Strides::new(&partitions);
+        let mut runs = Runs::default();
+        let mut heaps = Vec::new();
+        for total in 0..=22 {
+            let tier = partitions.tier(total);
+            partitions.unrank(tier.start, &mut heaps);
+            runs.load(&strides, &heaps);
+            for rank in tier {
+                if rank > partitions.tier(total).start {
+                    runs.advance(&strides);
+                    partitions.advance(&mut heaps);
+                }
+                assert_eq!(runs.rank(&strides), rank, "{heaps:?}");
+                assert_eq!(runs.heaps(), heaps.len() as u64);
+                let expanded: Vec<u64> = (0..runs.len())
+                    .rev()
+                    .flat_map(|i| std::iter::repeat_n(runs.value(i), runs.runs[i].count as usize))
+                    .collect();
+                assert_eq!(expanded, heaps);
+                // A child ranked after stepping must not read shares of the previous one.
+                if let Some(&h) = heaps.last() {
+                    if h >= 2 {
+                        let full = Ranker::Total(partitions.clone()).rank_after_move(
+                            &heaps,
+                            total,
+                            &[heaps.len() - 1],
+                            &[h - 2],
+                        );
+                        let fast = runs.child_rank(&strides, &heaps, heaps.len() - 1, &[h - 2]);
+                        assert_eq!(fast, Some(full));
+                    }
+                }
+            }
         }
     }
 

@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 
 use super::bits::{Labels, SharedBits};
-use super::tiers::for_each_position;
+use super::tiers::{for_each_position, for_each_runs_position};
 use crate::domain::incremental::MAX_PUT_BACK;
 use crate::domain::{Ranker, Runs, Strides};
 use crate::game::{Game, Heap, Ruleset};
@@ -15,9 +15,7 @@ pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync
     if let Ranker::Total(partitions) = ranker {
         if let Some(options) = Options::new(&game.ruleset, partitions.total()) {
             let strides = Strides::new(partitions);
-            for_each_position(game, ranker, progress, |scratch, rank, heaps| {
-                let runs = &mut scratch.runs;
-                runs.load(&strides, heaps);
+            for_each_runs_position(game, partitions, &strides, progress, |runs, rank| {
                 let safe = match options.scan(runs, &strides, &bits) {
                     Some(found_unsafe) => found_unsafe,
                     None => game.terminal_is_win(),
@@ -112,7 +110,7 @@ impl Options {
     #[inline]
     fn scan(&self, runs: &mut Runs, strides: &Strides, bits: &SharedBits) -> Option<bool> {
         let mut any_move = false;
-        for i in 0..runs.len() {
+        for i in (0..runs.len()).rev() {
             let h = runs.value(i) as usize;
             let options = &self.list[self.first[h]..self.first[h + 1]];
             any_move |= !options.is_empty();
