@@ -16,7 +16,7 @@ use crate::game::{Game, Heap, Position, Ruleset};
 pub use child::ChildHeaps;
 pub use incremental::{Runs, Strides};
 pub use partitions::Partitions;
-pub use tuples::{BoundedTuples, MAX_ENTRIES};
+pub use tuples::{BoundedTuples, TupleChildren, MAX_ENTRIES};
 
 /// Which positions a table covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
