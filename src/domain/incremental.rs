@@ -83,9 +83,10 @@ pub struct Runs {
     total: u64,
     heaps: u64,
     /// `above[t * (runs + 1) + i]`: rank share of the runs larger than run `i` once `t`
-    /// tokens are gone below them; valid for `t` when `stamps[t] == generation`.
+    /// tokens are gone below them; `rows[t] = (stamp, filled)`: entries `..=filled` are
+    /// valid when `stamp == generation`.
     above: Vec<u64>,
-    stamps: Vec<u32>,
+    rows: Vec<(u32, u32)>,
     generation: u32,
 }
 
@@ -151,7 +152,7 @@ impl Runs {
         // Stamps instead of clearing: most positions read only a few values of `t`.
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.stamps.fill(0);
+            self.rows.fill((0, 0));
             self.generation = 1;
         }
     }
@@ -273,27 +274,28 @@ impl Runs {
     fn above(&mut self, strides: &Strides, i: usize, taken: u64) -> u64 {
         let t = taken as usize;
         let stride = self.runs.len() + 1;
-        if self.stamps.len() <= t {
-            self.stamps.resize(t + 1, 0);
+        if self.rows.len() <= t {
+            self.rows.resize(t + 1, (0, 0));
         }
         if self.above.len() < (t + 1) * stride {
             self.above.resize((t + 1) * stride, 0);
         }
         let row = &mut self.above[t * stride..(t + 1) * stride];
-        if self.stamps[t] != self.generation {
-            self.stamps[t] = self.generation;
-            // Runs larger than a heap of at least `taken` tokens start at `taken` or
-            // more; the rest of the row is never read.
-            let mut share = 0;
+        let (stamp, filled) = &mut self.rows[t];
+        if *stamp != self.generation {
+            *stamp = self.generation;
+            *filled = 0;
             row[0] = 0;
-            for (j, run) in self.runs.iter().enumerate() {
-                if run.start < taken {
-                    break;
-                }
-                share += strides.run(run.value, run.start - taken, run.count);
-                row[j + 1] = share;
-            }
         }
+        // Extended only as far as asked: most positions stop at an early move.
+        let mut j = *filled as usize;
+        while j < i {
+            let run = self.runs[j];
+            debug_assert!(run.start >= taken);
+            row[j + 1] = row[j] + strides.run(run.value, run.start - taken, run.count);
+            j += 1;
+        }
+        *filled = (*filled).max(i as u32);
         row[i]
     }
 }

@@ -110,7 +110,9 @@ impl Options {
     #[inline]
     fn scan(&self, runs: &mut Runs, strides: &Strides, bits: &SharedBits) -> Option<bool> {
         let mut any_move = false;
-        for i in (0..runs.len()).rev() {
+        // Largest heaps first: the shares above the heap taken, cached per tokens taken,
+        // then grow one run at a time and stop where the scan stops.
+        for i in 0..runs.len() {
             let h = runs.value(i) as usize;
             let options = &self.list[self.first[h]..self.first[h + 1]];
             any_move |= !options.is_empty();
