@@ -175,6 +175,12 @@ impl Runs {
         self.heaps
     }
 
+    /// Number of heaps in run `i`.
+    #[inline]
+    pub fn count(&self, i: usize) -> u64 {
+        self.runs[i].count
+    }
+
     /// The heap size of run `i` (runs descend).
     #[inline]
     pub fn value(&self, i: usize) -> Heap {

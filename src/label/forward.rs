@@ -56,18 +56,22 @@ pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync
 /// One option of a lone heap: the tokens it takes and the parts it leaves.
 #[derive(Clone, Copy)]
 struct HeapOption {
-    taken: Heap,
+    /// Nim-value of the parts left (normal play).
+    nim: u32,
     len: u8,
+    taken: Heap,
     /// Ascending, non-zero.
     parts: [Heap; MAX_PUT_BACK],
 }
 
 /// Every option of every heap size up to `T`, listed once instead of regenerated for
-/// every heap of every position.
+/// every heap of every position, with the heap sizes' nim-values.
 struct Options {
-    /// `list[first[h]..first[h + 1]]`: the options of a heap of size `h`.
+    /// `list[first[h]..first[h + 1]]`: the options of a heap of size `h`, by nim-value.
     first: Vec<usize>,
     list: Vec<HeapOption>,
+    /// Normal-play nim-value of a lone heap of each size.
+    nim: Vec<u32>,
 }
 
 impl Options {
@@ -78,11 +82,13 @@ impl Options {
         }
         let mut first = vec![0];
         let mut list = Vec::new();
+        let mut nim: Vec<u32> = Vec::new();
         for h in 0..=total {
             let shaped = ruleset.for_each_heap_option(h, |left| {
                 let mut option = HeapOption {
-                    taken: h,
+                    nim: 0,
                     len: 0,
+                    taken: h,
                     parts: [0; MAX_PUT_BACK],
                 };
                 for &part in left.iter().filter(|&&p| p != 0) {
@@ -92,6 +98,7 @@ impl Options {
                     option.parts[option.len as usize] = part;
                     option.len += 1;
                     option.taken -= part;
+                    option.nim ^= nim[part as usize];
                 }
                 option.parts[..option.len as usize].sort_unstable();
                 list.push(option);
@@ -100,15 +107,50 @@ impl Options {
             if shaped.is_break() {
                 return None;
             }
+            let options = &mut list[first[h as usize]..];
+            options.sort_by_key(|o| o.nim);
+            // The options' nim-values are sorted, so the mex is the first gap.
+            let mut mex = 0;
+            for o in options.iter() {
+                if o.nim == mex {
+                    mex += 1;
+                } else if o.nim > mex {
+                    break;
+                }
+            }
+            nim.push(mex);
             first.push(list.len());
         }
-        Some(Options { first, list })
+        Some(Options { first, list, nim })
     }
 
     /// Whether the loaded position has a move to an unsafe position; `None` when it has
     /// no move at all.
     #[inline]
     fn scan(&self, runs: &mut Runs, strides: &Strides, bits: &SharedBits) -> Option<bool> {
+        // Most positions are safe and stop at their first move to an unsafe one. The
+        // unsafe positions of either convention are mostly those of nim-value 0, so the
+        // moves to nim-value 0 are tried first; the full scan then decides.
+        let mut value = 0;
+        for i in 0..runs.len() {
+            if runs.count(i) % 2 == 1 {
+                value ^= self.nim[runs.value(i) as usize];
+            }
+        }
+        if value != 0 {
+            for i in 0..runs.len() {
+                let h = runs.value(i) as usize;
+                let target = value ^ self.nim[h];
+                let options = &self.list[self.first[h]..self.first[h + 1]];
+                let from = options.partition_point(|o| o.nim < target);
+                for option in options[from..].iter().take_while(|o| o.nim == target) {
+                    let parts = &option.parts[..option.len as usize];
+                    if !bits.is_safe(runs.replace(strides, i, option.taken, parts)) {
+                        return Some(true);
+                    }
+                }
+            }
+        }
         let mut any_move = false;
         // Largest heaps first: the shares above the heap taken, cached per tokens taken,
         // then grow one run at a time and stop where the scan stops.
@@ -116,7 +158,11 @@ impl Options {
             let h = runs.value(i) as usize;
             let options = &self.list[self.first[h]..self.first[h + 1]];
             any_move |= !options.is_empty();
+            let tried = value ^ self.nim[h];
             for option in options {
+                if value != 0 && option.nim == tried {
+                    continue;
+                }
                 let parts = &option.parts[..option.len as usize];
                 if !bits.is_safe(runs.replace(strides, i, option.taken, parts)) {
                     return Some(true);
