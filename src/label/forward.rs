@@ -72,6 +72,10 @@ struct Options {
     list: Vec<HeapOption>,
     /// Normal-play nim-value of a lone heap of each size.
     nim: Vec<u32>,
+    /// `by_nim[at[h] + v]`: where the options of `h` with nim-value `v` start within
+    /// `list`, for `v` up to one past the largest (`at[h + 1]` ends the entries of `h`).
+    by_nim: Vec<usize>,
+    at: Vec<usize>,
 }
 
 impl Options {
@@ -83,6 +87,7 @@ impl Options {
         let mut first = vec![0];
         let mut list = Vec::new();
         let mut nim: Vec<u32> = Vec::new();
+        let (mut by_nim, mut at) = (Vec::new(), vec![0]);
         for h in 0..=total {
             let shaped = ruleset.for_each_heap_option(h, |left| {
                 let mut option = HeapOption {
@@ -119,9 +124,19 @@ impl Options {
                 }
             }
             nim.push(mex);
+            let base = first[h as usize];
+            let largest = options.last().map_or(0, |o| o.nim + 1);
+            by_nim.extend((0..=largest).map(|v| base + options.partition_point(|o| o.nim < v)));
+            at.push(by_nim.len());
             first.push(list.len());
         }
-        Some(Options { first, list, nim })
+        Some(Options {
+            first,
+            list,
+            nim,
+            by_nim,
+            at,
+        })
     }
 
     /// Whether the loaded position has a move to an unsafe position; `None` when it has
@@ -140,10 +155,12 @@ impl Options {
         if value != 0 {
             for i in 0..runs.len() {
                 let h = runs.value(i) as usize;
-                let target = value ^ self.nim[h];
-                let options = &self.list[self.first[h]..self.first[h + 1]];
-                let from = options.partition_point(|o| o.nim < target);
-                for option in options[from..].iter().take_while(|o| o.nim == target) {
+                let target = (value ^ self.nim[h]) as usize;
+                let bounds = &self.by_nim[self.at[h]..self.at[h + 1]];
+                if target + 1 >= bounds.len() {
+                    continue;
+                }
+                for option in &self.list[bounds[target]..bounds[target + 1]] {
                     let parts = &option.parts[..option.len as usize];
                     if !bits.is_safe(runs.replace(strides, i, option.taken, parts)) {
                         return Some(true);
