@@ -7,10 +7,11 @@
 //! heaps instead of one lookup per heap.
 //!
 //! A one-heap move takes a copy of `v_i` and puts back at most three smaller parts.
-//! Runs below the smallest part put back keep their running sums, so their share of the
-//! rank is a prefix sum of the parent's; runs above `v_i` see every running sum lowered
-//! by the tokens taken, `t`, so their share depends only on `(i, t)` and is cached; only
-//! the runs in between are walked per child.
+//! Runs at most the smallest part put back keep their running sums, so their share of
+//! the rank is a prefix sum of the parent's; runs above `v_i` see every running sum
+//! lowered by the tokens taken, `t`, and runs between the largest part and `v_i` see it
+//! raised by `v_i - t`, so both shares depend only on `(i, t)` and are cached; only the
+//! runs between the parts are walked per child.
 
 use super::partitions::Partitions;
 use crate::game::Heap;
@@ -87,6 +88,9 @@ pub struct Runs {
     /// valid when `stamp == generation`.
     above: Vec<u64>,
     rows: Vec<(u32, u32)>,
+    /// Prefix sums for [`Runs::below`], and the `(generation, run, taken)` they are for.
+    below: Vec<u64>,
+    below_key: (u32, u32, u64),
     generation: u32,
 }
 
@@ -153,6 +157,7 @@ impl Runs {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.rows.fill((0, 0));
+            self.below_key = (0, 0, 0);
             self.generation = 1;
         }
     }
@@ -232,47 +237,57 @@ impl Runs {
         let top = self.runs[i];
         debug_assert!(parts.is_sorted() && parts.iter().all(|&p| p > 0 && p < top.value));
         debug_assert_eq!(parts.iter().sum::<Heap>() + taken, top.value);
-        let smallest = parts.first().copied().unwrap_or(top.value);
-        // Smallest run the move can touch: smaller runs keep their running sums.
-        let last = self.runs.len() - 1;
-        let mut j = i;
-        while j < last && self.runs[j + 1].value >= smallest {
+        // A run's running sum grows by the parts put back below it (a part equal to a
+        // run's heaps counts as above it): the sum of them all for the runs above the
+        // largest part, down to nothing for the runs at most the smallest.
+        let mut shift = top.value - taken;
+        let mut share = self.above(strides, i, taken)
+            + strides.run(top.value, top.start + shift, top.count - 1);
+        let len = self.runs.len();
+        let mut j = i + 1;
+        let largest = parts.last().copied().unwrap_or(0);
+        while j < len && self.runs[j].value > largest {
             j += 1;
         }
-        let first = self.runs[j];
-        let mut share = self.share() - first.from;
-        let mut sum = first.start;
-        let mut k = 0;
-        loop {
-            let run = self.runs[j];
-            while k < parts.len() && parts[k] < run.value {
-                let a = parts[k];
-                let mut c = 1;
-                k += 1;
-                while k < parts.len() && parts[k] == a {
-                    c += 1;
-                    k += 1;
+        share += self.below(strides, i, taken, j);
+        for k in (0..parts.len()).rev() {
+            let part = parts[k];
+            shift -= part;
+            // The part comes after every heap at most its size and the smaller parts.
+            share += strides.run(part, self.runs[j - 1].start + shift, 1);
+            if k > 0 {
+                let lower = parts[k - 1];
+                while j < len && self.runs[j].value > lower {
+                    let run = self.runs[j];
+                    share += strides.run(run.value, run.start + shift, run.count);
+                    j += 1;
                 }
-                share += strides.run(a, sum, c);
-                sum += a * c;
             }
-            let mut c = run.count - u64::from(j == i);
-            while k < parts.len() && parts[k] == run.value {
-                c += 1;
-                k += 1;
-            }
-            if c > 0 {
-                share += strides.run(run.value, sum, c);
-                sum += run.value * c;
-            }
-            if j == i {
-                break;
-            }
-            j -= 1;
         }
-        debug_assert_eq!(sum + taken, top.start + top.value * top.count);
-        share += self.above(strides, i, taken);
+        // The runs at most the smallest part keep their running sums and shares.
+        share += self.share() - self.runs[j - 1].from;
         strides.offsets[(self.total - taken) as usize] + share
+    }
+
+    /// The rank share of runs `i + 1 .. j`, each with `value(i) - taken` tokens more below
+    /// it, cached for the last `(i, taken)`: the options of one heap come grouped by
+    /// tokens taken, and ask for `j` growing as their largest part shrinks.
+    #[inline]
+    fn below(&mut self, strides: &Strides, i: usize, taken: u64, j: usize) -> u64 {
+        let key = (self.generation, i as u32, taken);
+        if self.below_key != key {
+            self.below_key = key;
+            self.below.clear();
+            self.below.push(0);
+        }
+        let shift = self.runs[i].value - taken;
+        while i + self.below.len() < j {
+            let run = self.runs[i + self.below.len()];
+            let last = *self.below.last().expect("starts with 0");
+            self.below
+                .push(last + strides.run(run.value, run.start + shift, run.count));
+        }
+        self.below[j - i - 1]
     }
 
     /// The rank share of the runs larger than run `i` once `taken` tokens are gone below.
