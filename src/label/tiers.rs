@@ -85,12 +85,31 @@ pub(crate) fn for_each_position<F>(
             let each = |scratch: &mut Scratch, pass: Option<usize>, run: Range<u64>| {
                 let mut heaps = std::mem::take(&mut scratch.heaps);
                 partitions.unrank(run.start, &mut heaps);
-                for rank in run.clone() {
-                    if rank > run.start {
-                        partitions.advance(&mut heaps);
+                match pass {
+                    None => {
+                        for rank in run.clone() {
+                            if rank > run.start {
+                                partitions.advance(&mut heaps);
+                            }
+                            visit(scratch, rank, &heaps);
+                        }
                     }
-                    if pass.is_none_or(|count| heaps.len() == count) {
-                        visit(scratch, rank, &heaps);
+                    Some(count) => {
+                        let mut at = Some(run.start).filter(|_| heaps.len() == count);
+                        loop {
+                            let rank = match at {
+                                Some(rank) => rank,
+                                None if partitions.advance_to_parts(&mut heaps, count) => {
+                                    partitions.rank(&heaps)
+                                }
+                                None => break,
+                            };
+                            if rank >= run.end {
+                                break;
+                            }
+                            visit(scratch, rank, &heaps);
+                            at = None;
+                        }
                     }
                 }
                 scratch.heaps = heaps;
@@ -123,15 +142,36 @@ pub(crate) fn for_each_runs_position<F>(
         }
     };
     let each = |scratch: &mut Scratch, pass: Option<usize>, run: Range<u64>| {
-        partitions.unrank(run.start, &mut scratch.heaps);
+        let heaps = &mut scratch.heaps;
+        partitions.unrank(run.start, heaps);
         let runs = &mut scratch.runs;
-        runs.load(strides, &scratch.heaps);
-        for rank in run.clone() {
-            if rank > run.start {
-                runs.advance(strides);
+        match pass {
+            None => {
+                runs.load(strides, heaps);
+                for rank in run.clone() {
+                    if rank > run.start {
+                        runs.advance(strides);
+                    }
+                    visit(runs, rank);
+                }
             }
-            if pass.is_none_or(|count| runs.heaps() == count as u64) {
-                visit(runs, rank);
+            // Walking the whole tier once per heap count cost more than the labelling:
+            // jump from one position with that many heaps to the next instead.
+            Some(count) => {
+                let mut at = Some(run.start).filter(|_| heaps.len() == count);
+                loop {
+                    let rank = match at {
+                        Some(rank) => rank,
+                        None if partitions.advance_to_parts(heaps, count) => partitions.rank(heaps),
+                        None => break,
+                    };
+                    if rank >= run.end {
+                        break;
+                    }
+                    runs.load(strides, heaps);
+                    visit(runs, rank);
+                    at = None;
+                }
             }
         }
     };
