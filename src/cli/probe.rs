@@ -8,6 +8,7 @@ use std::path::Path;
 use super::args::GameArgs;
 use super::output::{verdict, Answer};
 use super::stdout_error;
+use crate::domain::{Ranker, Runs, Strides, TupleChildren};
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
 use crate::label::child_into;
@@ -17,6 +18,51 @@ use crate::table::{self, Table};
 pub struct TableAnswerer {
     tables: Vec<(Table, Game)>,
     child: Vec<Heap>,
+    /// Per table, for ranking a position's children from its own rank.
+    children: Vec<Children>,
+}
+
+/// Incremental child ranking for one table: finding a winning move scans the children,
+/// and ranking each from scratch dominated answering.
+enum Children {
+    Heaps(TupleChildren),
+    Total(Box<Strides>, Runs),
+}
+
+impl Children {
+    fn new(ranker: &Ranker) -> Self {
+        match ranker {
+            Ranker::Heaps(_) => Children::Heaps(TupleChildren::default()),
+            Ranker::Total(p) => Children::Total(Box::new(Strides::new(p)), Runs::default()),
+        }
+    }
+
+    fn load(&mut self, ranker: &Ranker, heaps: &[Heap]) {
+        match (self, ranker) {
+            (Children::Heaps(c), Ranker::Heaps(t)) => c.load(t, heaps),
+            (Children::Total(strides, runs), Ranker::Total(_)) => runs.load(strides, heaps),
+            _ => unreachable!("built for this ranker"),
+        }
+    }
+
+    /// `None` for moves of a shape the incremental rankers do not cover.
+    #[inline]
+    fn child_rank(
+        &mut self,
+        ranker: &Ranker,
+        heaps: &[Heap],
+        removed: &[usize],
+        added: &[Heap],
+    ) -> Option<u64> {
+        match (self, ranker) {
+            (Children::Heaps(c), Ranker::Heaps(t)) => c.child_rank(t, removed, added),
+            (Children::Total(strides, runs), Ranker::Total(_)) => match removed {
+                &[removed] => runs.child_rank(strides, heaps, removed, added),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 impl TableAnswerer {
@@ -24,9 +70,11 @@ impl TableAnswerer {
     pub fn open(path: &Path) -> Result<Self> {
         let table = Table::open(path)?;
         let game = table.game()?;
+        let children = vec![Children::new(table.ranker())];
         Ok(TableAnswerer {
             tables: vec![(table, game)],
             child: Vec::new(),
+            children,
         })
     }
 
@@ -45,9 +93,14 @@ impl TableAnswerer {
             .filter(|t| t.check_game(game).is_ok())
             .map(|t| (t, game.clone()))
             .collect();
+        let children = tables
+            .iter()
+            .map(|(t, _)| Children::new(t.ranker()))
+            .collect();
         (!tables.is_empty()).then_some(TableAnswerer {
             tables,
             child: Vec::new(),
+            children,
         })
     }
 
@@ -69,21 +122,27 @@ impl TableAnswerer {
 
     /// Probes ascending zero-free heaps; with `find_move`, also a winning move.
     fn probe(&mut self, heaps: &[Heap], find_move: bool) -> Option<(bool, Option<Vec<Heap>>)> {
-        let (table, game) = self
+        let at = self
             .tables
             .iter()
-            .find(|(t, _)| t.ranker().contains(heaps))?;
-        let rank = table.ranker().rank_unchecked(heaps);
+            .position(|(t, _)| t.ranker().contains(heaps))?;
+        let (table, game) = &self.tables[at];
+        let ranker = table.ranker();
+        let rank = ranker.rank_unchecked(heaps);
         let win = table.probe_rank(rank);
         if !(win && find_move) {
             return Some((win, None));
         }
         let child = &mut self.child;
+        let children = &mut self.children[at];
+        children.load(ranker, heaps);
         let mut winning = None;
         let total = heaps.iter().sum();
         // Moves only lower totals and heaps, so every child stays in the domain.
         let _ = game.ruleset.for_each_move(heaps, |removed, added| {
-            let rank = table.ranker().rank_after_move(heaps, total, removed, added);
+            let rank = children
+                .child_rank(ranker, heaps, removed, added)
+                .unwrap_or_else(|| ranker.rank_after_move(heaps, total, removed, added));
             if table.probe_rank(rank) {
                 ControlFlow::Continue(())
             } else {

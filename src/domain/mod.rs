@@ -5,6 +5,7 @@
 //! `--total T`.
 
 pub mod child;
+pub mod incremental;
 pub mod partitions;
 pub mod tuples;
 
@@ -13,8 +14,9 @@ use std::fmt;
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position, Ruleset};
 pub use child::ChildHeaps;
+pub use incremental::{Runs, Strides};
 pub use partitions::Partitions;
-pub use tuples::{BoundedTuples, MAX_ENTRIES};
+pub use tuples::{BoundedTuples, TupleChildren, MAX_ENTRIES};
 
 /// Which positions a table covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -82,6 +82,12 @@ impl Partitions {
         (self.at_most.len() + self.offsets.len()) as u64 * 8
     }
 
+    /// `P(n, m)`: the partitions of `n` into parts at most `m` (`n, m <= T`).
+    #[inline]
+    pub fn at_most(&self, n: u64, m: u64) -> u64 {
+        self.p(n, m)
+    }
+
     #[inline]
     fn p(&self, n: u64, m: u64) -> u64 {
         self.at_most[n as usize * (self.total as usize + 1) + m as usize]
@@ -118,6 +124,54 @@ impl Partitions {
             rest -= part;
         }
         rank
+    }
+
+    /// Steps ascending zero-free `heaps` to the position of the next rank, which must have
+    /// the same total (so `heaps` is not the last of its tier): cheaper than unranking.
+    pub fn advance(&self, heaps: &mut Vec<Heap>) {
+        // Largest parts first, the next partition raises the smallest part that can grow
+        // (the last of its run, with something below it to pay) and leaves only ones below.
+        let k = heaps.len();
+        let mut m = 1;
+        while m + 1 < k && heaps[m] == heaps[m + 1] {
+            m += 1;
+        }
+        debug_assert!(m < k, "{heaps:?} is the last of its tier");
+        let ones: Heap = heaps[..m].iter().sum::<Heap>() - 1;
+        let raised = heaps[m] + 1;
+        heaps.splice(
+            ..=m,
+            std::iter::repeat_n(1, ones as usize).chain(std::iter::once(raised)),
+        );
+    }
+
+    /// Steps ascending zero-free `heaps` to the next position in rank order with the same
+    /// total and exactly `parts` heaps; false, leaving `heaps` unspecified, when none is left.
+    pub fn advance_to_parts(&self, heaps: &mut Vec<Heap>, parts: usize) -> bool {
+        // Largest parts first (`d[j] = heaps[k - 1 - j]`), the next such partition keeps
+        // the longest prefix it can and raises the part after it by as little as still
+        // lets the rest fill in as `parts` parts, spread as evenly as they go.
+        let k = heaps.len();
+        let d = |j: usize| heaps[k - 1 - j];
+        let total: Heap = heaps.iter().sum();
+        let mut before: Heap = (0..parts.min(k)).map(d).sum();
+        for j in (0..parts.min(k)).rev() {
+            before -= d(j);
+            let rest = total - before;
+            let after = (parts - j - 1) as Heap;
+            let cap = if j == 0 { total } else { d(j - 1) };
+            let least = (d(j) + 1).max(rest.div_ceil(after + 1));
+            if rest < after + least || least > cap {
+                continue;
+            }
+            let fill = rest - least;
+            let share = fill.checked_div(after).unwrap_or(0);
+            let extra = fill.checked_rem(after).unwrap_or(0);
+            let spread = (0..after).map(|i| share + Heap::from(i >= after - extra));
+            heaps.splice(..k - j, spread.chain(std::iter::once(least)));
+            return true;
+        }
+        false
     }
 
     /// The ascending heaps of rank `rank` (`rank < count`), written into `out`.
@@ -174,6 +228,46 @@ mod tests {
                 assert_ne!(prev, heaps);
             }
             previous = Some(heaps.clone());
+        }
+    }
+
+    #[test]
+    fn advance_to_parts_skips_to_the_next_rank_with_that_many_heaps() {
+        let domain = Partitions::new(15).unwrap();
+        let mut heaps = Vec::new();
+        let mut expected = Vec::new();
+        for total in 0..=15 {
+            let tier = domain.tier(total);
+            for rank in tier.clone() {
+                for parts in 0..=total as usize + 1 {
+                    domain.unrank(rank, &mut heaps);
+                    let found = domain.advance_to_parts(&mut heaps, parts);
+                    let next = (rank + 1..tier.end).find(|&r| {
+                        domain.unrank(r, &mut expected);
+                        expected.len() == parts
+                    });
+                    assert_eq!(found, next.is_some(), "rank {rank}, {parts} parts");
+                    if next.is_some() {
+                        assert_eq!(heaps, expected, "rank {rank}, {parts} parts");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn advance_steps_to_the_next_rank_within_a_tier() {
+        let domain = Partitions::new(16).unwrap();
+        let mut heaps = Vec::new();
+        let mut expected = Vec::new();
+        for total in 0..=16 {
+            let tier = domain.tier(total);
+            domain.unrank(tier.start, &mut heaps);
+            for rank in tier.start + 1..tier.end {
+                domain.advance(&mut heaps);
+                domain.unrank(rank, &mut expected);
+                assert_eq!(heaps, expected, "rank {rank}");
+            }
         }
     }
 }

@@ -84,7 +84,8 @@ pub fn estimate_bytes(ranker: &Ranker, strategy: Strategy) -> u64 {
             let tiers = ranker.max_total() + 1;
             (count / tiers * 4).min(count) * t.heaps() as u64 * 8
         }
-        Ranker::Total(_) => 0,
+        // Forward labelling ranks children from stride sums as large as the ranking table.
+        Ranker::Total(_) => ranker.table_bytes(),
     };
     let working = match strategy {
         Strategy::Plain => count,

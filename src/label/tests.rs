@@ -199,6 +199,22 @@ fn thread_count_does_not_change_the_labels() {
     }
 }
 
+#[test]
+fn grundy_labels_do_not_depend_on_threads() {
+    // Tiers of 4096 positions and more are shared out; Grundy's splits keep the total.
+    let domain = Domain::Total { total: 34 };
+    let run = |threads: usize, strategy: Strategy| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| labels("grundy", Convention::Misere, domain, strategy).1)
+    };
+    let plain = run(1, Strategy::Plain);
+    assert_eq!(run(1, Strategy::Forward), plain);
+    assert_eq!(run(4, Strategy::Forward), plain);
+}
+
 /// The sicher recursion, memoised: the reference every strategy must match.
 fn naive_wins(game: &Game, p: &Position, memo: &mut hashbrown::HashMap<Position, bool>) -> bool {
     if let Some(&w) = memo.get(p) {

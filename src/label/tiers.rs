@@ -1,9 +1,11 @@
 //! Walks a domain tier by tier (equal totals, lowest first), in parallel within a tier.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
-use crate::domain::{splits_without_taking, Ranker};
-use crate::game::{Game, Heap};
+use crate::domain::{splits_without_taking, Partitions, Ranker, Runs, Strides};
+use crate::game::{Game, Heap, Ruleset};
 
 /// Per-thread buffers for building children and parents without allocating.
 #[derive(Default)]
@@ -12,6 +14,10 @@ pub(crate) struct Scratch {
     pub(crate) work: Vec<Heap>,
     /// Heap slots a parent is raised from.
     pub(crate) slots: Vec<Heap>,
+    /// The position being labelled as runs of equal heaps, for incremental child ranks.
+    pub(crate) runs: Runs,
+    /// The position being labelled, when stepped from rank to rank.
+    pub(crate) heaps: Vec<Heap>,
 }
 
 /// Tiers smaller than this are labelled on the calling thread: a rayon job costs more.
@@ -74,44 +80,146 @@ pub(crate) fn for_each_position<F>(
             }
         }
         Ranker::Total(partitions) => {
-            let by_heap_count = splits_without_taking(&game.ruleset);
-            let mut heaps = Vec::new();
-            for total in 0..=partitions.total() {
-                let ranks = partitions.tier(total);
-                // Splitting without taking keeps the total but adds heaps: label the
-                // positions with more heaps first.
-                let passes: Vec<Option<usize>> = if by_heap_count {
-                    (0..=total as usize).rev().map(Some).collect()
-                } else {
-                    vec![None]
-                };
-                for pass in passes {
-                    let each = |scratch: &mut Scratch, heaps: &mut Vec<Heap>, rank: u64| {
-                        partitions.unrank(rank, heaps);
-                        if pass.is_none_or(|count| heaps.len() == count) {
-                            visit(scratch, rank, heaps);
+            // Unranking costs a scan per part; stepping from one rank to the next is far
+            // cheaper, so each run of ranks unranks only its first.
+            let each = |scratch: &mut Scratch, pass: Option<usize>, run: Range<u64>| {
+                let mut heaps = std::mem::take(&mut scratch.heaps);
+                partitions.unrank(run.start, &mut heaps);
+                match pass {
+                    None => {
+                        for rank in run.clone() {
+                            if rank > run.start {
+                                partitions.advance(&mut heaps);
+                            }
+                            visit(scratch, rank, &heaps);
                         }
-                    };
-                    if ((ranks.end - ranks.start) as usize) < PARALLEL_MIN {
-                        ranks
-                            .clone()
-                            .for_each(|r| each(&mut main_scratch, &mut heaps, r));
-                    } else {
-                        (ranks.start as usize..ranks.end as usize)
-                            .into_par_iter()
-                            .with_min_len(CHUNK)
-                            .for_each_init(
-                                || (Scratch::default(), Vec::new()),
-                                |(scratch, heaps), r| each(scratch, heaps, r as u64),
-                            );
+                    }
+                    Some(count) => {
+                        let mut at = Some(run.start).filter(|_| heaps.len() == count);
+                        loop {
+                            let rank = match at {
+                                Some(rank) => rank,
+                                None if partitions.advance_to_parts(&mut heaps, count) => {
+                                    partitions.rank(&heaps)
+                                }
+                                None => break,
+                            };
+                            if rank >= run.end {
+                                break;
+                            }
+                            visit(scratch, rank, &heaps);
+                            at = None;
+                        }
                     }
                 }
-                report(ranks.end - ranks.start);
-            }
+                scratch.heaps = heaps;
+            };
+            total_tiers(game, partitions, &mut main_scratch, &mut report, each);
         }
     }
     if pending > 0 {
         progress(pending);
+    }
+}
+
+/// Calls `visit(scratch, rank, runs)` once for every position of a `--total` domain, as
+/// runs of equal heaps (see [`for_each_position`]).
+pub(crate) fn for_each_runs_position<F>(
+    game: &Game,
+    partitions: &Partitions,
+    strides: &Strides,
+    progress: &(dyn Fn(u64) + Sync),
+    visit: F,
+) where
+    F: Fn(&mut Runs, u64) + Sync,
+{
+    let mut pending = 0u64;
+    let mut report = |done: u64| {
+        pending += done;
+        if pending >= PROGRESS_STEP {
+            progress(pending);
+            pending = 0;
+        }
+    };
+    let each = |scratch: &mut Scratch, pass: Option<usize>, run: Range<u64>| {
+        let heaps = &mut scratch.heaps;
+        partitions.unrank(run.start, heaps);
+        let runs = &mut scratch.runs;
+        match pass {
+            None => {
+                runs.load(strides, heaps);
+                for rank in run.clone() {
+                    if rank > run.start {
+                        runs.advance(strides);
+                    }
+                    visit(runs, rank);
+                }
+            }
+            // Walking the whole tier once per heap count cost more than the labelling:
+            // jump from one position with that many heaps to the next instead.
+            Some(count) => {
+                let mut at = Some(run.start).filter(|_| heaps.len() == count);
+                loop {
+                    let rank = match at {
+                        Some(rank) => rank,
+                        None if partitions.advance_to_parts(heaps, count) => partitions.rank(heaps),
+                        None => break,
+                    };
+                    if rank >= run.end {
+                        break;
+                    }
+                    runs.load(strides, heaps);
+                    visit(runs, rank);
+                    at = None;
+                }
+            }
+        }
+    };
+    total_tiers(game, partitions, &mut Scratch::default(), &mut report, each);
+    if pending > 0 {
+        progress(pending);
+    }
+}
+
+/// Runs `each(scratch, pass, ranks)` over every tier of a `--total` domain in order,
+/// splitting large tiers into parallel chunks; `pass`, when given, restricts a sweep of
+/// the tier to positions with that many heaps.
+fn total_tiers<E>(
+    game: &Game,
+    partitions: &Partitions,
+    main_scratch: &mut Scratch,
+    report: &mut impl FnMut(u64),
+    each: E,
+) where
+    E: Fn(&mut Scratch, Option<usize>, Range<u64>) + Sync,
+{
+    // Grundy's game splits without taking too: one thread in rank order gets it right
+    // (a split lowers the rank), but threads sharing a tier would read unfinished labels.
+    let by_heap_count =
+        splits_without_taking(&game.ruleset) || matches!(game.ruleset, Ruleset::Grundy);
+    for total in 0..=partitions.total() {
+        let ranks = partitions.tier(total);
+        // Splitting without taking keeps the total but adds heaps: label the positions
+        // with more heaps first.
+        let passes: Vec<Option<usize>> = if by_heap_count {
+            (0..=total as usize).rev().map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for pass in passes {
+            if ((ranks.end - ranks.start) as usize) < PARALLEL_MIN {
+                each(main_scratch, pass, ranks.clone());
+            } else {
+                let chunks = (ranks.end - ranks.start).div_ceil(CHUNK as u64);
+                (0..chunks)
+                    .into_par_iter()
+                    .for_each_init(Scratch::default, |scratch, c| {
+                        let start = ranks.start + c * CHUNK as u64;
+                        each(scratch, pass, start..(start + CHUNK as u64).min(ranks.end))
+                    });
+            }
+        }
+        report(ranks.end - ranks.start);
     }
 }
 

@@ -1,0 +1,456 @@
+//! Ranking the children of one `--total` position incrementally.
+//!
+//! Read ascending, a part `v` whose running sum (itself and every smaller part) is `x`
+//! adds `P(x, v - 1)` to the rank (see [`partitions`](super::partitions)). Summed along a
+//! stride, `S_v(x) = P(x, v - 1) + S_v(x - v)`, a run of `c` equal parts `v` starting
+//! after running sum `s` adds `S_v(s + c v) - S_v(s)`: one subtraction per run of equal
+//! heaps instead of one lookup per heap.
+//!
+//! A one-heap move takes a copy of `v_i` and puts back at most three smaller parts.
+//! Runs at most the smallest part put back keep their running sums, so their share of
+//! the rank is a prefix sum of the parent's; runs above `v_i` see every running sum
+//! lowered by the tokens taken, `t`, and runs between the largest part and `v_i` see it
+//! raised by `v_i - t`, so both shares depend only on `(i, t)` and are cached; only the
+//! runs between the parts are walked per child.
+
+use super::partitions::Partitions;
+use crate::game::Heap;
+
+/// Most parts a move may put back for the incremental path (octal and hex codes: three).
+pub const MAX_PUT_BACK: usize = 3;
+
+/// Stride sums `S_v(x)` of the partition counts, for every `v, x <= T`.
+#[derive(Clone, Debug)]
+pub struct Strides {
+    width: usize,
+    /// `sums[v * width + x] = S_v(x)`.
+    sums: Vec<u64>,
+    /// `offsets[t]`: rank of the first position of total `t`.
+    offsets: Vec<u64>,
+}
+
+impl Strides {
+    /// Builds the stride sums for the ranker's domain.
+    pub fn new(partitions: &Partitions) -> Self {
+        let total = partitions.total();
+        let width = total as usize + 1;
+        let mut sums = vec![0u64; width * width];
+        for v in 1..width {
+            for x in v..width {
+                // Domains of at most 2^48 positions keep P below 2^48, so no overflow.
+                sums[v * width + x] =
+                    partitions.at_most(x as u64, v as u64 - 1) + sums[v * width + x - v];
+            }
+        }
+        let offsets = (0..=total).map(|t| partitions.tier(t).start).collect();
+        Strides {
+            width,
+            sums,
+            offsets,
+        }
+    }
+
+    /// Bytes the stride sums take.
+    pub fn table_bytes(&self) -> u64 {
+        (self.sums.len() + self.offsets.len()) as u64 * 8
+    }
+
+    /// The rank share of `count` parts `value` placed after running sum `start`.
+    #[inline]
+    fn run(&self, value: Heap, start: u64, count: u64) -> u64 {
+        let row = value as usize * self.width;
+        self.sums[row + (start + count * value) as usize] - self.sums[row + start as usize]
+    }
+}
+
+/// One run of equal heaps of the loaded position.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    value: Heap,
+    count: u64,
+    /// Running sum of the smaller runs.
+    start: u64,
+    /// Rank share of this run and every larger one.
+    from: u64,
+}
+
+/// One parent position as runs of equal heaps, ready to rank its children.
+///
+/// Runs are stored largest first: stepping to the next rank only rewrites the smallest
+/// runs, and the larger ones keep their running sums and shares.
+#[derive(Clone, Debug, Default)]
+pub struct Runs {
+    runs: Vec<Run>,
+    total: u64,
+    heaps: u64,
+    /// `above[t * (runs + 1) + i]`: rank share of the runs larger than run `i` once `t`
+    /// tokens are gone below them; `rows[t] = (stamp, filled)`: entries `..=filled` are
+    /// valid when `stamp == generation`.
+    above: Vec<u64>,
+    rows: Vec<(u32, u32)>,
+    /// Prefix sums for [`Runs::below`], and the `(generation, run, taken)` they are for.
+    below: Vec<u64>,
+    below_key: (u32, u32, u64),
+    generation: u32,
+}
+
+impl Runs {
+    /// Loads the ascending zero-free `heaps` (a position of the strides' domain).
+    pub fn load(&mut self, strides: &Strides, heaps: &[Heap]) {
+        self.runs.clear();
+        self.total = heaps.iter().sum();
+        self.heaps = heaps.len() as u64;
+        let mut start = self.total;
+        for run in heaps.chunk_by(|a, b| a == b).rev() {
+            let (value, count) = (run[0], run.len() as u64);
+            start -= value * count;
+            self.push(strides, value, count, start);
+        }
+        self.touch();
+    }
+
+    /// Steps to the position of the next rank, which must have the same total (the
+    /// loaded position is not the last of its tier); see [`Partitions::advance`].
+    pub fn advance(&mut self, strides: &Strides) {
+        let low = self.runs.pop().expect("not the last of its tier");
+        let (raised, freed, gone) = if low.count >= 2 {
+            (low.value, low.value * low.count, low.count)
+        } else {
+            let next = self.runs.pop().expect("not the last of its tier");
+            (
+                next.value,
+                low.value + next.value * next.count,
+                1 + next.count,
+            )
+        };
+        let ones = freed - raised - 1;
+        match self.runs.last() {
+            Some(&run) if run.value == raised + 1 => {
+                self.runs.pop();
+                self.push(strides, run.value, run.count + 1, ones);
+            }
+            _ => self.push(strides, raised + 1, 1, ones),
+        }
+        if ones > 0 {
+            self.push(strides, 1, ones, 0);
+        }
+        self.heaps = self.heaps - gone + 1 + ones;
+        self.touch();
+    }
+
+    /// Appends the next smaller run.
+    #[inline]
+    fn push(&mut self, strides: &Strides, value: Heap, count: u64, start: u64) {
+        let larger = self.runs.last().map_or(0, |r| r.from);
+        self.runs.push(Run {
+            value,
+            count,
+            start,
+            from: larger + strides.run(value, start, count),
+        });
+    }
+
+    /// Invalidates the shares cached for the previous position.
+    #[inline]
+    fn touch(&mut self) {
+        // Stamps instead of clearing: most positions read only a few values of `t`.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.rows.fill((0, 0));
+            self.below_key = (0, 0, 0);
+            self.generation = 1;
+        }
+    }
+
+    /// Number of runs of equal heaps.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// True when the position has no heaps.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
+    /// Number of heaps.
+    #[inline]
+    pub fn heaps(&self) -> u64 {
+        self.heaps
+    }
+
+    /// Number of heaps in run `i`.
+    #[inline]
+    pub fn count(&self, i: usize) -> u64 {
+        self.runs[i].count
+    }
+
+    /// The heap size of run `i` (runs descend).
+    #[inline]
+    pub fn value(&self, i: usize) -> Heap {
+        self.runs[i].value
+    }
+
+    /// The rank share of the whole position.
+    #[inline]
+    fn share(&self) -> u64 {
+        self.runs.last().map_or(0, |r| r.from)
+    }
+
+    /// Rank of the loaded position.
+    pub fn rank(&self, strides: &Strides) -> u64 {
+        strides.offsets[self.total as usize] + self.share()
+    }
+
+    /// Rank of the child left by taking the heap at index `removed` of `heaps` (the
+    /// loaded position) and putting back `added` (any order, zeros allowed); `None` unless
+    /// the parts put back are at most [`MAX_PUT_BACK`], each smaller than the heap taken.
+    pub fn child_rank(
+        &mut self,
+        strides: &Strides,
+        heaps: &[Heap],
+        removed: usize,
+        added: &[Heap],
+    ) -> Option<u64> {
+        let value = heaps[removed];
+        let mut parts = [0; MAX_PUT_BACK];
+        let mut len = 0;
+        for &a in added.iter().filter(|&&a| a != 0) {
+            if len == MAX_PUT_BACK || a >= value {
+                return None;
+            }
+            parts[len] = a;
+            len += 1;
+        }
+        let parts = &mut parts[..len];
+        parts.sort_unstable();
+        let taken = value - parts.iter().sum::<Heap>();
+        let run = self.runs.partition_point(|r| r.value > value);
+        Some(self.replace(strides, run, taken, parts))
+    }
+
+    /// Rank of the child left by taking one heap of run `i` and putting back `parts`:
+    /// ascending, non-zero, each smaller than the heap, `taken` tokens fewer in all.
+    #[inline]
+    pub fn replace(&mut self, strides: &Strides, i: usize, taken: u64, parts: &[Heap]) -> u64 {
+        let top = self.runs[i];
+        debug_assert!(parts.is_sorted() && parts.iter().all(|&p| p > 0 && p < top.value));
+        debug_assert_eq!(parts.iter().sum::<Heap>() + taken, top.value);
+        // A run's running sum grows by the parts put back below it (a part equal to a
+        // run's heaps counts as above it): the sum of them all for the runs above the
+        // largest part, down to nothing for the runs at most the smallest.
+        let mut shift = top.value - taken;
+        let mut share = self.above(strides, i, taken)
+            + strides.run(top.value, top.start + shift, top.count - 1);
+        let len = self.runs.len();
+        let mut j = i + 1;
+        let largest = parts.last().copied().unwrap_or(0);
+        while j < len && self.runs[j].value > largest {
+            j += 1;
+        }
+        share += self.below(strides, i, taken, j);
+        for k in (0..parts.len()).rev() {
+            let part = parts[k];
+            shift -= part;
+            // The part comes after every heap at most its size and the smaller parts.
+            share += strides.run(part, self.runs[j - 1].start + shift, 1);
+            if k > 0 {
+                let lower = parts[k - 1];
+                while j < len && self.runs[j].value > lower {
+                    let run = self.runs[j];
+                    share += strides.run(run.value, run.start + shift, run.count);
+                    j += 1;
+                }
+            }
+        }
+        // The runs at most the smallest part keep their running sums and shares.
+        share += self.share() - self.runs[j - 1].from;
+        strides.offsets[(self.total - taken) as usize] + share
+    }
+
+    /// The rank share of runs `i + 1 .. j`, each with `value(i) - taken` tokens more below
+    /// it, cached for the last `(i, taken)`: the options of one heap come grouped by
+    /// tokens taken, and ask for `j` growing as their largest part shrinks.
+    #[inline]
+    fn below(&mut self, strides: &Strides, i: usize, taken: u64, j: usize) -> u64 {
+        let key = (self.generation, i as u32, taken);
+        if self.below_key != key {
+            self.below_key = key;
+            self.below.clear();
+            self.below.push(0);
+        }
+        let shift = self.runs[i].value - taken;
+        while i + self.below.len() < j {
+            let run = self.runs[i + self.below.len()];
+            let last = *self.below.last().expect("starts with 0");
+            self.below
+                .push(last + strides.run(run.value, run.start + shift, run.count));
+        }
+        self.below[j - i - 1]
+    }
+
+    /// The rank share of the runs larger than run `i` once `taken` tokens are gone below.
+    #[inline]
+    fn above(&mut self, strides: &Strides, i: usize, taken: u64) -> u64 {
+        let t = taken as usize;
+        let stride = self.runs.len() + 1;
+        if self.rows.len() <= t {
+            self.rows.resize(t + 1, (0, 0));
+        }
+        if self.above.len() < (t + 1) * stride {
+            self.above.resize((t + 1) * stride, 0);
+        }
+        let row = &mut self.above[t * stride..(t + 1) * stride];
+        let (stamp, filled) = &mut self.rows[t];
+        if *stamp != self.generation {
+            *stamp = self.generation;
+            *filled = 0;
+            row[0] = 0;
+        }
+        // Extended only as far as asked: most positions stop at an early move.
+        let mut j = *filled as usize;
+        while j < i {
+            let run = self.runs[j];
+            debug_assert!(run.start >= taken);
+            row[j + 1] = row[j] + strides.run(run.value, run.start - taken, run.count);
+            j += 1;
+        }
+        *filled = (*filled).max(i as u32);
+        row[i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Ranker;
+    use crate::game::resolve;
+    use proptest::prelude::*;
+
+    /// Checks every move of every position against full ranking; returns moves checked.
+    fn check_every_move(game: &str, total: u64) -> u64 {
+        let ruleset = resolve(game).unwrap().ruleset;
+        let partitions = Partitions::new(total).unwrap();
+        let ranker = Ranker::Total(partitions.clone());
+        let strides = Strides::new(&partitions);
+        let mut runs = Runs::default();
+        let mut heaps = Vec::new();
+        let mut checked = 0;
+        for rank in 0..partitions.count() {
+            partitions.unrank(rank, &mut heaps);
+            runs.load(&strides, &heaps);
+            assert_eq!(runs.rank(&strides), rank, "{heaps:?}");
+            let parent_total = heaps.iter().sum();
+            let _ = ruleset.for_each_move(&heaps, |removed, added| {
+                let full = ranker.rank_after_move(&heaps, parent_total, removed, added);
+                let fast = runs.child_rank(&strides, &heaps, removed[0], added);
+                assert_eq!(
+                    fast,
+                    Some(full),
+                    "{game}: {heaps:?} - {removed:?} + {added:?}"
+                );
+                checked += 1;
+                std::ops::ControlFlow::Continue(())
+            });
+        }
+        checked
+    }
+
+    #[test]
+    fn every_child_ranks_as_in_full() {
+        for game in [
+            "kayles",
+            "dawson-kayles",
+            "grundy",
+            "nim",
+            "subtraction-1-3-4",
+            "octal:0.137",
+            "octal:4.07",
+            "hex:0.F",
+            "octal:0.007",
+        ] {
+            assert!(check_every_move(game, 18) > 1000, "{game}");
+        }
+    }
+
+    #[test]
+    fn advancing_runs_follows_the_ranks() {
+        let partitions = Partitions::new(22).unwrap();
+        let strides = Strides::new(&partitions);
+        let mut runs = Runs::default();
+        let mut heaps = Vec::new();
+        for total in 0..=22 {
+            let tier = partitions.tier(total);
+            partitions.unrank(tier.start, &mut heaps);
+            runs.load(&strides, &heaps);
+            for rank in tier {
+                if rank > partitions.tier(total).start {
+                    runs.advance(&strides);
+                    partitions.advance(&mut heaps);
+                }
+                assert_eq!(runs.rank(&strides), rank, "{heaps:?}");
+                assert_eq!(runs.heaps(), heaps.len() as u64);
+                let expanded: Vec<u64> = (0..runs.len())
+                    .rev()
+                    .flat_map(|i| std::iter::repeat_n(runs.value(i), runs.runs[i].count as usize))
+                    .collect();
+                assert_eq!(expanded, heaps);
+                // A child ranked after stepping must not read shares of the previous one.
+                if let Some(&h) = heaps.last() {
+                    if h >= 2 {
+                        let full = Ranker::Total(partitions.clone()).rank_after_move(
+                            &heaps,
+                            total,
+                            &[heaps.len() - 1],
+                            &[h - 2],
+                        );
+                        let fast = runs.child_rank(&strides, &heaps, heaps.len() - 1, &[h - 2]);
+                        assert_eq!(fast, Some(full));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn other_shapes_are_declined() {
+        let partitions = Partitions::new(20).unwrap();
+        let strides = Strides::new(&partitions);
+        let mut runs = Runs::default();
+        let heaps = [2, 3, 5];
+        runs.load(&strides, &heaps);
+        assert_eq!(runs.child_rank(&strides, &heaps, 2, &[1, 1, 1, 1]), None);
+        assert_eq!(runs.child_rank(&strides, &heaps, 2, &[3, 5]), None);
+        assert_eq!(runs.child_rank(&strides, &heaps, 0, &[2]), None);
+        assert!(runs.child_rank(&strides, &heaps, 2, &[0, 1, 1]).is_some());
+    }
+
+    proptest! {
+        #[test]
+        fn any_replacement_ranks_as_in_full(
+            mut heaps in proptest::collection::vec(1u64..25, 1..10),
+            pick in any::<prop::sample::Index>(),
+            fractions in proptest::collection::vec(0u64..100, 0..=3),
+        ) {
+            heaps.sort();
+            let total: u64 = heaps.iter().sum();
+            let partitions = Partitions::new(total).unwrap();
+            let ranker = Ranker::Total(partitions.clone());
+            let strides = Strides::new(&partitions);
+            let mut runs = Runs::default();
+            runs.load(&strides, &heaps);
+            prop_assert_eq!(runs.rank(&strides), ranker.rank_unchecked(&heaps));
+            let removed = pick.index(heaps.len());
+            let h = heaps[removed];
+            let mut added: Vec<u64> = fractions.iter().map(|f| f * (h - 1) / 100).collect();
+            // Keep the parts within the heap taken: each below it, their sum at most it.
+            while added.iter().sum::<u64>() > h {
+                let top = added.iter_mut().max().unwrap();
+                *top -= 1;
+            }
+            let full = ranker.rank_after_move(&heaps, total, &[removed], &added);
+            prop_assert_eq!(runs.child_rank(&strides, &heaps, removed, &added), Some(full));
+        }
+    }
+}
