@@ -103,6 +103,10 @@ fn table_bytes_do_not_depend_on_the_thread_count() {
         (&["kayles", "--total", "32", "--misere"][..], "kayles"),
         (&["nim", "--heaps", "3", "--max", "40"][..], "nim"),
         (&["wythoff", "--heaps", "2", "--max", "300"][..], "wythoff"),
+        // Moves that keep the total (Grundy's splits, a d0 split) make tiers depend
+        // on themselves: the classic place for a race between threads.
+        (&["grundy", "--total", "40", "--misere"][..], "grundy"),
+        (&["octal:4.07", "--total", "28"][..], "split"),
     ] {
         let one = make_table(
             dir.path(),
