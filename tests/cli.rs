@@ -135,6 +135,12 @@ fn bad_games_give_one_line_and_exit_code_2() {
     );
     assert_one_line_error(&["check", "subtraction:0,1", "3"], None, "must be positive");
     assert_one_line_error(&["check", "moore:0", "3"], None, "1 <= k");
+    assert_one_line_error(
+        &["check", "moore:99999999999", "3"],
+        None,
+        "got 99999999999",
+    );
+    assert_one_line_error(&["check", "nim", "3", "--hash", "0"], None, "--hash");
     assert_one_line_error(&["check", "frobnicate:3", "3"], None, "unknown rules");
     assert_one_line_error(
         &["check", "/no/such/game.toml", "3"],
@@ -166,6 +172,14 @@ fn malformed_descriptions_name_file_line_and_column() {
     .unwrap();
     let path = unknown_key.to_str().unwrap();
     assert_one_line_error(&["check", path, "3"], None, &format!("{path}:3:1"));
+    let stray = dir.path().join("stray.toml");
+    std::fs::write(&stray, "name = \"x\"\nrules = \"nim\"\ncode = \"0.77\"\n").unwrap();
+    let path = stray.to_str().unwrap();
+    assert_one_line_error(
+        &["check", path, "3"],
+        None,
+        &format!("{path}:3:8: `code` does not apply"),
+    );
 }
 
 #[test]
@@ -208,4 +222,56 @@ fn bench_prints_totals_and_a_signature() {
         json_lines(&again).last().unwrap()["signature"],
         total["signature"]
     );
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    for args in [
+        &["solve", "kayles", "9", "10", "11", "--misere", "--quiet"][..],
+        &["solve", "wythoff", "40", "65", "--json"][..],
+        &["solve", "kayles"][..],
+    ] {
+        let mut child = std::process::Command::new(common::sicher_bin())
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn hopeless_work_is_refused_up_front() {
+    assert_one_line_error(
+        &["check", "kayles", "18446744073709551615", "--misere"],
+        None,
+        "tokens",
+    );
+    assert_one_line_error(&["check", "grundy", "2000000"], None, "raise --max");
+    assert_one_line_error(
+        &["check", "kayles", "60000", "--max", "10"],
+        None,
+        "beyond the 11 nim-values",
+    );
+    assert_one_line_error(
+        &["table", "nim", "--heaps", "30000", "--max", "1"],
+        None,
+        "binomial tables",
+    );
+}
+
+#[test]
+fn usage_errors_are_one_line_too() {
+    assert_one_line_error(
+        &["check", "nim", "3", "--method", "bogus"],
+        None,
+        "possible values",
+    );
+    assert_one_line_error(&["check"], None, "<GAME>");
+    assert_one_line_error(&["frobnicate"], None, "unrecognized subcommand");
 }

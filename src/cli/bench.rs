@@ -71,10 +71,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     // FNV-1a over the node counts: a fingerprint of what the search did.
     let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
     if !args.json {
-        println!(
+        outln!(
             "{:<28} {:<22} {:<7} {:>12} {:>10} {:>12}",
-            "game", "position", "label", "nodes", "ms", "nodes/s"
-        );
+            "game",
+            "position",
+            "label",
+            "nodes",
+            "ms",
+            "nodes/s"
+        )?;
     }
     for &(spec, convention, heaps) in SUITE {
         let game = game::resolve(spec)?.with_convention(convention);
@@ -108,9 +113,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             nodes_per_second: per_second(nodes, elapsed),
         };
         if args.json {
-            print_json(&row);
+            print_json(&row)?;
         } else {
-            println!(
+            outln!(
                 "{:<28} {:<22} {:<7} {:>12} {:>10.1} {:>12.0}",
                 row.game,
                 position.to_string(),
@@ -118,7 +123,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 row.nodes,
                 row.seconds * 1e3,
                 row.nodes_per_second
-            );
+            )?;
         }
     }
     let total = Total {
@@ -128,12 +133,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         signature: format!("{signature:016x}"),
     };
     if args.json {
-        print_json(&total);
+        print_json(&total)?;
     } else {
-        println!(
+        outln!(
             "total: {} nodes in {:.3} s, {:.0} nodes/s, signature {}",
-            total.total_nodes, total.total_seconds, total.nodes_per_second, total.signature
-        );
+            total.total_nodes,
+            total.total_seconds,
+            total.nodes_per_second,
+            total.signature
+        )?;
     }
     Ok(())
 }

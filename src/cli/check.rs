@@ -110,7 +110,10 @@ pub fn run(args: &CheckArgs) -> Result<()> {
         }
         Ok(match tables.as_mut().and_then(|t| t.answer(position)) {
             Some(answer) => answer,
-            None => search.answer(position),
+            None => {
+                super::check_searchable(position)?;
+                search.answer(position)
+            }
         })
     };
     let stdout = std::io::stdout();

@@ -15,6 +15,8 @@ use crate::grundy::fast_path::{applies, NimOracle};
 use crate::grundy::solution::{default_max, solve, Sequence, Solution};
 use crate::table::nim::NimTable;
 
+/// Largest heap for which `--method auto` falls back to search when nim-values fail.
+const AUTO_SEARCH_FALLBACK: u64 = 4096;
 /// How positions are answered.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnswerMethod {
@@ -80,13 +82,15 @@ impl MethodArgs {
                 NimOracle::new(&game.ruleset, largest, self.max_for(game).saturating_add(1))
                     .map(Some)
             }
-            // Falling back is safe: the search answers the same question, only slower.
-            AnswerMethod::Auto if applies(game) => Ok(NimOracle::new(
-                &game.ruleset,
-                largest,
-                self.max_for(game).saturating_add(1),
-            )
-            .ok()),
+            // Falling back is safe, the search answers the same question, but only worth it
+            // for heaps a search can finish; past that the nim-values' reason is the answer.
+            AnswerMethod::Auto if applies(game) => {
+                match NimOracle::new(&game.ruleset, largest, self.max_for(game).saturating_add(1)) {
+                    Ok(oracle) => Ok(Some(oracle)),
+                    Err(_) if largest <= AUTO_SEARCH_FALLBACK => Ok(None),
+                    Err(error) => Err(error),
+                }
+            }
             AnswerMethod::Auto => Ok(None),
         }
     }

@@ -62,28 +62,31 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         verified: args.verify.then_some(true),
     };
     if args.json {
-        print_json(&report);
+        print_json(&report)?;
         return Ok(());
     }
-    println!("{}", report.path);
-    println!("  game:           {} ({})", report.game, report.convention);
-    println!("  domain:         {} ({})", report.domain, header.domain);
-    println!(
+    outln!("{}", report.path)?;
+    outln!("  game:           {} ({})", report.game, report.convention)?;
+    outln!("  domain:         {} ({})", report.domain, header.domain)?;
+    outln!(
         "  entries:        {} ({} unsafe, {} safe)",
         report.entries,
         report.unsafe_count,
         report.entries - report.unsafe_count
-    );
-    println!(
+    )?;
+    outln!(
         "  body:           {} bytes at offset {}, checksum {}",
-        report.body_bytes, report.body_offset, report.body_checksum
-    );
-    println!(
+        report.body_bytes,
+        report.body_offset,
+        report.body_checksum
+    )?;
+    outln!(
         "  written by:     sicher {} (format version {})",
-        report.sicher_version, report.format_version
-    );
+        report.sicher_version,
+        report.format_version
+    )?;
     if args.verify {
-        println!("  verified:       body checksum, padding and unsafe count match");
+        outln!("  verified:       body checksum, padding and unsafe count match")?;
     }
     Ok(())
 }

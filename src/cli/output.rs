@@ -8,6 +8,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use crate::error::{Error, Result};
 use crate::game::Position;
 
 /// `"safe"` when the player to move wins, `"unsafe"` when they lose.
@@ -113,11 +114,10 @@ pub fn progress_bar(len: u64, quiet: bool, unit: &str) -> ProgressBar {
 }
 
 /// Prints one JSON value on its own line.
-pub fn print_json<T: Serialize>(value: &T) {
-    match serde_json::to_string(value) {
-        Ok(line) => println!("{line}"),
-        Err(e) => eprintln!("sicher: cannot encode JSON: {e}"),
-    }
+pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
+    let line = serde_json::to_string(value)
+        .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
+    outln!("{line}")
 }
 
 /// Formats a rate such as nodes per second.

@@ -63,6 +63,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if let Some(oracle) = args.method.oracle(&game, largest)? {
         return nim::solve_position(&game, &oracle, &position, args.json);
     }
+    super::check_searchable(&position)?;
     let bar = spinner(args.quiet, "searching");
     let started = Instant::now();
     let (win, moves, stats, table_bytes) = match args.search.engine {
@@ -112,22 +113,22 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         table_bytes,
     };
     if args.json {
-        print_json(&solution);
+        print_json(&solution)?;
         return Ok(());
     }
-    println!(
+    outln!(
         "{} ({}) {position}: {}",
         game.name,
         game.convention,
         verdict(win)
-    );
+    )?;
     if win {
         let list: Vec<String> = moves.iter().map(|m| format!("to {m}")).collect();
-        println!("winning moves ({}): {}", moves.len(), list.join("; "));
+        outln!("winning moves ({}): {}", moves.len(), list.join("; "))?;
     } else {
-        println!("no winning move: every move leaves a safe position for the opponent");
+        outln!("no winning move: every move leaves a safe position for the opponent")?;
     }
-    println!(
+    outln!(
         "nodes {}, table hits {}, cut-offs {} (+{} by transposition), depth {}, time {:.3} s, {:.0} nodes/s, table {} entries ({} evicted, {:.1} MiB allocated)",
         stats.nodes,
         stats.table_hits,
@@ -139,6 +140,6 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         stats.table_entries,
         stats.evictions,
         table_bytes as f64 / (1 << 20) as f64,
-    );
+    )?;
     Ok(())
 }

@@ -113,7 +113,7 @@ pub fn label_domain(game: &Game, domain: Domain, args: &LabelArgs) -> Result<(Ra
     };
     label::check_strategy(game, strategy)?;
     let needed = label::estimate_bytes(&ranker, strategy);
-    let available = available_memory();
+    let available = super::available_memory();
     if !args.quiet {
         eprintln!(
             "{} {}: {} positions, about {} of memory{}",
@@ -245,41 +245,36 @@ pub fn run(args: &TableArgs) -> Result<()> {
         speedup_over_plain: speedup,
     };
     if args.json {
-        print_json(&report);
+        print_json(&report)?;
     } else {
-        println!("wrote {} ({})", report.path, game.canonical());
-        println!("  domain:         {} ({domain})", report.domain);
-        println!(
+        outln!("wrote {} ({})", report.path, game.canonical())?;
+        outln!("  domain:         {} ({domain})", report.domain)?;
+        outln!(
             "  entries:        {} ({} unsafe: the player to move loses; {} safe: the player to move wins)",
             entries,
             report.unsafe_count,
             entries - report.unsafe_count
-        );
-        println!(
+        )?;
+        outln!(
             "  size:           {} bytes ({} bits per position, header aside)",
             report.bytes,
             format_args!("{:.4}", report.bits_per_position)
-        );
-        println!(
+        )?;
+        outln!(
             "  labelling:      {:.3} s, {:.0} positions/s ({} strategy, {} threads)",
-            report.label_seconds, report.positions_per_second, report.strategy, report.threads
-        );
+            report.label_seconds,
+            report.positions_per_second,
+            report.strategy,
+            report.threads
+        )?;
         if let (Some(plain), Some(ratio)) = (plain_seconds, speedup) {
-            println!("  plain labeller: {plain:.3} s, {ratio:.1}x slower (labels identical)");
+            outln!("  plain labeller: {plain:.3} s, {ratio:.1}x slower (labels identical)")?;
         }
-        println!("  total time:     {:.3} s", report.seconds);
+        outln!("  total time:     {:.3} s", report.seconds)?;
     }
     Ok(())
 }
 
 fn mebibytes(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
-}
-
-/// Memory the system can still hand out, from `/proc/meminfo`; `None` where unknown.
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }

@@ -84,16 +84,16 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         unsafe_count: labelled.labels.unsafe_count(),
     };
     if args.json {
-        print_json(&report);
+        print_json(&report)?;
     } else {
-        println!(
+        outln!(
             "{} {}: {} of {} positions checked agree ({} unsafe in the domain)",
             game.canonical(),
             report.domain,
             agreements,
             checked,
             report.unsafe_count
-        );
+        )?;
     }
     match first_disagreement {
         None => Ok(()),

@@ -8,6 +8,8 @@
 use crate::error::{Error, Result};
 use crate::game::Heap;
 
+/// Most bytes of binomial rows a `--heaps` ranker may build.
+const MAX_RANKING_BYTES: u128 = 1 << 30;
 /// Ranking bijection for sorted `K`-tuples bounded by `N`.
 #[derive(Clone, Debug)]
 pub struct BoundedTuples {
@@ -50,6 +52,14 @@ impl BoundedTuples {
                 ))
             })?;
         let width = (max + k) as usize;
+        let rows_bytes = (k.saturating_sub(2) as u128) * (width as u128) * 8;
+        if rows_bytes > MAX_RANKING_BYTES {
+            return Err(Error::input(format!(
+                "--heaps {heaps} --max {max}: ranking its positions needs {} MiB of binomial tables (at most {} MiB); use fewer heaps",
+                rows_bytes >> 20,
+                MAX_RANKING_BYTES >> 20
+            )));
+        }
         let mut rows: Vec<Vec<u64>> = Vec::new();
         if k >= 3 {
             // Pascal's rule from C(x, 2); every value used is at most the domain count.

@@ -103,7 +103,12 @@ impl TakeBreakCode {
             // A repeating zero is just a finite code.
             repeats = false;
         }
-        while !repeats && digits.len() > 1 && digits.last() == Some(&0) {
+        // One canonical spelling per game: `0.770` is `0.77`, `0.3[3]` is `0.[3]`; `d_1`
+        // always stays, so the code prints as something that parses again (`4.0`).
+        while !repeats && digits.len() > 2 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        while repeats && digits.len() > 2 && digits[digits.len() - 2] == digits[digits.len() - 1] {
             digits.pop();
         }
         Ok(TakeBreakCode {
@@ -205,5 +210,22 @@ mod tests {
             );
         }
         assert!(TakeBreakCode::parse("0.8F", Radix::Hex).is_ok());
+    }
+
+    #[test]
+    fn prints_one_canonical_spelling_that_parses_again() {
+        for (text, canonical) in [
+            ("4.0", "4.0"),
+            ("0.0", "0.0"),
+            ("0.770", "0.77"),
+            ("0.3[3]", "0.[3]"),
+            ("0.33[3]", "0.[3]"),
+            ("0.7[0]", "0.7"),
+            ("0.13[7]", "0.13[7]"),
+        ] {
+            let code = TakeBreakCode::parse(text, Radix::Octal).unwrap();
+            assert_eq!(code.to_string(), canonical, "{text}");
+            assert_eq!(TakeBreakCode::parse(canonical, Radix::Octal).unwrap(), code);
+        }
     }
 }

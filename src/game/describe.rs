@@ -91,11 +91,11 @@ fn build_ruleset(kind: &str, argument: Option<&str>) -> std::result::Result<Rule
         }
         ("subtraction", Some(list)) => parse_subtraction_set(list),
         ("moore", Some(k)) => {
-            let k: u32 = k
+            let k: i128 = k
                 .trim()
                 .parse()
                 .map_err(|_| format!("k = `{k}` is not a whole number"))?;
-            check_moore_k(k as i64)
+            check_moore_k(k)
         }
         ("octal" | "hex", None) => Err(needs("a code, as in octal:0.77")),
         ("subtraction", None) => Err(needs("a set, as in subtraction:1,3,4")),
@@ -106,8 +106,8 @@ fn build_ruleset(kind: &str, argument: Option<&str>) -> std::result::Result<Rule
     }
 }
 
-fn check_moore_k(k: i64) -> std::result::Result<Ruleset, String> {
-    if (1..=MOORE_MAX_K as i64).contains(&k) {
+fn check_moore_k(k: i128) -> std::result::Result<Ruleset, String> {
+    if (1..=i128::from(MOORE_MAX_K)).contains(&k) {
         Ok(Ruleset::Moore(k as u32))
     } else {
         Err(format!("moore needs 1 <= k <= {MOORE_MAX_K}, got {k}"))
@@ -123,12 +123,14 @@ fn parse_subtraction_set(list: &str) -> std::result::Result<Ruleset, String> {
         let value: u64 = word
             .parse()
             .map_err(|_| format!("`{word}` in the subtraction set is not a positive integer"))?;
-        set.push(value as i64);
+        set.push(i128::from(value));
     }
     check_subtraction_set(set)
 }
 
-fn check_subtraction_set(values: Vec<i64>) -> std::result::Result<Ruleset, String> {
+/// Checks amounts given as wide signed integers, so TOML's negatives and the full `u64`
+/// range of inline specs are judged by one rule.
+fn check_subtraction_set(values: Vec<i128>) -> std::result::Result<Ruleset, String> {
     if values.is_empty() {
         return Err("the subtraction set is empty".into());
     }
@@ -138,6 +140,7 @@ fn check_subtraction_set(values: Vec<i64>) -> std::result::Result<Ruleset, Strin
         ));
     }
     let mut set: Vec<u64> = values.into_iter().map(|v| v as u64).collect();
+    debug_assert!(set.iter().all(|&v| v > 0));
     set.sort_unstable();
     set.dedup();
     Ok(Ruleset::Subtraction(set))
@@ -180,6 +183,32 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
     };
     let rules = description.rules.get_ref().as_str();
     let rules_at = description.rules.span().start;
+    // A parameter the rules do not use is a mistake, not something to ignore.
+    let stray = [
+        (
+            "code",
+            description.code.as_ref().map(|c| c.span().start),
+            matches!(rules, "octal" | "hex"),
+        ),
+        (
+            "subtraction",
+            description.subtraction.as_ref().map(|s| s.span().start),
+            rules == "subtraction",
+        ),
+        (
+            "k",
+            description.k.as_ref().map(|k| k.span().start),
+            rules == "moore",
+        ),
+    ];
+    for (key, at, used) in stray {
+        if let (Some(at), false) = (at, used) {
+            return Err(fail(
+                at,
+                format!("`{key}` does not apply to rules = \"{rules}\""),
+            ));
+        }
+    }
     let ruleset = match rules {
         "octal" | "hex" => {
             let code = description
@@ -196,14 +225,14 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
                 .subtraction
                 .as_ref()
                 .ok_or_else(|| fail(rules_at, "rules = \"subtraction\" needs `subtraction = [...]`".into()))?;
-            check_subtraction_set(set.get_ref().clone()).map_err(|why| fail(set.span().start, why))?
+            check_subtraction_set(set.get_ref().iter().map(|&v| i128::from(v)).collect()).map_err(|why| fail(set.span().start, why))?
         }
         "moore" => {
             let k = description
                 .k
                 .as_ref()
                 .ok_or_else(|| fail(rules_at, "rules = \"moore\" needs `k`".into()))?;
-            check_moore_k(*k.get_ref()).map_err(|why| fail(k.span().start, why))?
+            check_moore_k(i128::from(*k.get_ref())).map_err(|why| fail(k.span().start, why))?
         }
         "nim" => Ruleset::Nim,
         "grundy" => Ruleset::Grundy,

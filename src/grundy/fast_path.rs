@@ -70,7 +70,7 @@ impl NimOracle {
         }
         let wanted = largest.saturating_add(1);
         let mut sequence = engine(ruleset, Method::Fast, wanted.min(max_len))?;
-        let mut target = wanted.min(DIRECT_LIMIT);
+        let mut target = wanted.min(DIRECT_LIMIT).min(max_len);
         loop {
             sequence.extend_to(target as usize);
             if target >= wanted {

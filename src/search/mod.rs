@@ -16,6 +16,10 @@ pub use solver::{ProgressHook, SearchConfig, SearchStats, Solver};
 
 use crate::game::Position;
 
+/// Bytes of search stack one ply may take (frame, heaps, candidate moves), as the CLI's
+/// memory check counts it.
+pub const STACK_BYTES_PER_PLY: u64 = 256;
+
 /// What `check` needs of a top-down engine, so the real one and the baseline are
 /// interchangeable.
 pub trait TopDown {

@@ -283,7 +283,7 @@ impl<'g> Solver<'g> {
     /// ever makes a heap larger than the largest one present.
     fn prepare(&mut self, position: &Position) {
         let largest = position.heaps().last().copied().unwrap_or(0);
-        let wanted = (largest + 1).min(CODE_CACHE);
+        let wanted = largest.saturating_add(1).min(CODE_CACHE);
         for h in self.codes.len() as u64..wanted {
             self.codes
                 .push(heap_code_for(self.game, self.config.simplify, h));

@@ -143,7 +143,9 @@ impl TranspositionTable {
         for &value in self.map.values() {
             histogram[level(value) as usize] += 1;
         }
-        let target = self.map.len() / 2;
+        // Strictly more than half: hashbrown rehashes in place only while at most half
+        // of its slots hold entries.
+        let target = self.map.len() / 2 + 1;
         let mut dropped = 0;
         let mut cut = 0;
         for (l, &count) in histogram.iter().enumerate() {
