@@ -14,8 +14,8 @@
 //!     check / solve on a position ──────┼─► grundy::NimOracle  normal play, one-heap rules:
 //!                                       │                      XOR of nim-values (any heap size
 //!                                       │                      once a period is proved)
-//!                                       ├─► table (probe)      a table under tables/ covers it:
-//!                                       │                      one memory-mapped bit
+//!                                       ├─► table (probe)      check only: a table under tables/
+//!                                       │                      covers it: one memory-mapped bit
 //!                                       └─► search::Solver     otherwise: boolean alpha-beta
 //!
 //!     table GAME --heaps/--total ─► domain (ranking) ─► label (bottom-up) ─► table (file)
@@ -33,10 +33,13 @@
 //!   `ordering.rs` holds history and killer moves; `guide.rs` orders moves by
 //!   nim-values; `plain.rs` is the naive memoised solver kept as a baseline.
 //! - [`domain`]: bounded domains (`--heaps K --max N`, `--total T`) and their gap-free
-//!   ranking bijections onto table entries (`tuples.rs`, `partitions.rs`), and the
-//!   ranking of a move's result (`child.rs`).
+//!   ranking bijections onto table entries (`tuples.rs`, `partitions.rs`), the ranking
+//!   of a move's result (`child.rs`), and `incremental.rs`, which ranks a position's
+//!   children from the parent's rank and steps through a tier without unranking.
 //! - [`label`]: the bottom-up labeller, tier by tier of total tokens, in parallel within
-//!   a tier: `forward.rs`, `backward.rs`, and `plain.rs` (the baseline).
+//!   a tier (`tiers.rs` orders the work; moves that keep the total, Grundy's splits and
+//!   `d0` splits, are labelled by heap count within a tier): `forward.rs`, `backward.rs`,
+//!   and `plain.rs` (the baseline).
 //! - [`table`]: files on disk. `header.rs` (magic, version, bincode header, checksums; the
 //!   only place bincode is used), `mod.rs` (outcome tables: writing by temporary name and
 //!   rename, memory-mapped probing), `nim.rs` (nim-value tables of the same family).

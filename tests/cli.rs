@@ -275,3 +275,23 @@ fn usage_errors_are_one_line_too() {
     assert_one_line_error(&["check"], None, "<GAME>");
     assert_one_line_error(&["frobnicate"], None, "unrecognized subcommand");
 }
+
+#[test]
+fn start_uses_the_descriptions_start_position() {
+    let (code, stdout, _) = run(&["check", "kayles", "--start", "--misere", "--json"], None);
+    assert_eq!(code, 0);
+    assert_eq!(
+        json_lines(&stdout)[0]["position"],
+        serde_json::json!([10, 11, 12, 13, 14])
+    );
+    let (_, stdout, _) = run(&["solve", "wythoff", "--start", "--json"], None);
+    assert_eq!(
+        json_lines(&stdout)[0]["moves"],
+        serde_json::json!([[247, 400], [399, 646]])
+    );
+    assert_one_line_error(
+        &["check", "octal:0.77", "--start"],
+        None,
+        "gives no start position",
+    );
+}

@@ -224,8 +224,9 @@ fn check_game_uses_a_covering_table_and_searches_otherwise() {
     let normal = answer(&["check", "kayles", "4", "7", "--json"]);
     assert_eq!(normal["source"], "grundy");
     let by_search = answer(&[
-        "check", "kayles", "--misere", "4", "7", "--json", "--hash", "1",
+        "check", "kayles", "--misere", "4", "7", "--json", "--method", "search",
     ]);
+    assert_eq!(by_search["source"], "search");
     assert_eq!(from_table["win"], by_search["win"]);
 }
 

@@ -47,6 +47,17 @@ impl GameArgs {
     }
 }
 
+/// The heaps of the description's start position, as command-line words.
+pub fn start_heaps(game: &Game) -> Result<Vec<String>> {
+    let start = game.start.as_ref().ok_or_else(|| {
+        Error::input(format!(
+            "{} gives no start position (`start = [...]`)",
+            game.name
+        ))
+    })?;
+    Ok(start.heaps().iter().map(u64::to_string).collect())
+}
+
 /// Which top-down engine answers.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {

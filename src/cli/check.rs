@@ -4,7 +4,7 @@ use std::io::{BufRead, Write};
 
 use clap::Args;
 
-use super::args::{Engine, GameArgs, SearchArgs};
+use super::args::{start_heaps, Engine, GameArgs, SearchArgs};
 use super::grundy::{self as nim, MethodArgs};
 use super::output::Answer;
 use super::{stdout_error, EXAMPLES_CHECK};
@@ -31,6 +31,9 @@ pub struct CheckArgs {
     /// Heap sizes (spaces or commas); with none, one position per line is read from stdin.
     #[arg(allow_negative_numbers = true)]
     pub heaps: Vec<String>,
+    /// Use the description's start position (`start = [...]`) as the heaps.
+    #[arg(long, conflicts_with = "heaps")]
+    pub start: bool,
     /// Search settings.
     #[command(flatten)]
     pub search: SearchArgs,
@@ -93,11 +96,21 @@ pub fn run(args: &CheckArgs) -> Result<()> {
         );
     }
     let game = args.game_args().resolve()?;
+    let heaps = if args.start {
+        start_heaps(&game)?
+    } else {
+        args.heaps.clone()
+    };
     // Heaps given on the command line tell the nim-values how far they must reach.
-    let largest = Position::parse_args(&args.heaps)?.heaps().last().copied();
+    let largest = Position::parse_args(&heaps)?.heaps().last().copied();
     let mut oracle = args.method.oracle(&game, largest.unwrap_or(0))?;
     let mut search = answerer(&game, &args.search);
-    let mut tables = super::probe::TableAnswerer::for_game(&game);
+    // `--method search` means the search, not a table that happens to cover the position.
+    let mut tables = if args.method.method == nim::AnswerMethod::Search {
+        None
+    } else {
+        super::probe::TableAnswerer::for_game(&game)
+    };
     let mut answerer = |position: &Position| -> Result<Answer> {
         if let Some(current) = &oracle {
             let largest = position.heaps().last().copied().unwrap_or(0);
@@ -127,8 +140,8 @@ pub fn run(args: &CheckArgs) -> Result<()> {
             writeln!(out, "{}", answer.human()).map_err(stdout_error)
         }
     };
-    if !args.heaps.is_empty() {
-        let position = Position::parse_args(&args.heaps)?;
+    if !heaps.is_empty() || args.start {
+        let position = Position::parse_args(&heaps)?;
         emit(answerer(&position)?)?;
     } else {
         let stdin = std::io::stdin();

@@ -5,7 +5,7 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
-use super::args::{Engine, GameArgs, SearchArgs};
+use super::args::{start_heaps, Engine, GameArgs, SearchArgs};
 use super::grundy::{self as nim, MethodArgs};
 use super::output::{label, per_second, print_json, spinner, verdict};
 use super::EXAMPLES_SOLVE;
@@ -24,6 +24,9 @@ pub struct SolveArgs {
     /// Heap sizes (spaces or commas).
     #[arg(allow_negative_numbers = true)]
     pub heaps: Vec<String>,
+    /// Use the description's start position (`start = [...]`) as the heaps.
+    #[arg(long, conflicts_with = "heaps")]
+    pub start: bool,
     /// Search settings.
     #[command(flatten)]
     pub search: SearchArgs,
@@ -55,10 +58,15 @@ struct Solution {
 /// Runs `sicher solve`.
 pub fn run(args: &SolveArgs) -> Result<()> {
     let game = args.game.resolve()?;
-    if args.heaps.is_empty() {
+    if args.heaps.is_empty() && !args.start {
         return nim::solve_game(&game, &args.method, args.json, args.quiet);
     }
-    let position = Position::parse_args(&args.heaps)?;
+    let heaps = if args.start {
+        start_heaps(&game)?
+    } else {
+        args.heaps.clone()
+    };
+    let position = Position::parse_args(&heaps)?;
     let largest = position.heaps().last().copied().unwrap_or(0);
     if let Some(oracle) = args.method.oracle(&game, largest)? {
         return nim::solve_position(&game, &oracle, &position, args.json);

@@ -222,11 +222,6 @@ impl<'g> Solver<'g> {
         }
     }
 
-    /// The game this solver plays.
-    pub fn game(&self) -> &'g Game {
-        self.game
-    }
-
     /// The settings this solver runs with.
     pub fn config(&self) -> SearchConfig {
         self.config

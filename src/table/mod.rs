@@ -276,23 +276,6 @@ impl Table {
     }
 }
 
-/// Finds a table under `dir` for this game that covers the position, and probes it.
-/// Unreadable or foreign files are skipped: this is only a shortcut for search.
-pub fn lookup_in_dir(dir: &Path, game: &Game, position: &Position) -> Option<(bool, PathBuf)> {
-    let entries = std::fs::read_dir(dir).ok()?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == EXTENSION))
-        .collect();
-    paths.sort();
-    paths.into_iter().find_map(|path| {
-        let table = Table::open(&path).ok()?;
-        table.check_game(game).ok()?;
-        let safe = table.probe(position).ok()?;
-        Some((safe, path))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,8 +316,9 @@ mod tests {
             .with_convention(crate::game::Convention::Misere);
         assert!(table.check_game(&misere).is_err());
         let game = resolve("kayles").unwrap();
-        assert!(lookup_in_dir(dir.path(), &game, &Position::new(vec![3, 4])).is_some());
-        assert!(lookup_in_dir(dir.path(), &game, &outside).is_none());
+        assert!(table.check_game(&game).is_ok());
+        assert!(table.covers(&Position::new(vec![3, 4])));
+        assert!(!table.covers(&outside));
         // No overwrite without force, and no temporary file left behind.
         let again = write(&path, &game, table.header().domain, &labels, false);
         assert!(again.unwrap_err().to_string().contains("--force"));
