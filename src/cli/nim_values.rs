@@ -63,6 +63,8 @@ struct Record<'a> {
     game: String,
     method: &'static str,
     values: &'a [u32],
+    seconds: f64,
+    values_per_second: f64,
 }
 
 /// Heap sizes computed between progress-bar updates.
@@ -81,6 +83,7 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
         ValuesMethod::Reference => Method::Reference,
     };
     let len = args.max.saturating_add(1);
+    let started = std::time::Instant::now();
     let mut sequence = engine(&game.ruleset, method, len)?;
     let bar = progress_bar(len, args.quiet, "heaps");
     let len = len as usize;
@@ -90,7 +93,13 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
         bar.set_position(next as u64);
     }
     bar.finish_and_clear();
+    let elapsed = started.elapsed();
     let values = sequence.values();
+    let rate = super::output::per_second(values.len() as u64, elapsed);
+    let method_name = match method {
+        Method::Fast => "fast",
+        Method::Reference => "reference",
+    };
     if let Some(path) = &args.write {
         let period = ProofBound::for_ruleset(&game.ruleset).and_then(|b| find_proved(values, b));
         let header = nim::write(path, &game.ruleset.spec(), values, period, args.force)?;
@@ -112,11 +121,10 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     if args.json {
         let record = Record {
             game: game.ruleset.spec(),
-            method: match method {
-                Method::Fast => "fast",
-                Method::Reference => "reference",
-            },
+            method: method_name,
             values,
+            seconds: elapsed.as_secs_f64(),
+            values_per_second: rate,
         };
         serde_json::to_writer(&mut out, &record)
             .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
@@ -133,6 +141,13 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
             let line: Vec<String> = chunk.iter().map(u32::to_string).collect();
             writeln!(out, "{:>8}: {}", row * 20, line.join(" ")).map_err(stdout_error)?;
         }
+        writeln!(
+            out,
+            "computed {} values in {:.3} s ({rate:.0} values/s, {method_name} method)",
+            values.len(),
+            elapsed.as_secs_f64()
+        )
+        .map_err(stdout_error)?;
     }
     out.flush().map_err(stdout_error)
 }
