@@ -431,3 +431,29 @@ mod proofs {
         }
     }
 }
+
+#[test]
+fn info_reads_nim_value_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kayles.nim");
+    let path = path.to_str().unwrap();
+    let (code, _, err) = sicher(&[
+        "nim-values",
+        "kayles",
+        "--max",
+        "500",
+        "--write",
+        path,
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = sicher(&["info", path, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let info = json(&out);
+    assert_eq!(info["kind"], "nim-values");
+    assert_eq!(info["entries"], 501);
+    assert_eq!(
+        (info["preperiod"].as_u64(), info["period"].as_u64()),
+        (Some(71), Some(12))
+    );
+}
