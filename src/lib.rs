@@ -58,14 +58,18 @@
 
 #![warn(missing_docs)]
 
+pub mod answer;
+pub mod atomic_file;
 pub mod cli;
 pub mod domain;
 pub mod error;
 pub mod game;
 pub mod grundy;
 pub mod label;
+pub mod memory;
 pub mod search;
 pub mod table;
+pub mod value;
 
 pub use error::{Error, Result};
 pub use game::{Convention, Game, Position, Ruleset};

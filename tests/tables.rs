@@ -61,7 +61,7 @@ fn verify_agrees_on_every_shipped_game_in_both_conventions() {
     let dir = tempfile::tempdir().unwrap();
     for shipped in sicher::game::shipped_games() {
         let game = sicher::game::resolve(shipped.name).unwrap();
-        let domain: &[&str] = if sicher::domain::splits(&game.ruleset) {
+        let domain: &[&str] = if game.ruleset.splits() {
             &["--total", "13"]
         } else {
             &["--heaps", "3", "--max", "6"]

@@ -1,7 +1,11 @@
-//! Arguments shared by several commands: the game and the search settings.
+//! Arguments shared by several commands, and their resolution into what the library takes:
+//! a [`Game`], a [`Policy`] of answer sources, search settings.
+
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use crate::answer::{Engine, Method, Policy};
 use crate::error::{Error, Result};
 use crate::game::{self, Convention, Game};
 use crate::search::SearchConfig;
@@ -24,27 +28,35 @@ pub struct GameArgs {
 impl GameArgs {
     /// The convention the flags force, if any.
     pub fn forced_convention(&self) -> Option<Convention> {
-        if self.misere {
-            Some(Convention::Misere)
-        } else if self.normal {
-            Some(Convention::Normal)
-        } else {
-            None
-        }
+        forced_convention(self.misere, self.normal)
     }
 
     /// Resolves the game and applies the convention flags.
     pub fn resolve(&self) -> Result<Game> {
-        let name = self
-            .game
-            .as_deref()
-            .ok_or_else(|| Error::input("name a GAME, as in `sicher check kayles 3 4 5`"))?;
-        let game = game::resolve(name)?;
-        Ok(match self.forced_convention() {
-            Some(convention) => game.with_convention(convention),
-            None => game,
-        })
+        resolve_game(self.game.as_deref(), self.forced_convention())
     }
+}
+
+/// The convention `--misere` or `--normal` force, if any.
+pub fn forced_convention(misere: bool, normal: bool) -> Option<Convention> {
+    if misere {
+        Some(Convention::Misere)
+    } else if normal {
+        Some(Convention::Normal)
+    } else {
+        None
+    }
+}
+
+/// Resolves a GAME argument and applies a forced convention.
+pub fn resolve_game(name: Option<&str>, convention: Option<Convention>) -> Result<Game> {
+    let name =
+        name.ok_or_else(|| Error::input("name a GAME, as in `sicher check kayles 3 4 5`"))?;
+    let game = game::resolve(name)?;
+    Ok(match convention {
+        Some(convention) => game.with_convention(convention),
+        None => game,
+    })
 }
 
 /// The heaps of the description's start position, as command-line words.
@@ -60,7 +72,7 @@ pub fn start_heaps(game: &Game) -> Result<Vec<String>> {
 
 /// Which top-down engine answers.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
+pub enum EngineArg {
     /// Boolean alpha-beta with transposition table and move ordering.
     Alphabeta,
     /// The plain memoised recursion, kept as a baseline for measurements.
@@ -74,8 +86,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "MiB", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
     pub hash: u32,
     /// Engine to use.
-    #[arg(long, value_enum, default_value_t = Engine::Alphabeta)]
-    pub engine: Engine,
+    #[arg(long, value_enum, default_value_t = EngineArg::Alphabeta)]
+    pub engine: EngineArg,
     /// Switch off enhanced transposition cut-offs.
     #[arg(long)]
     pub no_etc: bool,
@@ -103,6 +115,62 @@ impl SearchArgs {
             killers: self.killers,
             simplify: !self.no_simplify,
             guide: !self.no_guide,
+        }
+    }
+
+    /// The engine these flags choose.
+    pub fn engine(&self) -> Engine {
+        match self.engine {
+            EngineArg::Alphabeta => Engine::Alphabeta,
+            EngineArg::Plain => Engine::Plain,
+        }
+    }
+}
+
+/// How positions are answered, as typed.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodArg {
+    /// Nim-values where Sprague-Grundy theory applies (normal play, one-heap moves), then
+    /// a covering table under tables/, then search.
+    Auto,
+    /// Always the top-down search.
+    Search,
+    /// Always nim-values (an error where they do not apply).
+    Grundy,
+}
+
+/// The `--method`, `--max` and `--nim-table` flags of `check` and `solve`.
+#[derive(Args, Debug, Clone)]
+pub struct MethodArgs {
+    /// Search, nim-values, or whichever applies.
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    pub method: MethodArg,
+    /// Largest heap size whose nim-value (or misère outcome) may be computed; larger heaps
+    /// need a proved period. Default: 1000000 (2000 for rulesets without a fast engine).
+    #[arg(long, value_name = "N")]
+    pub max: Option<u64>,
+    /// Answer from this nim-value table (`nim-values --write`) instead of computing.
+    #[arg(long, value_name = "FILE")]
+    pub nim_table: Option<PathBuf>,
+}
+
+impl MethodArgs {
+    /// The answer policy these flags and the search settings describe; `table` answers
+    /// alone when given.
+    pub fn policy(&self, search: &SearchArgs, table: Option<PathBuf>) -> Policy {
+        let method = match self.method {
+            MethodArg::Auto => Method::Auto,
+            MethodArg::Search => Method::Search,
+            MethodArg::Grundy => Method::Grundy,
+        };
+        Policy {
+            method,
+            table,
+            nim_table: self.nim_table.clone(),
+            nim_max: self.max,
+            search: search.config(),
+            engine: search.engine(),
+            ..Policy::default()
         }
     }
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde::Serialize;
 
-use super::args::{Engine, SearchArgs};
+use super::args::{EngineArg as Engine, SearchArgs};
 use super::output::{label, per_second, print_json};
 use super::EXAMPLES_BENCH;
 use crate::error::Result;

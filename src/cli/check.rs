@@ -1,17 +1,16 @@
 //! `sicher check`: is one position safe or unsafe, and which move wins?
 
-use std::io::{BufRead, Write};
+use std::io::Write;
+use std::path::PathBuf;
 
 use clap::Args;
 
-use super::args::{start_heaps, Engine, GameArgs, SearchArgs};
-use super::grundy::{self as nim, MethodArgs};
-use super::output::Answer;
-use super::{stdout_error, EXAMPLES_CHECK};
+use super::args::{forced_convention, resolve_game, start_heaps, MethodArgs, SearchArgs};
+use super::output::{write_human, write_json_answer};
+use super::{input, stdout_error, EXAMPLES_CHECK};
+use crate::answer::{Chain, Query};
 use crate::error::{Error, Result};
-use crate::game::{Game, Position};
-use crate::search::plain::PlainSolver;
-use crate::search::{Solver, TopDown};
+use crate::game::Position;
 
 /// Arguments of `sicher check`.
 #[derive(Args, Debug)]
@@ -43,121 +42,85 @@ pub struct CheckArgs {
     /// Print one JSON object per position.
     #[arg(long)]
     pub json: bool,
-    /// Answer from this endgame table (`sicher table`) instead of searching; GAME may then
-    /// be left out when heaps are given (`check --table FILE 3 4 5`), and when named it
-    /// must be the table's game and convention.
-    #[arg(long, value_name = "FILE")]
-    pub table: Option<std::path::PathBuf>,
-    /// With --table: only say safe or unsafe, without looking for a winning move.
-    #[arg(long, requires = "table")]
+    /// Answer from this endgame table (`sicher table`) only; GAME may then be left out
+    /// (`check --table FILE 3 4 5`), and when named it must be the table's game and
+    /// convention.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "start", "method", "max", "nim_table", "hash", "engine",
+        "no_etc", "no_history", "killers", "no_simplify", "no_guide",
+    ])]
+    pub table: Option<PathBuf>,
+    /// Only say safe or unsafe, without looking for a winning move.
+    #[arg(long)]
     pub no_move: bool,
-}
-
-/// Answers positions one at a time with the chosen top-down engine.
-struct Answerer<'g>(Box<dyn TopDown + 'g>);
-
-impl Answerer<'_> {
-    fn answer(&mut self, position: &Position) -> Answer {
-        let win = self.0.is_win(position);
-        let winning_move = if win {
-            self.0.winning_move(position)
-        } else {
-            None
-        };
-        Answer::new(position, win, winning_move, "search")
-    }
-}
-
-impl CheckArgs {
-    /// The game arguments as the other commands take them.
-    fn game_args(&self) -> GameArgs {
-        GameArgs {
-            game: self.game.clone(),
-            misere: self.misere,
-            normal: self.normal,
-        }
-    }
 }
 
 /// Runs `sicher check`.
 pub fn run(args: &CheckArgs) -> Result<()> {
-    if let Some(table) = &args.table {
-        if args.method.nim_table.is_some() {
-            return Err(Error::input(
-                "give either --table (outcomes) or --nim-table (nim-values), not both",
-            ));
+    let convention = forced_convention(args.misere, args.normal);
+    // With --table, the GAME slot may hold the first heap instead of a game.
+    let first_is_heap = args.table.is_some()
+        && args.game.as_deref().is_some_and(|first| {
+            first
+                .split(',')
+                .all(|w| w.trim().bytes().all(|b| b.is_ascii_digit()))
+        });
+    let (game_name, mut heaps) = if first_is_heap {
+        let first = args.game.clone().into_iter();
+        (None, first.chain(args.heaps.iter().cloned()).collect())
+    } else {
+        (args.game.as_deref(), args.heaps.clone())
+    };
+    let policy = args.method.policy(&args.search, args.table.clone());
+    let mut chain = match (&args.table, game_name) {
+        (Some(path), None) => {
+            let chain = Chain::for_table(path)?;
+            let game = chain.game();
+            if let Some(convention) = convention.filter(|&c| c != game.convention) {
+                return Err(Error::input(format!(
+                    "{} holds {} play of {}, not {convention} play",
+                    path.display(),
+                    game.convention,
+                    game.ruleset
+                )));
+            }
+            chain
         }
-        return super::probe::run_table(
-            table,
-            &args.game_args(),
-            &args.heaps,
-            args.json,
-            !args.no_move,
-        );
+        (_, name) => Chain::new(&resolve_game(name, convention)?, &policy)?,
+    };
+    if args.start {
+        heaps = start_heaps(chain.game())?;
     }
-    let game = args.game_args().resolve()?;
-    let heaps = if args.start {
-        start_heaps(&game)?
-    } else {
-        args.heaps.clone()
-    };
-    // Heaps given on the command line tell the nim-values how far they must reach.
-    let largest = Position::parse_args(&heaps)?.heaps().last().copied();
-    let mut oracle = args.method.oracle(&game, largest.unwrap_or(0))?;
-    let mut search = answerer(&game, &args.search);
-    // `--method search` means the search, not a table that happens to cover the position.
-    let mut tables = if args.method.method == nim::AnswerMethod::Search {
-        None
-    } else {
-        super::probe::TableAnswerer::for_game(&game)
-    };
-    let mut answerer = |position: &Position| -> Result<Answer> {
-        if let Some(current) = &oracle {
-            let largest = position.heaps().last().copied().unwrap_or(0);
-            if !nim::covers(current, largest) {
-                oracle = args.method.oracle(&game, largest)?;
-            }
-        }
-        if let Some(oracle) = &oracle {
-            return Ok(nim::answer(oracle, position));
-        }
-        Ok(match tables.as_mut().and_then(|t| t.answer(position)) {
-            Some(answer) => answer,
-            None => {
-                super::check_searchable(position)?;
-                search.answer(position)
-            }
-        })
+    let query = Query {
+        best_move: !args.no_move,
     };
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut emit = |answer: Answer| -> Result<()> {
+    let mut out = stdout.lock();
+    // Answers collect in a buffer written in large pieces: a batch is output-bound.
+    let mut pending: Vec<u8> = Vec::with_capacity(1 << 17);
+    let mut answer = |heaps: &[u64], pending: &mut Vec<u8>| -> Result<()> {
+        let answer = chain.answer(&Position::new(heaps.to_vec()), query)?;
         if args.json {
-            serde_json::to_writer(&mut out, &answer)
-                .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
-            writeln!(out).map_err(stdout_error)
+            write_json_answer(pending, &answer)
         } else {
-            writeln!(out, "{}", answer.human()).map_err(stdout_error)
+            write_human(pending, &answer, query.best_move);
+            Ok(())
         }
     };
-    if !heaps.is_empty() || args.start {
-        let position = Position::parse_args(&heaps)?;
-        emit(answerer(&position)?)?;
+    let outcome = if !heaps.is_empty() || args.start {
+        Position::parse_args(&heaps).and_then(|p| answer(p.heaps(), &mut pending))
     } else {
-        let stdin = std::io::stdin();
-        for (number, line) in stdin.lock().lines().enumerate() {
-            let line = line.map_err(|e| Error::io("<stdin>", e))?;
-            let position = Position::parse_line(&line)
-                .map_err(|e| Error::input(format!("stdin line {}: {e}", number + 1)))?;
-            emit(answerer(&position)?)?;
-        }
-    }
-    out.flush().map_err(stdout_error)
-}
-
-fn answerer<'g>(game: &'g Game, search: &SearchArgs) -> Answerer<'g> {
-    match search.engine {
-        Engine::Alphabeta => Answerer(Box::new(Solver::new(game, search.config()))),
-        Engine::Plain => Answerer(Box::new(PlainSolver::new(game))),
-    }
+        input::for_each_line(std::io::stdin().lock(), |heaps| {
+            answer(heaps, &mut pending)?;
+            if pending.len() >= 1 << 16 {
+                out.write_all(&pending).map_err(stdout_error)?;
+                pending.clear();
+            }
+            Ok(())
+        })
+    };
+    // Answers already computed are printed before any error.
+    out.write_all(&pending).map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)?;
+    outcome
 }

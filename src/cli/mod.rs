@@ -13,11 +13,11 @@ macro_rules! outln {
 pub mod args;
 pub mod bench;
 pub mod check;
-pub mod grundy;
 pub mod info;
+pub mod input;
 pub mod nim_values;
 pub mod output;
-pub mod probe;
+pub mod solution;
 pub mod solve;
 pub mod table;
 pub mod verify;
@@ -92,31 +92,6 @@ pub fn run(cli: &Cli) -> Result<()> {
         // A reader that stopped listening (`| head`) is not an error.
         Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
-    }
-}
-
-/// Memory the system can still hand out, from `/proc/meminfo`; `None` where unknown.
-pub fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// Refuses a position the top-down search could not hold: each ply takes at least a
-/// token, so the stack may grow as deep as the position has tokens.
-pub fn check_searchable(position: &crate::game::Position) -> Result<()> {
-    let needed = position
-        .total()
-        .saturating_mul(u128::from(crate::search::STACK_BYTES_PER_PLY));
-    match available_memory() {
-        Some(available) if needed > u128::from(available) => Err(Error::input(format!(
-            "position {position} has {} tokens: its search could go that many moves deep, about {} MiB of stack against {} MiB available; in normal play of one-heap rules use --method grundy",
-            position.total(),
-            needed >> 20,
-            available >> 20
-        ))),
-        _ => Ok(()),
     }
 }
 

@@ -9,11 +9,12 @@ use serde::Serialize;
 use super::args::GameArgs;
 use super::output::progress_bar;
 use super::stdout_error;
+use crate::atomic_file::Replace;
 use crate::error::{Error, Result};
 use crate::game::Convention;
 use crate::grundy::period::{find_proved, ProofBound};
 use crate::grundy::values::{engine, Method};
-use crate::table::nim;
+use crate::table::{self, BodyKind};
 
 /// Which engine computes the values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,17 +103,27 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     };
     if let Some(path) = &args.write {
         let period = ProofBound::for_ruleset(&game.ruleset).and_then(|b| find_proved(values, b));
-        let header = nim::write(path, &game.ruleset.spec(), values, period, args.force)?;
+        let replace = if args.force {
+            Replace::RegularFile
+        } else {
+            Replace::Never
+        };
+        let header = table::write_nim_values(path, &game.ruleset, values, period, replace)?;
         if !args.quiet {
+            let proved = match header.kind {
+                BodyKind::NimValues { period: Some(p) } => {
+                    format!(
+                        ", with the proved period {} from n = {}",
+                        p.period, p.preperiod
+                    )
+                }
+                _ => String::new(),
+            };
             eprintln!(
-                "wrote {}: G(0..={}) at {} byte(s) per value{}",
+                "wrote {}: G(0..={}) at {} bits per value{proved}",
                 path.display(),
                 args.max,
                 header.width,
-                match header.period {
-                    Some((n0, p, _)) => format!(", with the proved period {p} from n = {n0}"),
-                    None => String::new(),
-                }
             );
         }
     }

@@ -8,75 +8,102 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use crate::answer::Answer;
 use crate::error::{Error, Result};
 use crate::game::Position;
+use crate::value::Outcome;
 
 /// `"safe"` when the player to move wins, `"unsafe"` when they lose.
 pub fn label(win: bool) -> &'static str {
-    if win {
-        "safe"
-    } else {
-        "unsafe"
-    }
+    Outcome::from_win(win).label()
 }
 
 /// The verdict in words, for human-readable output.
 pub fn verdict(win: bool) -> &'static str {
-    if win {
-        "safe: the player to move wins"
-    } else {
-        "unsafe: the player to move loses against best play"
-    }
+    Outcome::from_win(win).in_words()
 }
 
 /// One answered position, as `check` prints it with `--json`.
 #[derive(Debug, Serialize)]
-pub struct Answer {
+pub struct AnswerRecord<'a> {
     /// The position asked about (heaps ascending).
-    pub position: Vec<u64>,
+    pub position: &'a [u64],
     /// True when the player to move wins.
     pub win: bool,
     /// `"safe"` or `"unsafe"`.
     pub label: &'static str,
     /// The position after one winning move, or `None` when there is none.
     #[serde(rename = "move")]
-    pub winning_move: Option<Vec<u64>>,
-    /// Which engine answered: `"search"`, `"table"` or `"grundy"`.
+    pub winning_move: Option<&'a [u64]>,
+    /// Which source answered: `"search"`, `"table"` or `"grundy"`.
     pub source: &'static str,
 }
 
-impl Answer {
-    /// Builds an answer record.
-    pub fn new(
-        position: &Position,
-        win: bool,
-        winning_move: Option<Position>,
-        source: &'static str,
-    ) -> Self {
-        Answer {
-            position: position.heaps().to_vec(),
+impl<'a> AnswerRecord<'a> {
+    /// The record of an answer.
+    pub fn new(answer: &'a Answer) -> Self {
+        let win = answer.value.is_win();
+        AnswerRecord {
+            position: answer.position.heaps(),
             win,
             label: label(win),
-            winning_move: winning_move.map(Position::into_heaps),
-            source,
+            winning_move: answer.best_move.as_ref().map(Position::heaps),
+            source: answer.source.name(),
         }
     }
+}
 
-    /// The human-readable line: position, verdict in words, one winning move.
-    pub fn human(&self) -> String {
-        let position = Position::new(self.position.clone());
-        match &self.winning_move {
-            Some(after) => format!(
-                "{position}: {} (winning move: to {})",
-                verdict(self.win),
-                Position::new(after.clone())
-            ),
-            None if self.win => format!(
-                "{position}: {} (no move is left, which wins in misère play)",
-                verdict(self.win)
-            ),
-            None => format!("{position}: {}", verdict(self.win)),
+/// Appends the human-readable line of an answer: position, verdict in words, one winning
+/// move (`asked_move`: whether a move was looked for at all).
+pub fn write_human(out: &mut Vec<u8>, answer: &Answer, asked_move: bool) {
+    let win = answer.value.is_win();
+    write_heaps(out, answer.position.heaps());
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(verdict(win).as_bytes());
+    match &answer.best_move {
+        Some(after) => {
+            out.extend_from_slice(b" (winning move: to ");
+            write_heaps(out, after.heaps());
+            out.push(b')');
         }
+        None if win && asked_move => {
+            out.extend_from_slice(" (no move is left, which wins in misère play)".as_bytes());
+        }
+        None => {}
+    }
+    out.push(b'\n');
+}
+
+/// Appends one JSON answer record and a newline.
+pub fn write_json_answer(out: &mut Vec<u8>, answer: &Answer) -> Result<()> {
+    serde_json::to_writer(&mut *out, &AnswerRecord::new(answer))
+        .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
+    out.push(b'\n');
+    Ok(())
+}
+
+/// Appends heap sizes as `Position`'s display does, without allocating.
+pub fn write_heaps(out: &mut Vec<u8>, heaps: &[u64]) {
+    if heaps.is_empty() {
+        out.extend_from_slice(b"(no heaps)");
+        return;
+    }
+    let mut digits = [0u8; 20];
+    for (i, &h) in heaps.iter().enumerate() {
+        if i > 0 {
+            out.push(b' ');
+        }
+        let mut at = digits.len();
+        let mut v = h;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&digits[at..]);
     }
 }
 

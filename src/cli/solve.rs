@@ -1,18 +1,19 @@
-//! `sicher solve`: every winning move of a position, with search statistics.
+//! `sicher solve`: every winning move of a position, with what the answering source knows
+//! beside (search statistics, nim-values, the table); with no heaps, the complete
+//! solution of a one-heap ruleset.
 
 use std::time::Instant;
 
 use clap::Args;
 use serde::Serialize;
 
-use super::args::{start_heaps, Engine, GameArgs, SearchArgs};
-use super::grundy::{self as nim, MethodArgs};
+use super::args::{start_heaps, GameArgs, MethodArg, MethodArgs, SearchArgs};
 use super::output::{label, per_second, print_json, spinner, verdict};
-use super::EXAMPLES_SOLVE;
-use crate::error::Result;
+use super::{solution, EXAMPLES_SOLVE};
+use crate::answer::{Chain, Evidence};
+use crate::error::{Error, Result};
 use crate::game::Position;
-use crate::search::plain::PlainSolver;
-use crate::search::{SearchStats, Solver};
+use crate::search::SearchStats;
 
 /// Arguments of `sicher solve`.
 #[derive(Args, Debug)]
@@ -33,6 +34,12 @@ pub struct SolveArgs {
     /// Nim-values or search; with no heaps, how far to look for a period.
     #[command(flatten)]
     pub method: MethodArgs,
+    /// Answer from this endgame table (`sicher table`) only.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "method", "max", "nim_table", "hash", "engine",
+        "no_etc", "no_history", "killers", "no_simplify", "no_guide",
+    ])]
+    pub table: Option<std::path::PathBuf>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -41,25 +48,46 @@ pub struct SolveArgs {
     pub quiet: bool,
 }
 
-/// The JSON record `solve` prints.
+/// The JSON record `solve` prints for a position.
 #[derive(Serialize)]
-struct Solution {
+struct Record {
     game: String,
     position: Vec<u64>,
     win: bool,
     label: &'static str,
+    /// Which source answered: `"search"`, `"table"` or `"grundy"`.
+    source: &'static str,
+    /// The same, under the name older versions used.
+    method: &'static str,
+    /// Every winning move (the positions after them).
     moves: Vec<Vec<u64>>,
-    stats: SearchStats,
+    /// False when some heap was too large to list all its winning moves.
+    moves_complete: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nim_values: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nim_sum: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<SearchStats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table_bytes: Option<usize>,
     seconds: f64,
-    nodes_per_second: f64,
-    table_bytes: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes_per_second: Option<f64>,
 }
 
 /// Runs `sicher solve`.
 pub fn run(args: &SolveArgs) -> Result<()> {
     let game = args.game.resolve()?;
     if args.heaps.is_empty() && !args.start {
-        return nim::solve_game(&game, &args.method, args.json, args.quiet);
+        if args.method.method == MethodArg::Search || args.table.is_some() {
+            return Err(Error::input(
+                "a complete solution comes from nim-values or lone-heap outcomes, not from the search or a table; drop --method search or give heaps",
+            ));
+        }
+        return solution::solve_game(&game, args.method.max, args.json, args.quiet);
     }
     let heaps = if args.start {
         start_heaps(&game)?
@@ -67,62 +95,59 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         args.heaps.clone()
     };
     let position = Position::parse_args(&heaps)?;
-    let largest = position.heaps().last().copied().unwrap_or(0);
-    if let Some(oracle) = args.method.oracle(&game, largest)? {
-        return nim::solve_position(&game, &oracle, &position, args.json);
-    }
-    super::check_searchable(&position)?;
+    let policy = args.method.policy(&args.search, args.table.clone());
+    let mut chain = Chain::new(&game, &policy)?;
     let bar = spinner(args.quiet, "searching");
+    let progress_bar = bar.clone();
+    chain.set_search_progress(Box::new(move |stats: &SearchStats| {
+        progress_bar.set_message(format!(
+            "{} nodes, {} in table",
+            stats.nodes, stats.table_entries
+        ));
+    }));
     let started = Instant::now();
-    let (win, moves, stats, table_bytes) = match args.search.engine {
-        Engine::Alphabeta => {
-            let mut solver = Solver::new(&game, args.search.config());
-            let progress_bar = bar.clone();
-            solver.set_progress(Box::new(move |stats: &SearchStats| {
-                progress_bar.set_message(format!(
-                    "{} nodes, {} in table",
-                    stats.nodes, stats.table_entries
-                ));
-            }));
-            let win = solver.is_win(&position);
-            let moves = if win {
-                solver.winning_moves(&position)
-            } else {
-                Vec::new()
-            };
-            (win, moves, solver.stats(), solver.table_bytes())
-        }
-        Engine::Plain => {
-            let mut solver = PlainSolver::new(&game);
-            let win = solver.is_win(&position);
-            let moves = game
-                .children(&position)
-                .into_iter()
-                .filter(|child| !solver.is_win(child))
-                .collect();
-            let stats = SearchStats {
-                nodes: solver.nodes(),
-                ..SearchStats::default()
-            };
-            (win, moves, stats, 0)
-        }
-    };
-    let elapsed = started.elapsed();
+    let solved = chain.solve(&position);
     bar.finish_and_clear();
-    let solution = Solution {
+    let solved = solved?;
+    let elapsed = started.elapsed();
+    let win = solved.answer.value.is_win();
+    let source = solved.answer.source.name();
+    let moves: Vec<Vec<u64>> = solved
+        .winning_moves
+        .iter()
+        .map(|m| m.heaps().to_vec())
+        .collect();
+    let mut record = Record {
         game: game.canonical(),
         position: position.heaps().to_vec(),
         win,
         label: label(win),
-        moves: moves.iter().map(|m| m.heaps().to_vec()).collect(),
-        stats,
+        source,
+        method: source,
+        moves,
+        moves_complete: solved.complete,
+        nim_values: None,
+        nim_sum: None,
+        table: None,
+        stats: None,
+        table_bytes: None,
         seconds: elapsed.as_secs_f64(),
-        nodes_per_second: per_second(stats.nodes, elapsed),
-        table_bytes,
+        nodes_per_second: None,
     };
+    match &solved.evidence {
+        Evidence::NimValues { values, nim_sum } => {
+            record.nim_values = Some(values.clone());
+            record.nim_sum = Some(*nim_sum);
+        }
+        Evidence::Table { path } => record.table = Some(path.display().to_string()),
+        Evidence::Search { stats, table_bytes } => {
+            record.stats = Some(*stats);
+            record.table_bytes = Some(*table_bytes);
+            record.nodes_per_second = Some(per_second(stats.nodes, elapsed));
+        }
+    }
     if args.json {
-        print_json(&solution)?;
-        return Ok(());
+        return print_json(&record);
     }
     outln!(
         "{} ({}) {position}: {}",
@@ -130,24 +155,43 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         game.convention,
         verdict(win)
     )?;
+    if let Evidence::NimValues { values, nim_sum } = &solved.evidence {
+        let values: Vec<String> = values.iter().map(u64::to_string).collect();
+        outln!(
+            "nim-values {} (XOR {nim_sum}): by Sprague-Grundy theory the position is unsafe exactly when the XOR is 0",
+            values.join(" ")
+        )?;
+    }
     if win {
-        let list: Vec<String> = moves.iter().map(|m| format!("to {m}")).collect();
-        outln!("winning moves ({}): {}", moves.len(), list.join("; "))?;
+        let list: Vec<String> = solved
+            .winning_moves
+            .iter()
+            .map(|m| format!("to {m}"))
+            .collect();
+        let count = if solved.complete {
+            format!("{}", list.len())
+        } else {
+            format!("{}; one per heap too large to list all", list.len())
+        };
+        outln!("winning moves ({count}): {}", list.join("; "))?;
     } else {
         outln!("no winning move: every move leaves a safe position for the opponent")?;
     }
-    outln!(
-        "nodes {}, table hits {}, cut-offs {} (+{} by transposition), depth {}, time {:.3} s, {:.0} nodes/s, table {} entries ({} evicted, {:.1} MiB allocated)",
-        stats.nodes,
-        stats.table_hits,
-        stats.cutoffs,
-        stats.etc_cutoffs,
-        stats.max_depth,
-        elapsed.as_secs_f64(),
-        solution.nodes_per_second,
-        stats.table_entries,
-        stats.evictions,
-        table_bytes as f64 / (1 << 20) as f64,
-    )?;
-    Ok(())
+    match &solved.evidence {
+        Evidence::Search { stats, table_bytes } => outln!(
+            "nodes {}, table hits {}, cut-offs {} (+{} by transposition), depth {}, time {:.3} s, {:.0} nodes/s, table {} entries ({} evicted, {:.1} MiB allocated)",
+            stats.nodes,
+            stats.table_hits,
+            stats.cutoffs,
+            stats.etc_cutoffs,
+            stats.max_depth,
+            elapsed.as_secs_f64(),
+            per_second(stats.nodes, elapsed),
+            stats.table_entries,
+            stats.evictions,
+            *table_bytes as f64 / (1 << 20) as f64,
+        ),
+        Evidence::Table { path } => outln!("from the table {}", path.display()),
+        Evidence::NimValues { .. } => Ok(()),
+    }
 }

@@ -8,11 +8,12 @@ use serde::Serialize;
 
 use super::args::GameArgs;
 use super::output::{per_second, print_json, progress_bar};
-use crate::domain::{Domain, Ranker};
+use crate::atomic_file::Replace;
+use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::label::{self, Labels, Strategy};
-use crate::table;
+use crate::label::{Labelled, Plan};
+use crate::{memory, table};
 
 const EXAMPLES_TABLE: &str = "Examples:
   sicher table nim --heaps 3 --max 255           # writes tables/nim-normal-heaps3-max255.table
@@ -92,69 +93,32 @@ pub struct TableArgs {
     pub json: bool,
 }
 
-/// A labelled domain with its timing.
-pub struct Labelled {
-    /// The labels.
-    pub labels: Labels,
-    /// The strategy used.
-    pub strategy: Strategy,
-    /// Wall-clock seconds the labelling took.
-    pub seconds: f64,
-}
-
-/// Builds the ranker, announces the domain size and memory, refuses what will not fit
+/// Plans the labelling, announces the domain size and memory, refuses what will not fit
 /// (unless `--force`), and labels with a progress bar.
-pub fn label_domain(game: &Game, domain: Domain, args: &LabelArgs) -> Result<(Ranker, Labelled)> {
-    domain.check_game(game)?;
-    let ranker = Ranker::new(domain)?;
-    let strategy = match &args.strategy {
-        Some(name) => name.parse()?,
-        None => Strategy::auto(&game.ruleset),
-    };
-    label::check_strategy(game, strategy)?;
-    let needed = label::estimate_bytes(&ranker, strategy);
-    let available = super::available_memory();
+pub fn label_domain(game: &Game, domain: Domain, args: &LabelArgs) -> Result<(Plan, Labelled)> {
+    let strategy = args.strategy.as_deref().map(str::parse).transpose()?;
+    let plan = Plan::new(game, domain, strategy, args.threads.map(|t| t as usize))?;
     if !args.quiet {
+        let available = memory::available();
         eprintln!(
             "{} {}: {} positions, about {} of memory{}",
             game.canonical(),
             domain.flags(),
-            ranker.count(),
-            mebibytes(needed),
-            available.map_or(String::new(), |a| format!(" ({} available)", mebibytes(a)))
+            plan.ranker().count(),
+            memory::mebibytes(u128::from(plan.bytes_needed())),
+            available.map_or(String::new(), |a| format!(
+                " ({} available)",
+                memory::mebibytes(u128::from(a))
+            ))
         );
     }
-    if let Some(available) = available {
-        if needed > available && !args.force {
-            return Err(Error::input(format!(
-                "labelling {} needs about {} but only {} is available; pass --force to try anyway",
-                domain.flags(),
-                mebibytes(needed),
-                mebibytes(available)
-            )));
-        }
+    if !args.force {
+        plan.check_memory()?;
     }
-    let bar = progress_bar(ranker.count(), args.quiet, "positions");
-    let started = Instant::now();
-    let run = || label::label(game, &ranker, strategy, &|n| bar.inc(n));
-    let labels = match args.threads {
-        Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads as usize)
-            .build()
-            .map_err(|e| Error::input(format!("cannot start {threads} threads: {e}")))?
-            .install(run)?,
-        None => run()?,
-    };
-    let seconds = started.elapsed().as_secs_f64();
+    let bar = progress_bar(plan.ranker().count(), args.quiet, "positions");
+    let labelled = plan.run(&|n| bar.inc(n));
     bar.finish_and_clear();
-    Ok((
-        ranker,
-        Labelled {
-            labels,
-            strategy,
-            seconds,
-        },
-    ))
+    Ok((plan, labelled?))
 }
 
 /// What `sicher table` reports.
@@ -190,13 +154,19 @@ pub fn run(args: &TableArgs) -> Result<()> {
         Some(path) => path.clone(),
         None => Path::new(table::DEFAULT_DIR).join(table::default_file_name(&game, domain)),
     };
-    if path.exists() && !args.label.force {
+    let replace = if args.label.force {
+        Replace::RegularFile
+    } else {
+        Replace::Never
+    };
+    // Refuse before labelling; the final rename checks again.
+    if !args.label.force && std::fs::symlink_metadata(&path).is_ok() {
         return Err(Error::input(format!(
             "{} already exists; pass --force to overwrite it",
             path.display()
         )));
     }
-    let (ranker, labelled) = label_domain(&game, domain, &args.label)?;
+    let (plan, labelled) = label_domain(&game, domain, &args.label)?;
     let (plain_seconds, speedup) = if args.compare_plain {
         let plain = LabelArgs {
             strategy: Some("plain".into()),
@@ -207,7 +177,7 @@ pub fn run(args: &TableArgs) -> Result<()> {
         if baseline.labels != labelled.labels {
             return Err(Error::Disagreement(format!(
                 "the {} and plain labellers disagree on {}",
-                labelled.strategy,
+                plan.strategy(),
                 domain.flags()
             )));
         }
@@ -218,21 +188,18 @@ pub fn run(args: &TableArgs) -> Result<()> {
     } else {
         (None, None)
     };
-    let header = table::write(&path, &game, domain, &labelled.labels, args.label.force)?;
-    let entries = ranker.count();
+    let header = table::write_outcomes(&path, &game, domain, &labelled.labels, replace)?;
+    let entries = plan.ranker().count();
     let report = TableReport {
         game: game.ruleset.spec(),
         convention: game.convention.to_string(),
         domain: domain.flags(),
         path: path.display().to_string(),
-        strategy: labelled.strategy.to_string(),
-        threads: args
-            .label
-            .threads
-            .map_or_else(rayon::current_num_threads, |t| t as usize),
+        strategy: plan.strategy().to_string(),
+        threads: plan.threads(),
         entries,
-        unsafe_count: header.unsafe_count,
-        bytes: header.body_offset + header.body_len(),
+        unsafe_count: labelled.labels.unsafe_count(),
+        bytes: header.file_len(),
         body_bytes: header.body_len(),
         bits_per_position: header.body_len() as f64 * 8.0 / entries as f64,
         seconds: started.elapsed().as_secs_f64(),
@@ -273,8 +240,4 @@ pub fn run(args: &TableArgs) -> Result<()> {
         outln!("  total time:     {:.3} s", report.seconds)?;
     }
     Ok(())
-}
-
-fn mebibytes(bytes: u64) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
 }

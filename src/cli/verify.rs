@@ -22,7 +22,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub label: LabelArgs,
     /// Check M positions drawn at random (reproducibly) instead of all of them.
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: Option<u64>,
     /// Seed of the random sample.
     #[arg(long, default_value_t = 1)]
@@ -49,7 +49,8 @@ struct VerifyReport {
 pub fn run(args: &VerifyArgs) -> Result<()> {
     let game = args.game.resolve()?;
     let domain = args.domain.domain()?;
-    let (ranker, labelled) = label_domain(&game, domain, &args.label)?;
+    let (plan, labelled) = label_domain(&game, domain, &args.label)?;
+    let ranker = plan.ranker();
     let count = ranker.count();
     let ranks: Box<dyn Iterator<Item = u64>> = match args.sample {
         Some(m) if m < count => {

@@ -12,7 +12,7 @@ pub mod tuples;
 use std::fmt;
 
 use crate::error::{Error, Result};
-use crate::game::{Game, Heap, Position, Ruleset};
+use crate::game::{Game, Heap, Position};
 pub use child::ChildHeaps;
 pub use incremental::{Runs, Strides};
 pub use partitions::Partitions;
@@ -55,7 +55,7 @@ impl Domain {
     /// Refuses domains the game's moves could leave: splitting moves add heaps, so only
     /// `--total` bounds them.
     pub fn check_game(&self, game: &Game) -> Result<()> {
-        if matches!(self, Domain::Heaps { .. }) && splits(&game.ruleset) {
+        if matches!(self, Domain::Heaps { .. }) && game.ruleset.splits() {
             return Err(Error::input(format!(
                 "{} splits heaps, so a position can outgrow --heaps; use --total T instead",
                 game.ruleset
@@ -72,21 +72,6 @@ impl fmt::Display for Domain {
             Domain::Total { total } => write!(f, "at most {total} tokens in all"),
         }
     }
-}
-
-/// True when some move of the ruleset can leave more heaps than it took.
-pub fn splits(ruleset: &Ruleset) -> bool {
-    match ruleset {
-        Ruleset::Grundy => true,
-        Ruleset::TakeBreak(code) => (0..=code.explicit_len()).any(|t| code.digit(t) & 0b1100 != 0),
-        _ => false,
-    }
-}
-
-/// True when some move splits a heap without taking a token, keeping the total: such
-/// games need positions with more heaps labelled first within one total.
-pub fn splits_without_taking(ruleset: &Ruleset) -> bool {
-    matches!(ruleset, Ruleset::TakeBreak(code) if code.digit(0) & 0b1100 != 0)
 }
 
 /// A domain with its ranking tables built.
@@ -219,10 +204,11 @@ mod tests {
         ] {
             heaps.check_game(&resolve(name).unwrap()).unwrap();
         }
-        assert!(splits_without_taking(
-            &resolve("octal:4.07").unwrap().ruleset
-        ));
-        assert!(!splits_without_taking(&resolve("kayles").unwrap().ruleset));
+        assert!(resolve("octal:4.07")
+            .unwrap()
+            .ruleset
+            .splits_without_taking());
+        assert!(!resolve("kayles").unwrap().ruleset.splits_without_taking());
     }
 
     proptest! {

@@ -155,6 +155,24 @@ impl TakeBreakCode {
     pub fn explicit_len(&self) -> u64 {
         self.digits.len() as u64
     }
+
+    /// Most heaps a move may leave where it took one: 3 with a bit 8 anywhere, 2 with a
+    /// bit 4, else 1 (the explicit digits include the repeating one).
+    pub fn max_parts(&self) -> u32 {
+        let bits = self.digits.iter().fold(0, |acc, &d| acc | d);
+        if bits & 8 != 0 {
+            3
+        } else if bits & 4 != 0 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// True when `d_0` splits a heap without removing a token.
+    pub fn splits_without_taking(&self) -> bool {
+        self.digits[0] & 0b1100 != 0
+    }
 }
 
 impl fmt::Display for TakeBreakCode {

@@ -9,7 +9,7 @@ mod position;
 mod rules;
 
 pub use code::{Radix, TakeBreakCode};
-pub use describe::{resolve, shipped_games, ShippedGame};
+pub use describe::{parse_spec, resolve, shipped_games, ShippedGame};
 pub use position::{parse_heap, Heap, Position};
 pub use rules::{Ruleset, MOORE_MAX_K};
 

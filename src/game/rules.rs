@@ -29,11 +29,79 @@ pub enum Ruleset {
     Moore(u32),
 }
 
+/// What a ruleset's moves can do: the facts the engines decide by. Each capability names
+/// every ruleset (no catch-all arm), so adding a ruleset makes the compiler list every
+/// capability to state; engines ask these instead of matching on rulesets themselves.
 impl Ruleset {
+    /// Most heaps one move changes: 1 for one-heap rulesets, 2 for Wythoff, `k` for Moore.
+    pub fn heaps_touched(&self) -> u32 {
+        match self {
+            Ruleset::TakeBreak(_) | Ruleset::Subtraction(_) | Ruleset::Nim | Ruleset::Grundy => 1,
+            Ruleset::Wythoff => 2,
+            Ruleset::Moore(k) => *k,
+        }
+    }
+
     /// True when every move changes exactly one heap, so Sprague-Grundy theory applies
     /// and, in normal play, a pair of equal heaps cancels.
     pub fn moves_one_heap(&self) -> bool {
-        !matches!(self, Ruleset::Wythoff | Ruleset::Moore(_))
+        self.heaps_touched() == 1
+    }
+
+    /// Most tokens one move removes, or `None` when there is no bound.
+    pub fn max_take(&self) -> Option<u64> {
+        match self {
+            Ruleset::TakeBreak(code) => code.last_nonzero(),
+            Ruleset::Subtraction(set) => set.last().copied(),
+            Ruleset::Grundy => Some(0),
+            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => None,
+        }
+    }
+
+    /// Most heaps a move leaves where it took one: 1 when moves only shrink heaps, 2 or
+    /// 3 when they split.
+    pub fn max_parts(&self) -> u32 {
+        match self {
+            Ruleset::TakeBreak(code) => code.max_parts(),
+            Ruleset::Grundy => 2,
+            Ruleset::Subtraction(_) | Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => 1,
+        }
+    }
+
+    /// True when some move leaves more heaps than it took, so a bound on the number of
+    /// heaps is not kept by play.
+    pub fn splits(&self) -> bool {
+        self.max_parts() > 1
+    }
+
+    /// True when some move splits a heap without removing a token, keeping the total.
+    pub fn splits_without_taking(&self) -> bool {
+        match self {
+            Ruleset::TakeBreak(code) => code.splits_without_taking(),
+            Ruleset::Grundy => true,
+            Ruleset::Subtraction(_) | Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => false,
+        }
+    }
+
+    /// True when a position's parents can be enumerated by running moves backwards
+    /// (raising heaps), as the backward labeller does.
+    pub fn reversible(&self) -> bool {
+        match self {
+            Ruleset::Nim | Ruleset::Subtraction(_) | Ruleset::Wythoff | Ruleset::Moore(_) => true,
+            Ruleset::TakeBreak(_) | Ruleset::Grundy => false,
+        }
+    }
+
+    /// True when the nim-value of a heap is its size (Nim), so no sequence is computed.
+    pub fn nim_values_are_sizes(&self) -> bool {
+        match self {
+            Ruleset::Nim => true,
+            Ruleset::TakeBreak(_)
+            | Ruleset::Subtraction(_)
+            | Ruleset::Grundy
+            | Ruleset::Wythoff
+            | Ruleset::Moore(_) => false,
+        }
     }
 
     /// Whether a lone heap of size `h` has any move at all. Heaps without moves never
@@ -152,7 +220,7 @@ impl Ruleset {
                 let mut left = [0u64; MOORE_MAX_K as usize];
                 moore_moves(heaps, *k as usize, 0, 0, &mut chosen, &mut left, &mut visit)?;
             }
-            _ => {
+            Ruleset::TakeBreak(_) | Ruleset::Subtraction(_) | Ruleset::Nim | Ruleset::Grundy => {
                 for i in 0..heaps.len() {
                     if i > 0 && heaps[i] == heaps[i - 1] {
                         continue;

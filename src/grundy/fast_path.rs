@@ -5,22 +5,25 @@
 use std::ops::ControlFlow;
 
 use super::period::{find_proved, Periodicity, ProofBound};
-use super::values::{check_request, engine, Method, Nimber};
+use super::values::{check_request, engine, Method, Nimber, Sequence};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Heap, Position, Ruleset};
-use crate::table::nim::NimTable;
+use crate::table::{BodyKind, Table};
 
 /// Heaps up to this size are simply computed; above it sicher first looks for a proved
 /// period, which makes every heap size cheap.
 const DIRECT_LIMIT: u64 = 1 << 16;
 
-/// Nim-values of every heap size for one ruleset: computed ones, and beyond them the
-/// proved periodic form when there is one.
+/// Nim-values of every heap size for one ruleset: computed ones (grown on demand), and
+/// beyond them the proved periodic form when there is one.
 pub struct NimOracle {
     ruleset: Ruleset,
-    values: Vec<Nimber>,
-    /// A nim-value table standing in for `values`.
-    table: Option<NimTable>,
+    /// The values computed so far; `None` for Nim and for a table.
+    sequence: Option<Box<dyn Sequence>>,
+    /// Most values the sequence may hold.
+    max_len: u64,
+    /// A nim-value table standing in for the sequence.
+    table: Option<Table>,
     periodicity: Option<Periodicity>,
     bound: Option<ProofBound>,
 }
@@ -56,50 +59,88 @@ impl NimOracle {
     /// Prepares nim-values for heaps up to `largest`, computing at most `max_len` values:
     /// when `largest` is beyond that, a period must be proved within them.
     pub fn new(ruleset: &Ruleset, largest: Heap, max_len: u64) -> Result<Self> {
+        let mut oracle = Self::growing(ruleset, max_len)?;
+        oracle.cover(largest)?;
+        Ok(oracle)
+    }
+
+    /// An oracle with no values yet, that computes at most `max_len` of them as
+    /// [`cover`](Self::cover) asks.
+    pub fn growing(ruleset: &Ruleset, max_len: u64) -> Result<Self> {
         check_request(ruleset, max_len)?;
-        let bound = ProofBound::for_ruleset(ruleset);
-        let mut oracle = NimOracle {
+        let sequence = if ruleset.nim_values_are_sizes() {
+            None
+        } else {
+            Some(engine(ruleset, Method::Fast, max_len.min(DIRECT_LIMIT))?)
+        };
+        Ok(NimOracle {
             ruleset: ruleset.clone(),
-            values: Vec::new(),
+            sequence,
+            max_len,
             table: None,
             periodicity: None,
-            bound,
-        };
-        if *ruleset == Ruleset::Nim {
-            return Ok(oracle);
+            bound: ProofBound::for_ruleset(ruleset),
+        })
+    }
+
+    /// True when every heap up to `largest` has a known value.
+    pub fn covers(&self, largest: Heap) -> bool {
+        self.closed_form() || self.periodicity.is_some() || largest < self.computed()
+    }
+
+    /// Extends the values until heaps up to `largest` are covered: computed directly up
+    /// to [`DIRECT_LIMIT`], beyond it only as far as a proved period needs.
+    pub fn cover(&mut self, largest: Heap) -> Result<()> {
+        if self.covers(largest) {
+            return Ok(());
         }
+        let ruleset = &self.ruleset;
+        let Some(sequence) = self.sequence.as_mut() else {
+            let path = self.table.as_ref().map(|t| t.path().display().to_string());
+            return Err(Error::input(format!(
+                "{}: heap {largest} is beyond the {} values stored and the table holds no proved period",
+                path.unwrap_or_default(),
+                self.computed()
+            )));
+        };
         let wanted = largest.saturating_add(1);
-        let mut sequence = engine(ruleset, Method::Fast, wanted.min(max_len))?;
-        let mut target = wanted.min(DIRECT_LIMIT).min(max_len);
+        let done = sequence.values().len() as u64;
+        let mut target = wanted.min(DIRECT_LIMIT).max(done + 1).min(self.max_len);
         loop {
             sequence.extend_to(target as usize);
             if target >= wanted {
-                break;
+                return Ok(());
             }
-            if let Some(bound) = bound {
+            if let Some(bound) = self.bound {
                 if let Some(found) = find_proved(sequence.values(), bound) {
-                    oracle.periodicity = Some(found);
-                    break;
+                    self.periodicity = Some(found);
+                    return Ok(());
                 }
             }
-            if target >= max_len {
-                let why = if bound.is_none() {
+            if target >= self.max_len {
+                let why = if self.bound.is_none() {
                     format!("{ruleset} has no periodicity theorem")
                 } else {
                     format!("no period of {ruleset} is proved within them")
                 };
                 return Err(Error::input(format!(
-                    "heap {largest} is beyond the {max_len} nim-values sicher may compute, and {why}; raise --max or use --method search"
+                    "heap {largest} is beyond the {} nim-values sicher may compute, and {why}; raise --max or use --method search",
+                    self.max_len
                 )));
             }
-            target = (target + target / 8).min(wanted).min(max_len);
+            target = (target + target / 8).min(wanted).min(self.max_len);
         }
-        oracle.values = sequence.values().to_vec();
-        Ok(oracle)
     }
 
-    /// Answers from a nim-value table of `ruleset` (checked to be its table).
-    pub fn from_table(ruleset: &Ruleset, table: NimTable) -> Result<Self> {
+    /// Answers from a nim-value table of `ruleset` (checked to be its table, and read
+    /// whole once against its checksums).
+    pub fn from_table(ruleset: &Ruleset, table: Table) -> Result<Self> {
+        let BodyKind::NimValues { period } = table.header().kind else {
+            return Err(Error::input(format!(
+                "{}: this table holds outcomes of positions, not nim-values; give it to --table",
+                table.path().display()
+            )));
+        };
         if table.header().game != ruleset.spec() {
             return Err(Error::input(format!(
                 "{}: this nim-value table is for {}, not {}",
@@ -108,10 +149,12 @@ impl NimOracle {
                 ruleset.spec()
             )));
         }
+        table.verify()?;
         Ok(NimOracle {
             ruleset: ruleset.clone(),
-            values: Vec::new(),
-            periodicity: table.periodicity(),
+            sequence: None,
+            max_len: 0,
+            periodicity: period,
             bound: ProofBound::for_ruleset(ruleset),
             table: Some(table),
         })
@@ -119,22 +162,30 @@ impl NimOracle {
 
     /// Heap sizes whose values are known without the period: `0..computed`.
     pub fn computed(&self) -> u64 {
-        match &self.table {
-            Some(table) => table.header().entries,
-            None => self.values.len() as u64,
+        match (&self.table, &self.sequence) {
+            (Some(table), _) => table.header().entries,
+            (None, Some(sequence)) => sequence.values().len() as u64,
+            (None, None) => 0,
         }
     }
 
     fn stored(&self, h: u64) -> Option<Nimber> {
-        match &self.table {
-            Some(table) => table.get(h),
-            None => self.values.get(h as usize).copied(),
+        match (&self.table, &self.sequence) {
+            // The table was verified whole when the oracle was built.
+            (Some(table), _) if h < table.header().entries => table
+                .value_at(h)
+                .ok()
+                .and_then(|v| v.nimber())
+                .map(|v| v as Nimber),
+            (Some(_), _) => None,
+            (None, Some(sequence)) => sequence.values().get(h as usize).copied(),
+            (None, None) => None,
         }
     }
 
     /// True for Nim, whose values are the heap sizes themselves.
     pub fn closed_form(&self) -> bool {
-        self.ruleset == Ruleset::Nim
+        self.ruleset.nim_values_are_sizes()
     }
 
     /// The proved period used beyond the computed values, if any.
@@ -144,7 +195,7 @@ impl NimOracle {
 
     /// G(h).
     pub fn value(&self, h: Heap) -> u64 {
-        if self.ruleset == Ruleset::Nim {
+        if self.closed_form() {
             return h;
         }
         match self.stored(h) {
@@ -199,7 +250,7 @@ impl NimOracle {
         target: u64,
         limit: u64,
     ) -> Option<Vec<Vec<Heap>>> {
-        if self.ruleset == Ruleset::Nim {
+        if self.closed_form() {
             return Some(self.option_with_value(h, target).into_iter().collect());
         }
         if h >= self.computed() {
@@ -227,7 +278,7 @@ impl NimOracle {
     /// the same values, and an option of `h'` lifts back to `h` by adding the difference to
     /// its largest part (which is past the pre-period, so keeps its value).
     pub fn option_with_value(&self, h: Heap, target: u64) -> Option<Vec<Heap>> {
-        if self.ruleset == Ruleset::Nim {
+        if self.closed_form() {
             return (target < h).then(|| {
                 if target == 0 {
                     Vec::new()

@@ -30,23 +30,13 @@ impl ProofBound {
     /// The theorem's parameters for `ruleset`, or `None` when no theorem applies.
     pub fn for_ruleset(ruleset: &Ruleset) -> Option<Self> {
         match ruleset {
-            Ruleset::TakeBreak(code) => {
-                let take = code.last_nonzero()?;
-                let all = (0..=take).fold(0u8, |acc, t| acc | code.digit(t));
-                let parts = if all & 8 != 0 {
-                    3
-                } else if all & 4 != 0 {
-                    2
-                } else {
-                    1
-                };
-                Some(ProofBound { parts, take })
-            }
-            Ruleset::Subtraction(set) => Some(ProofBound {
-                parts: 1,
-                take: *set.last()?,
+            Ruleset::TakeBreak(_) | Ruleset::Subtraction(_) => Some(ProofBound {
+                parts: u64::from(ruleset.max_parts()),
+                take: ruleset.max_take()?,
             }),
-            _ => None,
+            // Grundy's splits must be unequal, which the induction's shift does not keep;
+            // Nim, Wythoff and Moore take without bound.
+            Ruleset::Grundy | Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => None,
         }
     }
 

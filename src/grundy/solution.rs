@@ -119,15 +119,7 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
 /// Misère play of a ruleset whose moves never leave two heaps: a lone heap's outcome
 /// depends only on its options' outcomes, so the same window argument applies.
 fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
-    let splits = match ruleset {
-        Ruleset::TakeBreak(code) => match code.last_nonzero() {
-            Some(last) => (0..=last).any(|t| code.digit(t) & 12 != 0),
-            None => (0..=code.explicit_len()).any(|t| code.digit(t) & 12 != 0),
-        },
-        Ruleset::Grundy => true,
-        _ => false,
-    };
-    if splits {
+    if ruleset.splits() {
         return Err(Error::input(format!(
             "no complete misère solution for {ruleset}: its moves split heaps, and misère play of splitting games needs misère quotients, which sicher does not compute; ask `check` or `solve` about a position instead"
         )));

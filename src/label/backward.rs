@@ -13,11 +13,7 @@ use crate::game::{Game, Heap, Ruleset, MOORE_MAX_K};
 
 pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync)) -> Labels {
     let bits = SharedBits::new(ranker.count());
-    let touched = match game.ruleset {
-        Ruleset::Wythoff => 2,
-        Ruleset::Moore(k) => k as u64,
-        _ => 1,
-    };
+    let touched = u64::from(game.ruleset.heaps_touched());
     for_each_position(game, ranker, progress, |scratch, rank, heaps| {
         if bits.is_safe(rank) {
             return;

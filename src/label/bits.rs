@@ -1,6 +1,9 @@
-//! Packed labels: one bit per rank, set when the position is safe.
+//! Packed outcome labels: one bit per rank, set when the position is safe (the body of an
+//! outcome table).
 
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::value::{Outcome, Value};
 
 /// The labels of a whole domain: bit `r` of the little-endian word sequence is 1 when
 /// the position of rank `r` is safe. Bits past the last entry are 0.
@@ -30,6 +33,11 @@ impl Labels {
     /// True when the position of rank `rank` is safe.
     pub fn is_safe(&self, rank: u64) -> bool {
         self.words[(rank / 64) as usize] >> (rank % 64) & 1 == 1
+    }
+
+    /// The value of the position of rank `rank`.
+    pub fn value(&self, rank: u64) -> Value {
+        Value::Outcome(Outcome::from_win(self.is_safe(rank)))
     }
 
     /// How many positions are unsafe.

@@ -11,14 +11,16 @@ mod backward;
 mod bits;
 mod forward;
 mod plain;
+mod plan;
 mod tiers;
 
+pub use plan::{Labelled, Plan};
 pub use tiers::child_into;
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::domain::{splits, splits_without_taking, Ranker};
+use crate::domain::Ranker;
 use crate::error::{Error, Result};
 use crate::game::{Game, Ruleset};
 pub use bits::Labels;
@@ -40,11 +42,10 @@ impl Strategy {
     /// heaps (Nim, Wythoff, Moore: unsafe positions are rare; subtraction: few parents
     /// each), forward for take-and-break games.
     pub fn auto(ruleset: &Ruleset) -> Strategy {
-        match ruleset {
-            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) | Ruleset::Subtraction(_) => {
-                Strategy::Backward
-            }
-            _ => Strategy::Forward,
+        if ruleset.reversible() {
+            Strategy::Backward
+        } else {
+            Strategy::Forward
         }
     }
 }
@@ -114,17 +115,12 @@ pub fn label(
 /// Refuses a strategy that cannot label the game.
 pub fn check_strategy(game: &Game, strategy: Strategy) -> Result<()> {
     match strategy {
-        Strategy::Backward if splits(&game.ruleset) || matches!(game.ruleset, Ruleset::TakeBreak(_)) => {
+        Strategy::Backward if !game.ruleset.reversible() => {
             Err(Error::input(format!(
                 "the backward strategy needs nim, subtraction, wythoff or moore rules, not {}; use --strategy forward",
                 game.ruleset
             )))
         }
-        // Rank order is not a labelling order when a move keeps the total.
-        Strategy::Plain if splits_without_taking(&game.ruleset) => Err(Error::input(format!(
-            "the plain strategy cannot label {}, which splits without taking; use --strategy forward",
-            game.ruleset
-        ))),
         _ => Ok(()),
     }
 }

@@ -140,7 +140,7 @@ fn subtraction_1_3_4_unsafe_when_n_mod_7_is_0_or_2() {
 fn strategies_agree_on_every_shipped_game_and_convention() {
     for shipped in crate::game::shipped_games() {
         let game = resolve(shipped.name).unwrap();
-        let domain = if crate::domain::splits(&game.ruleset) {
+        let domain = if game.ruleset.splits() {
             Domain::Total { total: 14 }
         } else {
             Domain::Heaps { heaps: 3, max: 6 }

@@ -4,8 +4,8 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::domain::{splits_without_taking, Partitions, Ranker, Runs, Strides};
-use crate::game::{Game, Heap, Ruleset};
+use crate::domain::{Partitions, Ranker, Runs, Strides};
+use crate::game::{Game, Heap};
 
 /// Per-thread buffers for building children and parents without allocating.
 #[derive(Default)]
@@ -193,10 +193,9 @@ fn total_tiers<E>(
 ) where
     E: Fn(&mut Scratch, Option<usize>, Range<u64>) + Sync,
 {
-    // Grundy's game splits without taking too: one thread in rank order gets it right
-    // (a split lowers the rank), but threads sharing a tier would read unfinished labels.
-    let by_heap_count =
-        splits_without_taking(&game.ruleset) || matches!(game.ruleset, Ruleset::Grundy);
+    // A split lowers the rank, so one thread in rank order gets it right, but threads
+    // sharing a tier would read unfinished labels.
+    let by_heap_count = game.ruleset.splits_without_taking();
     for total in 0..=partitions.total() {
         let ranks = partitions.tier(total);
         // Splitting without taking keeps the total but adds heaps: label the positions

@@ -16,20 +16,29 @@ pub use solver::{ProgressHook, SearchConfig, SearchStats, Solver};
 
 use crate::game::Position;
 
-/// Bytes of search stack one ply may take (frame, heaps, candidate moves), as the CLI's
-/// memory check counts it.
+/// Bytes of search stack one ply may take (frame, heaps, candidate moves), as the
+/// memory check before a search counts it.
 pub const STACK_BYTES_PER_PLY: u64 = 256;
 
-/// What `check` needs of a top-down engine, so the real one and the baseline are
-/// interchangeable.
+/// What the answer layer needs of a top-down engine, so the real one and the baseline
+/// are interchangeable.
 pub trait TopDown {
     /// `sicher(position)`: true when the player to move wins.
     fn is_win(&mut self, position: &Position) -> bool;
     /// One winning move (the position after it), or `None` when there is none.
     fn winning_move(&mut self, position: &Position) -> Option<Position>;
+    /// Every winning move (the positions after them), in generation order.
+    fn winning_moves(&mut self, position: &Position) -> Vec<Position>;
+    /// What the engine did so far.
+    fn stats(&self) -> SearchStats;
+    /// Bytes its memo or transposition table has allocated (0 where not tracked).
+    fn table_bytes(&self) -> usize;
+    /// Installs a hook called now and then with the statistics (ignored by engines that
+    /// keep none).
+    fn set_progress(&mut self, hook: ProgressHook);
 }
 
-impl TopDown for Solver<'_> {
+impl TopDown for Solver {
     fn is_win(&mut self, position: &Position) -> bool {
         Solver::is_win(self, position)
     }
@@ -37,9 +46,25 @@ impl TopDown for Solver<'_> {
     fn winning_move(&mut self, position: &Position) -> Option<Position> {
         Solver::winning_move(self, position)
     }
+
+    fn winning_moves(&mut self, position: &Position) -> Vec<Position> {
+        Solver::winning_moves(self, position)
+    }
+
+    fn stats(&self) -> SearchStats {
+        Solver::stats(self)
+    }
+
+    fn table_bytes(&self) -> usize {
+        Solver::table_bytes(self)
+    }
+
+    fn set_progress(&mut self, hook: ProgressHook) {
+        Solver::set_progress(self, hook)
+    }
 }
 
-impl TopDown for plain::PlainSolver<'_> {
+impl TopDown for plain::PlainSolver {
     fn is_win(&mut self, position: &Position) -> bool {
         plain::PlainSolver::is_win(self, position)
     }
@@ -47,4 +72,21 @@ impl TopDown for plain::PlainSolver<'_> {
     fn winning_move(&mut self, position: &Position) -> Option<Position> {
         plain::PlainSolver::winning_move(self, position)
     }
+
+    fn winning_moves(&mut self, position: &Position) -> Vec<Position> {
+        plain::PlainSolver::winning_moves(self, position)
+    }
+
+    fn stats(&self) -> SearchStats {
+        SearchStats {
+            nodes: self.nodes(),
+            ..SearchStats::default()
+        }
+    }
+
+    fn table_bytes(&self) -> usize {
+        0
+    }
+
+    fn set_progress(&mut self, _hook: ProgressHook) {}
 }

@@ -12,17 +12,17 @@ use crate::game::{Game, Position};
 const STACK_BYTES: usize = 1 << 30;
 
 /// The plain memoised solver; keeps its memo across positions like the real engine.
-pub struct PlainSolver<'g> {
-    game: &'g Game,
+pub struct PlainSolver {
+    game: Game,
     memo: HashMap<Vec<u64>, bool>,
     nodes: u64,
 }
 
-impl<'g> PlainSolver<'g> {
+impl PlainSolver {
     /// A solver with an empty memo.
-    pub fn new(game: &'g Game) -> Self {
+    pub fn new(game: &Game) -> Self {
         PlainSolver {
-            game,
+            game: game.clone(),
             memo: HashMap::new(),
             nodes: 0,
         }
@@ -50,6 +50,15 @@ impl<'g> PlainSolver<'g> {
     pub fn winning_move(&mut self, position: &Position) -> Option<Position> {
         let children = self.game.children(position);
         children.into_iter().find(|child| !self.is_win(child))
+    }
+
+    /// Every winning move (the positions after them), in generation order.
+    pub fn winning_moves(&mut self, position: &Position) -> Vec<Position> {
+        let children = self.game.children(position);
+        children
+            .into_iter()
+            .filter(|child| !self.is_win(child))
+            .collect()
     }
 }
 

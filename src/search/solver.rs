@@ -150,7 +150,7 @@ impl NimSum {
 }
 
 /// Called every so many nodes with the statistics so far.
-pub type ProgressHook<'a> = Box<dyn FnMut(&SearchStats) + 'a>;
+pub type ProgressHook = Box<dyn FnMut(&SearchStats)>;
 
 /// How often (in nodes, a power of two) the progress hook runs.
 const PROGRESS_EVERY: u64 = 1 << 16;
@@ -162,8 +162,8 @@ const GUIDE_BONUS: u32 = 1 << 29;
 const CODE_CACHE: u64 = 1 << 16;
 
 /// The top-down solver for one game; keep it to reuse its table across positions.
-pub struct Solver<'g> {
-    game: &'g Game,
+pub struct Solver {
+    game: Game,
     config: SearchConfig,
     combine: Combine,
     table: TranspositionTable,
@@ -176,28 +176,29 @@ pub struct Solver<'g> {
     moves: Vec<Candidate>,
     ops: Vec<Heap>,
     frames: Vec<Frame>,
-    progress: Option<ProgressHook<'g>>,
+    progress: Option<ProgressHook>,
 }
 
-impl<'g> Solver<'g> {
+impl Solver {
     /// A solver for `game` with the given settings.
-    pub fn new(game: &'g Game, config: SearchConfig) -> Self {
+    pub fn new(game: &Game, config: SearchConfig) -> Self {
+        let game = game.clone();
         let combine = if config.simplify && game.pairs_cancel() {
             Combine::Xor
         } else {
             Combine::Sum
         };
         Solver {
+            guide: if config.guide {
+                NimGuide::new(&game)
+            } else {
+                None
+            },
             game,
             config,
             combine,
             table: TranspositionTable::with_bytes(config.hash_bytes),
             ordering: MoveOrdering::new(config.history, config.killers),
-            guide: if config.guide {
-                NimGuide::new(game)
-            } else {
-                None
-            },
             codes: Vec::new(),
             stats: SearchStats::default(),
             heaps: Vec::new(),
@@ -209,7 +210,7 @@ impl<'g> Solver<'g> {
     }
 
     /// Installs a hook called every 65 536 nodes (for a spinner).
-    pub fn set_progress(&mut self, hook: ProgressHook<'g>) {
+    pub fn set_progress(&mut self, hook: ProgressHook) {
         self.progress = Some(hook);
     }
 
@@ -281,10 +282,10 @@ impl<'g> Solver<'g> {
         let wanted = largest.saturating_add(1).min(CODE_CACHE);
         for h in self.codes.len() as u64..wanted {
             self.codes
-                .push(heap_code_for(self.game, self.config.simplify, h));
+                .push(heap_code_for(&self.game, self.config.simplify, h));
         }
         if let Some(guide) = self.guide.as_mut() {
-            guide.extend_to(self.game, largest);
+            guide.extend_to(&self.game, largest);
         }
     }
 
@@ -301,7 +302,7 @@ impl<'g> Solver<'g> {
     /// The code a heap contributes to a key: zero for heaps that can never move.
     #[inline]
     fn code(&self, h: Heap) -> Key {
-        cached_code(&self.codes, self.game, self.config.simplify, h)
+        cached_code(&self.codes, &self.game, self.config.simplify, h)
     }
 
     /// Known outcome of a key: the empty position is terminal, others come from the table.
@@ -409,7 +410,7 @@ impl<'g> Solver<'g> {
             guide,
             ..
         } = self;
-        let (game, combine, simplify) = (*game, *combine, config.simplify);
+        let (game, combine, simplify) = (&*game, *combine, config.simplify);
         let guide = guide.as_ref();
         let value = |h: Heap| guide.and_then(|g| g.value(h));
         let start = frame.heaps_start as usize;
@@ -488,7 +489,7 @@ impl<'g> Solver<'g> {
     /// child keys and asks whether one is known to be unsafe (or is a terminal loss
     /// for the opponent). Most safe positions end here, before any candidate is built.
     fn transposition_cutoff(&mut self, frame: &Frame) -> Option<bool> {
-        let (game, combine, simplify) = (self.game, self.combine, self.config.simplify);
+        let (game, combine, simplify) = (&self.game, self.combine, self.config.simplify);
         let (codes, table) = (&self.codes, &self.table);
         let start = frame.heaps_start as usize;
         let parent = &self.heaps[start..start + frame.heaps_len as usize];

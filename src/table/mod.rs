@@ -1,21 +1,23 @@
-//! Endgame tables on disk: writing a labelled domain, and probing it memory-mapped.
-//!
-//! The format is described in [`header`]; bincode is used here and nowhere else.
+//! Tables on disk: one container ([`format`]) for every body kind (outcome bits,
+//! nim-values), written atomically and probed memory-mapped, each body block checked
+//! the first time it is read.
 
-pub mod header;
-pub mod nim;
+pub mod format;
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use memmap2::Mmap;
 
+use crate::atomic_file::{AtomicFile, Replace};
 use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Result};
-use crate::game::{Game, Position};
+use crate::game::{Convention, Game, Position, Ruleset};
+use crate::grundy::{Nimber, Periodicity};
 use crate::label::Labels;
-pub use header::{checksum, Checksum, Header};
+use crate::value::Value;
+pub use format::{checksum, BodyKind, Checksum, Header, BLOCK_BYTES, FORMAT_VERSION};
 
 /// Where tables go when no path is given, and where `check GAME` looks for them.
 pub const DEFAULT_DIR: &str = "tables";
@@ -40,119 +42,183 @@ pub fn default_file_name(game: &Game, domain: Domain) -> String {
     format!("{spec}-{}-{}.{EXTENSION}", game.convention, domain.slug())
 }
 
-/// The body checksum of packed labels, as stored in the header.
-pub fn body_checksum(words: &[u64]) -> u64 {
-    let mut sum = Checksum::new(words.len() as u64 * 8);
-    words.iter().for_each(|&w| sum.add(w));
-    sum.finish()
+/// Words per checked block.
+const BLOCK_WORDS: usize = (BLOCK_BYTES / 8) as usize;
+
+/// Writes a table: `words` hold `header.entries` fields of `header.width` bits. The
+/// offsets and checksums of `header` are filled in; the file appears complete or not at
+/// all.
+pub fn write(path: &Path, mut header: Header, words: &[u64], replace: Replace) -> Result<Header> {
+    if words.len() as u64 * 8 != header.body_len() {
+        return Err(Error::input(format!(
+            "internal: {} body words for {} entries of {} bits",
+            words.len(),
+            header.entries,
+            header.width
+        )));
+    }
+    let index: Vec<u64> = words
+        .chunks(BLOCK_WORDS)
+        .map(|block| format::block_checksum(block.iter().copied()))
+        .collect();
+    let index_bytes: Vec<u8> = index.iter().flat_map(|c| c.to_le_bytes()).collect();
+    header.lay_out(checksum(&index_bytes));
+    let mut file = AtomicFile::create(path, replace)?;
+    let mut prefix = header.encode();
+    prefix.extend_from_slice(&index_bytes);
+    prefix.resize(header.body_offset as usize, 0);
+    file.write_all(&prefix)?;
+    let mut buffer = Vec::with_capacity(BLOCK_BYTES as usize);
+    for block in words.chunks(BLOCK_WORDS) {
+        buffer.clear();
+        block
+            .iter()
+            .for_each(|w| buffer.extend_from_slice(&w.to_le_bytes()));
+        file.write_all(&buffer)?;
+    }
+    file.commit()?;
+    Ok(header)
 }
 
-/// Writes a table to `path` through a temporary file that is renamed into place only once
-/// complete and flushed; refuses to replace an existing file unless `force`.
-pub fn write(
+/// Writes the outcome labels of a domain as a table.
+pub fn write_outcomes(
     path: &Path,
     game: &Game,
     domain: Domain,
     labels: &Labels,
-    force: bool,
+    replace: Replace,
 ) -> Result<Header> {
-    if path.exists() && !force {
-        return Err(Error::input(format!(
-            "{} already exists; pass --force to overwrite it",
-            path.display()
-        )));
-    }
     let header = Header::new(
+        BodyKind::Outcomes {
+            unsafe_count: labels.unsafe_count(),
+        },
         game.ruleset.spec(),
-        game.convention.to_string(),
+        game.convention,
         domain,
         labels.entries(),
-        labels.unsafe_count(),
-        body_checksum(labels.words()),
+        1,
     );
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{file_name}.{}.partial", std::process::id()));
-    let result = write_to(&temporary, &header, labels.words())
-        .and_then(|()| std::fs::rename(&temporary, path).map_err(|e| Error::io(path, e)));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result.map(|()| header)
+    write(path, header, labels.words(), replace)
 }
 
-fn write_to(path: &Path, header: &Header, words: &[u64]) -> Result<()> {
-    let io = |e| Error::io(path, e);
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+/// Writes G(0..values.len()) of a one-heap ruleset as a table, with the period the values
+/// prove, if any.
+pub fn write_nim_values(
+    path: &Path,
+    ruleset: &Ruleset,
+    values: &[Nimber],
+    period: Option<Periodicity>,
+    replace: Replace,
+) -> Result<Header> {
+    let largest = values.iter().copied().max().unwrap_or(0);
+    let width = [1u8, 2, 4, 8, 16, 32]
+        .into_iter()
+        .find(|&w| w == 32 || u64::from(largest) < 1 << w)
+        .unwrap_or(32);
+    let entries = values.len() as u64;
+    let max = entries
+        .checked_sub(1)
+        .ok_or_else(|| Error::input("a nim-value table needs at least G(0)"))?;
+    let mut words = vec![0u64; format::body_len(entries, width) as usize / 8];
+    for (h, &v) in values.iter().enumerate() {
+        let bit = h as u64 * u64::from(width);
+        words[(bit / 64) as usize] |= u64::from(v) << (bit % 64);
     }
-    let file = File::create(path).map_err(io)?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    out.write_all(&header.encode()).map_err(io)?;
-    let mut buffer = Vec::with_capacity(1 << 16);
-    for chunk in words.chunks(1 << 13) {
-        buffer.clear();
-        chunk
-            .iter()
-            .for_each(|w| buffer.extend_from_slice(&w.to_le_bytes()));
-        out.write_all(&buffer).map_err(io)?;
-    }
-    let file = out.into_inner().map_err(|e| io(e.into_error()))?;
-    file.sync_all().map_err(io)
+    let header = Header::new(
+        BodyKind::NimValues {
+            period: period.filter(|p| p.proved_at.is_some()),
+        },
+        ruleset.spec(),
+        Convention::Normal,
+        Domain::Heaps { heaps: 1, max },
+        entries,
+        width,
+    );
+    write(path, header, &words, replace)
 }
 
-/// An open, memory-mapped table: probing reads one word, never the whole file.
+/// An open, memory-mapped table of any body kind.
 pub struct Table {
     path: PathBuf,
     header: Header,
     ranker: Ranker,
+    game: Game,
     map: Mmap,
+    /// One bit per body block: set once the block matched its checksum.
+    verified: Vec<AtomicU64>,
 }
 
 impl Table {
-    /// Opens a table and checks its header and length (not its body checksum).
+    /// Opens a table: checks its header, its length and its block index (each body
+    /// block is checked when first read).
     pub fn open(path: &Path) -> Result<Self> {
         let origin = path.display().to_string();
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(Error::input(format!(
-                "{origin}: is a directory, not a table"
-            )));
+        let bad = |why: String| Error::input(format!("{origin}: {why}"));
+        // Opening a FIFO or a device would block or read garbage: regular files only.
+        let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+        if meta.is_dir() {
+            return Err(bad("is a directory, not a table".into()));
         }
+        if !meta.is_file() {
+            return Err(bad("is not a regular file, so not a table".into()));
+        }
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
         // SAFETY: the map is only read. Tables are written under a temporary name and
         // renamed into place, so sicher never changes a mapped file; another program
         // truncating it while mapped is outside what sicher can guard against.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
         let header = Header::decode(&map, &origin)?;
-        let expected = header.body_offset + header.body_len();
+        let expected = header.file_len();
         if (map.len() as u64) < expected {
-            return Err(Error::input(format!(
-                "{origin}: truncated table ({} bytes, expected {expected})",
+            return Err(bad(format!(
+                "truncated table ({} bytes, expected {expected})",
                 map.len()
             )));
         }
         if (map.len() as u64) > expected {
-            return Err(Error::input(format!(
-                "{origin}: corrupted table ({} bytes, expected {expected})",
+            return Err(bad(format!(
+                "corrupted table ({} bytes, expected {expected})",
                 map.len()
             )));
         }
-        let ranker = Ranker::new(header.domain)
-            .map_err(|e| Error::input(format!("{origin}: corrupted table header ({e})")))?;
+        let index_end = (header.index_offset + header.blocks() * 8) as usize;
+        let index = &map[header.index_offset as usize..index_end];
+        if checksum(index) != header.index_checksum {
+            return Err(bad(
+                "corrupted table (body checksum mismatch in the block index)".into(),
+            ));
+        }
+        // Header games are inline specs: a crafted header never makes sicher open a file.
+        let game = crate::game::parse_spec(&header.game)
+            .map_err(|e| bad(format!("corrupted table header ({e})")))?
+            .with_convention(header.convention);
+        // Outcome tables cover positions, which play must not lead out of the domain;
+        // nim-value tables cover heap sizes.
+        if let BodyKind::Outcomes { .. } = header.kind {
+            header
+                .domain
+                .check_game(&game)
+                .map_err(|e| bad(format!("corrupted table header ({e})")))?;
+        }
+        let ranker =
+            Ranker::new(header.domain).map_err(|e| bad(format!("corrupted table header ({e})")))?;
         if ranker.count() != header.entries {
-            return Err(Error::input(format!(
-                "{origin}: corrupted table header ({} entries, but the domain has {})",
+            return Err(bad(format!(
+                "corrupted table header ({} entries, but the domain has {})",
                 header.entries,
                 ranker.count()
             )));
         }
+        let verified = (0..header.blocks().div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
         Ok(Table {
             path: path.to_path_buf(),
             header,
             ranker,
+            game,
             map,
+            verified,
         })
     }
 
@@ -171,6 +237,11 @@ impl Table {
         &self.ranker
     }
 
+    /// The game the table was written for, rebuilt from its header.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
     /// Refuses a table written for another game or convention.
     pub fn check_game(&self, game: &Game) -> Result<()> {
         if self.header.canonical() != game.canonical() {
@@ -184,93 +255,109 @@ impl Table {
         Ok(())
     }
 
-    /// The game the table was written for, rebuilt from its header.
-    pub fn game(&self) -> Result<Game> {
-        let game = crate::game::resolve(&self.header.game).map_err(|e| {
-            Error::input(format!(
-                "{}: corrupted table header ({e})",
-                self.path.display()
-            ))
-        })?;
-        let convention = match self.header.convention.as_str() {
-            "normal" => crate::game::Convention::Normal,
-            "misere" => crate::game::Convention::Misere,
-            other => {
-                return Err(Error::input(format!(
-                    "{}: corrupted table header (unknown convention `{other}`)",
-                    self.path.display()
-                )))
-            }
-        };
-        Ok(game.with_convention(convention))
-    }
-
     /// True when the position lies in the table's domain.
     pub fn covers(&self, position: &Position) -> bool {
         self.ranker.rank(position).is_some()
     }
 
-    /// Safe (true) or unsafe, or an error when the position is outside the domain.
-    #[inline]
-    pub fn probe(&self, position: &Position) -> Result<bool> {
+    /// The value of a position, or an error when it is outside the domain or its block
+    /// is damaged.
+    pub fn probe(&self, position: &Position) -> Result<Value> {
         let rank = self.ranker.rank(position).ok_or_else(|| {
             Error::input(format!(
-                "position {position} is outside the table's domain ({})",
-                self.header.domain
+                "position {position} is outside the table's domain ({}) in {}",
+                self.header.domain.flags(),
+                self.path.display()
             ))
         })?;
-        Ok(self.probe_rank(rank))
+        self.value_at(rank)
     }
 
-    /// The label of rank `rank` (`rank < entries`).
+    /// The value of rank `rank` (`rank < entries`).
     #[inline]
-    pub fn probe_rank(&self, rank: u64) -> bool {
-        let at = (self.header.body_offset + rank / 64 * 8) as usize;
-        let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap_or([0; 8]));
-        word >> (rank % 64) & 1 == 1
+    pub fn value_at(&self, rank: u64) -> Result<Value> {
+        Ok(self.header.kind.value(self.field_at(rank)?))
     }
 
-    /// Reads the whole body and checks its checksum, its padding, its unused tail bits
-    /// and its unsafe count.
-    pub fn verify_body(&self) -> Result<()> {
+    /// The raw field of rank `rank` (`rank < entries`), its block checked on first use.
+    #[inline]
+    pub fn field_at(&self, rank: u64) -> Result<u64> {
+        let width = u64::from(self.header.width);
+        let bit = rank * width;
+        let word_index = bit / 64;
+        self.ensure_verified(word_index * 8 / BLOCK_BYTES)?;
+        let at = (self.header.body_offset + word_index * 8) as usize;
+        let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap_or([0; 8]));
+        // Widths are at most 32 bits, so the mask never overflows.
+        Ok(word >> (bit % 64) & ((1 << width) - 1))
+    }
+
+    #[inline]
+    fn ensure_verified(&self, block: u64) -> Result<()> {
+        let slot = &self.verified[(block / 64) as usize];
+        if slot.load(Ordering::Relaxed) >> (block % 64) & 1 == 1 {
+            return Ok(());
+        }
+        self.verify_block(block)?;
+        slot.fetch_or(1 << (block % 64), Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The body words of one block.
+    fn block_words(&self, block: u64) -> impl ExactSizeIterator<Item = u64> + '_ {
+        let start = (self.header.body_offset + block * BLOCK_BYTES) as usize;
+        let end = (start as u64 + BLOCK_BYTES).min(self.header.file_len()) as usize;
+        self.map[start..end]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+    }
+
+    fn verify_block(&self, block: u64) -> Result<()> {
+        let at = (self.header.index_offset + block * 8) as usize;
+        let stored = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap_or([0; 8]));
+        if format::block_checksum(self.block_words(block)) != stored {
+            return Err(Error::input(format!(
+                "{}: corrupted table (body checksum mismatch in block {} of {}); make the table again",
+                self.path.display(),
+                block + 1,
+                self.header.blocks()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Reads the whole table: every block against its checksum, the padding, the unused
+    /// tail bits, and what the header counted of the entries.
+    pub fn verify(&self) -> Result<()> {
         let origin = self.path.display();
-        let header_end = header::PREFIX_LEN
-            + u32::from_le_bytes(self.map[12..16].try_into().unwrap_or([0; 4])) as usize
-            + 8;
-        if self.map[header_end..self.header.body_offset as usize]
+        let corrupted = |why: &str| Error::input(format!("{origin}: corrupted table ({why})"));
+        let header_len = u32::from_le_bytes(self.map[12..16].try_into().unwrap_or([0; 4]));
+        let header_end = format::PREFIX_LEN + header_len as usize + 8;
+        let index_end = (self.header.index_offset + self.header.blocks() * 8) as usize;
+        let padding = self.map[header_end..self.header.index_offset as usize]
             .iter()
-            .any(|&b| b != 0)
-        {
-            return Err(Error::input(format!(
-                "{origin}: corrupted table (padding is not zero)"
-            )));
+            .chain(&self.map[index_end..self.header.body_offset as usize]);
+        if padding.clone().any(|&b| b != 0) {
+            return Err(corrupted("padding is not zero"));
         }
-        let body = &self.map[self.header.body_offset as usize..];
-        let words = || {
-            body.chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-        };
-        let mut sum = Checksum::new(body.len() as u64);
-        let mut safe = 0u64;
-        for w in words() {
-            sum.add(w);
-            safe += w.count_ones() as u64;
+        for block in 0..self.header.blocks() {
+            self.ensure_verified(block)?;
         }
-        if sum.finish() != self.header.body_checksum {
-            return Err(Error::input(format!(
-                "{origin}: corrupted table (body checksum mismatch)"
-            )));
+        let used_bits = self.header.entries * u64::from(self.header.width);
+        let tail_bits = used_bits % 64;
+        let last = self.header.body_offset as usize + (used_bits.div_ceil(64) as usize - 1) * 8;
+        let last_word = u64::from_le_bytes(self.map[last..last + 8].try_into().unwrap_or([0; 8]));
+        if tail_bits != 0 && last_word >> tail_bits != 0 {
+            return Err(corrupted("bits past the last entry"));
         }
-        let tail_bits = self.header.entries % 64;
-        if tail_bits != 0 && words().next_back().is_some_and(|w| w >> tail_bits != 0) {
-            return Err(Error::input(format!(
-                "{origin}: corrupted table (bits past the last entry)"
-            )));
-        }
-        if self.header.entries - safe != self.header.unsafe_count {
-            return Err(Error::input(format!(
-                "{origin}: corrupted table (unsafe count mismatch)"
-            )));
+        if let BodyKind::Outcomes { unsafe_count } = self.header.kind {
+            let safe: u64 = (0..self.header.blocks())
+                .flat_map(|b| self.block_words(b))
+                .map(|w| u64::from(w.count_ones()))
+                .sum();
+            if self.header.entries - safe != unsafe_count {
+                return Err(corrupted("unsafe count mismatch"));
+            }
         }
         Ok(())
     }
@@ -288,7 +375,7 @@ mod tests {
         let ranker = Ranker::new(domain).unwrap();
         let labels = label(&game, &ranker, Strategy::Forward, &|_| {}).unwrap();
         let path = dir.join(default_file_name(&game, domain));
-        write(&path, &game, domain, &labels, false).unwrap();
+        write_outcomes(&path, &game, domain, &labels, Replace::Never).unwrap();
         (path, labels, ranker)
     }
 
@@ -298,10 +385,10 @@ mod tests {
         let (path, labels, ranker) = written(dir.path());
         assert!(path.ends_with("octal-0.77-normal-total20.table"));
         let table = Table::open(&path).unwrap();
-        table.verify_body().unwrap();
+        table.verify().unwrap();
         for rank in 0..ranker.count() {
             assert_eq!(
-                table.probe(&ranker.unrank(rank)).unwrap(),
+                table.probe(&ranker.unrank(rank)).unwrap().is_win(),
                 labels.is_safe(rank)
             );
         }
@@ -320,7 +407,7 @@ mod tests {
         assert!(table.covers(&Position::new(vec![3, 4])));
         assert!(!table.covers(&outside));
         // No overwrite without force, and no temporary file left behind.
-        let again = write(&path, &game, table.header().domain, &labels, false);
+        let again = write_outcomes(&path, &game, table.header().domain, &labels, Replace::Never);
         assert!(again.unwrap_err().to_string().contains("--force"));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
@@ -331,11 +418,11 @@ mod tests {
         let (path, _, _) = written(dir.path());
         let bytes = std::fs::read(&path).unwrap();
         let body_offset = Table::open(&path).unwrap().header().body_offset as usize;
-        for at in (header::PREFIX_LEN..bytes.len()).step_by(7) {
+        for at in (format::PREFIX_LEN..bytes.len()).step_by(7) {
             let mut broken = bytes.clone();
             broken[at] ^= 0x01;
             std::fs::write(&path, &broken).unwrap();
-            let outcome = Table::open(&path).and_then(|t| t.verify_body());
+            let outcome = Table::open(&path).and_then(|t| t.verify());
             assert!(
                 outcome.is_err(),
                 "flip at {at} (body at {body_offset}) went unnoticed"
@@ -345,5 +432,49 @@ mod tests {
             std::fs::write(&path, &bytes[..len]).unwrap();
             assert!(Table::open(&path).is_err(), "truncated to {len}");
         }
+    }
+
+    #[test]
+    fn a_damaged_block_refuses_to_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, _, ranker) = written(dir.path());
+        let mut bytes = std::fs::read(&path).unwrap();
+        let body_offset = Table::open(&path).unwrap().header().body_offset as usize;
+        bytes[body_offset] ^= 0x02;
+        std::fs::write(&path, &bytes).unwrap();
+        let table = Table::open(&path).unwrap();
+        let err = table.value_at(1).unwrap_err().to_string();
+        assert!(err.contains("block 1 of 1"), "{err}");
+        assert!(table.probe(&ranker.unrank(ranker.count() - 1)).is_err());
+    }
+
+    #[test]
+    fn nim_values_round_trip_at_the_width_they_need() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.table");
+        let kayles = resolve("kayles").unwrap().ruleset;
+        let values: Vec<Nimber> = (0..1000).map(|n| (n * 7 % 300) as Nimber).collect();
+        let period = Periodicity {
+            preperiod: 3,
+            period: 5,
+            proved_at: Some(20),
+        };
+        write_nim_values(&path, &kayles, &values, Some(period), Replace::Never).unwrap();
+        assert!(write_nim_values(&path, &kayles, &values, None, Replace::Never).is_err());
+        let table = Table::open(&path).unwrap();
+        assert_eq!(table.header().width, 16);
+        assert_eq!(
+            table.header().kind,
+            BodyKind::NimValues {
+                period: Some(period)
+            }
+        );
+        for (h, &v) in values.iter().enumerate() {
+            assert_eq!(
+                table.value_at(h as u64).unwrap(),
+                Value::Nimber(u64::from(v))
+            );
+        }
+        table.verify().unwrap();
     }
 }

@@ -1,0 +1,190 @@
+//! The policy (which sources, in which order) and the chain that follows it.
+
+use std::path::PathBuf;
+
+use super::{Answer, NimSource, Oracle, Query, SearchSource, Solution, TableSource};
+use crate::error::{Error, Result};
+use crate::game::{Game, Heap, Position};
+use crate::grundy::fast_path::applies;
+use crate::grundy::solution::default_max;
+use crate::search::{ProgressHook, SearchConfig};
+
+/// Largest heap for which [`Method::Auto`] falls back to search when nim-values fail.
+const AUTO_SEARCH_FALLBACK: Heap = 4096;
+
+/// Which kinds of source may answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Whatever answers fastest: nim-values where Sprague-Grundy theory applies, then a
+    /// covering table, then the search.
+    #[default]
+    Auto,
+    /// Only the top-down search (never a table, never nim-values).
+    Search,
+    /// Only nim-values (an error where they do not apply).
+    Grundy,
+}
+
+/// Which top-down engine searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// Boolean alpha-beta with transposition table and move ordering.
+    #[default]
+    Alphabeta,
+    /// The plain memoised recursion, kept as a baseline for measurements.
+    Plain,
+}
+
+/// How positions are to be answered: resolved once from the command line (or built by a
+/// library user), then followed for every position.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    /// Which kinds of source may answer.
+    pub method: Method,
+    /// Answer from this outcome table only (positions outside it are errors).
+    pub table: Option<PathBuf>,
+    /// Read nim-values from this table instead of computing them.
+    pub nim_table: Option<PathBuf>,
+    /// Where covering tables of the game are looked for ([`Method::Auto`] only).
+    pub tables_dir: Option<PathBuf>,
+    /// Largest heap whose nim-value may be computed; larger heaps need a proved period.
+    /// `None`: a default that depends on the ruleset.
+    pub nim_max: Option<u64>,
+    /// The search's settings.
+    pub search: SearchConfig,
+    /// The search's engine.
+    pub engine: Engine,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            method: Method::Auto,
+            table: None,
+            nim_table: None,
+            tables_dir: Some(PathBuf::from(crate::table::DEFAULT_DIR)),
+            nim_max: None,
+            search: SearchConfig::default(),
+            engine: Engine::Alphabeta,
+        }
+    }
+}
+
+/// The sources a policy allows, in the order they are tried.
+pub struct Chain {
+    game: Game,
+    /// Tried first, in order.
+    sources: Vec<Box<dyn Oracle>>,
+    /// Tried last: it covers whatever it can hold.
+    search: Option<SearchSource>,
+}
+
+impl Chain {
+    /// The chain `policy` describes for `game`.
+    pub fn new(game: &Game, policy: &Policy) -> Result<Self> {
+        if let Some(path) = &policy.table {
+            let tables = TableSource::open(path, Some(game))?;
+            return Ok(Self::of(game, vec![Box::new(tables)]));
+        }
+        let nim_max = policy.nim_max.unwrap_or_else(|| default_max(&game.ruleset));
+        let nim_len = nim_max.saturating_add(1);
+        let mut sources: Vec<Box<dyn Oracle>> = Vec::new();
+        if let Some(path) = &policy.nim_table {
+            if policy.method == Method::Search || !applies(game) {
+                return Err(Error::input(
+                    "--nim-table answers normal play of one-heap rulesets with the grundy method",
+                ));
+            }
+            sources.push(Box::new(NimSource::from_table(game, path)?));
+        }
+        match policy.method {
+            Method::Search => {}
+            Method::Grundy if sources.is_empty() => {
+                sources.push(Box::new(NimSource::computing(game, nim_len, None)?));
+            }
+            Method::Grundy => {}
+            Method::Auto => {
+                if sources.is_empty() && applies(game) {
+                    let source = NimSource::computing(game, nim_len, Some(AUTO_SEARCH_FALLBACK))?;
+                    sources.push(Box::new(source));
+                }
+                let tables = policy
+                    .tables_dir
+                    .as_deref()
+                    .and_then(|dir| TableSource::in_dir(dir, game));
+                if let Some(tables) = tables {
+                    sources.push(Box::new(tables));
+                }
+            }
+        }
+        let mut chain = Self::of(game, sources);
+        if matches!(policy.method, Method::Auto | Method::Search) && policy.nim_table.is_none() {
+            chain.search = Some(SearchSource::new(game, policy.engine, policy.search));
+        }
+        Ok(chain)
+    }
+
+    /// A chain over one table file, for the game the table names (`check --table FILE`
+    /// with no GAME).
+    pub fn for_table(path: &std::path::Path) -> Result<Self> {
+        let tables = TableSource::open(path, None)?;
+        let game = tables.game().clone();
+        Ok(Self::of(&game, vec![Box::new(tables)]))
+    }
+
+    fn of(game: &Game, sources: Vec<Box<dyn Oracle>>) -> Self {
+        Chain {
+            game: game.clone(),
+            sources,
+            search: None,
+        }
+    }
+
+    /// The game answered.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Installs a hook the search calls now and then with its statistics.
+    pub fn set_search_progress(&mut self, hook: ProgressHook) {
+        if let Some(search) = &mut self.search {
+            search.set_progress(hook);
+        }
+    }
+
+    /// The sources in the order they are tried.
+    fn in_order(&mut self) -> impl Iterator<Item = &mut dyn Oracle> {
+        let search = self.search.as_mut().map(|s| s as &mut dyn Oracle);
+        self.sources
+            .iter_mut()
+            .map(|s| s.as_mut() as &mut dyn Oracle)
+            .chain(search)
+    }
+
+    /// Answers a position from the first source that covers it.
+    pub fn answer(&mut self, position: &Position, query: Query) -> Result<Answer> {
+        for source in self.in_order() {
+            if let Some(answer) = source.answer(position, query)? {
+                return Ok(answer);
+            }
+        }
+        Err(self.uncovered(position))
+    }
+
+    /// Every winning move of a position, from the first source that covers it.
+    pub fn solve(&mut self, position: &Position) -> Result<Solution> {
+        for source in self.in_order() {
+            if let Some(solution) = source.solve(position)? {
+                return Ok(solution);
+            }
+        }
+        Err(self.uncovered(position))
+    }
+
+    fn uncovered(&self, position: &Position) -> Error {
+        Error::input(format!(
+            "no source can answer {position} of {}: nim-values do not reach it and the search is switched off",
+            self.game.canonical()
+        ))
+    }
+}

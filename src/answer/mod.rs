@@ -1,0 +1,128 @@
+//! Who wins here, and how: one place that answers positions, whatever knows the answer.
+//!
+//! Each source of answers ([`NimSource`]: nim-values and proved periods; [`TableSource`]:
+//! endgame tables on disk; [`SearchSource`]: the top-down search) implements [`Oracle`]
+//! and says "not mine" (`Ok(None)`) for positions it does not cover. A [`Chain`] tries
+//! them in the order a [`Policy`] gives; `check`, `solve` and every later command ask
+//! the chain, never a source directly.
+//!
+//! ```text
+//!   Policy ──► Chain::new(game, policy) ──► [NimSource?, TableSource?, SearchSource?]
+//!   position ──► chain.answer(position, query) ──► first source that covers it ──► Answer
+//!   position ──► chain.solve(position) ──► Solution (every winning move, evidence)
+//! ```
+
+mod chain;
+mod nim;
+mod search;
+mod table;
+
+pub use chain::{Chain, Engine, Method, Policy};
+pub use nim::NimSource;
+pub use search::SearchSource;
+pub use table::TableSource;
+
+use std::path::PathBuf;
+
+use crate::error::Result;
+use crate::game::Position;
+use crate::search::SearchStats;
+use crate::value::Value;
+
+/// Which kind of source answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// Sprague-Grundy theory: the XOR of nim-values (normal play, one-heap rulesets).
+    NimValues,
+    /// An endgame table on disk.
+    Table,
+    /// The top-down search.
+    Search,
+}
+
+impl SourceKind {
+    /// The name in JSON output: `"grundy"`, `"table"` or `"search"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceKind::NimValues => "grundy",
+            SourceKind::Table => "table",
+            SourceKind::Search => "search",
+        }
+    }
+}
+
+/// What a caller wants besides the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Query {
+    /// Also find a winning move of a safe position.
+    pub best_move: bool,
+}
+
+impl Default for Query {
+    fn default() -> Self {
+        Query { best_move: true }
+    }
+}
+
+/// One answered position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The position asked about.
+    pub position: Position,
+    /// What it is worth to the player to move.
+    pub value: Value,
+    /// The position after a winning move, when the position is safe, one exists and it
+    /// was asked for (in misère play a safe position may have no move at all).
+    pub best_move: Option<Position>,
+    /// Which source answered.
+    pub source: SourceKind,
+}
+
+/// A position with every winning move, and what the answering source knows beside.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The verdict (with one winning move when safe).
+    pub answer: Answer,
+    /// Every winning move (the positions after them), sorted.
+    pub winning_moves: Vec<Position>,
+    /// False when some heap was too large to list all its winning moves.
+    pub complete: bool,
+    /// Source-specific evidence.
+    pub evidence: Evidence,
+}
+
+/// How a source reached its answer.
+#[derive(Clone, Debug)]
+pub enum Evidence {
+    /// The heaps' nim-values and their XOR.
+    NimValues {
+        /// G(h) of each heap, in the position's order.
+        values: Vec<u64>,
+        /// Their XOR: the position is unsafe exactly when it is 0.
+        nim_sum: u64,
+    },
+    /// The table that held the answer.
+    Table {
+        /// Its file.
+        path: PathBuf,
+    },
+    /// What the search did.
+    Search {
+        /// Nodes, cut-offs and table statistics.
+        stats: SearchStats,
+        /// Bytes the transposition table allocated.
+        table_bytes: usize,
+    },
+}
+
+/// A source of answers.
+pub trait Oracle {
+    /// Which kind of source this is.
+    fn kind(&self) -> SourceKind;
+
+    /// Answers a position, or `Ok(None)` when this source does not cover it.
+    fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>>;
+
+    /// Every winning move of a position, or `Ok(None)` when this source does not cover it.
+    fn solve(&mut self, position: &Position) -> Result<Option<Solution>>;
+}

@@ -1,0 +1,145 @@
+//! Answers by Sprague-Grundy theory: in normal play of a one-heap ruleset a position is
+//! unsafe exactly when the XOR of its heaps' nim-values is 0.
+
+use std::path::Path;
+
+use super::{Answer, Evidence, Oracle, Query, Solution, SourceKind};
+use crate::error::{Error, Result};
+use crate::game::{Game, Heap, Position};
+use crate::grundy::fast_path::applies;
+use crate::grundy::NimOracle;
+use crate::table::Table;
+use crate::value::Value;
+
+/// Options scanned per heap, at most, to list all of its winning moves.
+const LIST_ALL_LIMIT: u64 = 1 << 22;
+
+/// Nim-values, computed as far as positions need them (or read from a table).
+pub struct NimSource {
+    oracle: NimOracle,
+    /// Positions whose largest heap is at most this fall back to the next source when
+    /// the values cannot cover them; `None`: the values' failure is the answer.
+    fallback_up_to: Option<Heap>,
+}
+
+impl NimSource {
+    /// Computes at most `max_len` values; heaps beyond them need a proved period. With
+    /// `fallback_up_to`, positions of smaller heaps that the values cannot cover are left
+    /// to the next source instead of failing.
+    pub fn computing(game: &Game, max_len: u64, fallback_up_to: Option<Heap>) -> Result<Self> {
+        check_applies(game)?;
+        Ok(NimSource {
+            oracle: NimOracle::growing(&game.ruleset, max_len)?,
+            fallback_up_to,
+        })
+    }
+
+    /// Reads the values from a nim-value table of the game's ruleset.
+    pub fn from_table(game: &Game, path: &Path) -> Result<Self> {
+        check_applies(game)?;
+        let table = Table::open(path)?;
+        Ok(NimSource {
+            oracle: NimOracle::from_table(&game.ruleset, table)?,
+            fallback_up_to: None,
+        })
+    }
+
+    /// Makes the values cover `position`; `Ok(false)` when they cannot and the position
+    /// falls back to the next source.
+    fn cover(&mut self, position: &Position) -> Result<bool> {
+        let largest = position.heaps().last().copied().unwrap_or(0);
+        match self.oracle.cover(largest) {
+            Ok(()) => Ok(true),
+            Err(_) if self.fallback_up_to.is_some_and(|limit| largest <= limit) => Ok(false),
+            Err(error) => Err(error),
+        }
+    }
+}
+
+/// Refuses games nim-values cannot answer, saying why.
+fn check_applies(game: &Game) -> Result<()> {
+    if applies(game) {
+        return Ok(());
+    }
+    Err(Error::input(format!(
+        "--method grundy needs normal play of a ruleset whose moves change one heap; {} is {}",
+        game.ruleset,
+        if game.ruleset.moves_one_heap() {
+            "played misère here"
+        } else {
+            "a coupled-move ruleset"
+        }
+    )))
+}
+
+impl Oracle for NimSource {
+    fn kind(&self) -> SourceKind {
+        SourceKind::NimValues
+    }
+
+    fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>> {
+        if !self.cover(position)? {
+            return Ok(None);
+        }
+        let verdict = self.oracle.verdict(position);
+        Ok(Some(Answer {
+            position: position.clone(),
+            value: Value::Nimber(verdict.nim_sum),
+            best_move: verdict
+                .winning_move
+                .filter(|_| query.best_move)
+                .map(|m| m.after),
+            source: SourceKind::NimValues,
+        }))
+    }
+
+    fn solve(&mut self, position: &Position) -> Result<Option<Solution>> {
+        let Some(answer) = self.answer(position, Query::default())? else {
+            return Ok(None);
+        };
+        let oracle = &self.oracle;
+        let heaps = position.heaps();
+        let values: Vec<u64> = heaps.iter().map(|&h| oracle.value(h)).collect();
+        let nim_sum = values.iter().fold(0, |acc, &v| acc ^ v);
+        let mut moves = Vec::new();
+        let mut complete = true;
+        let mut last = None;
+        for (&h, &v) in heaps.iter().zip(&values) {
+            if nim_sum == 0 || last == Some(h) {
+                continue;
+            }
+            last = Some(h);
+            let target = v ^ nim_sum;
+            // An option may have a larger value than its heap (mex promises only the
+            // smaller ones), so listing all moves scans every heap; a lone move needs
+            // `target < v`.
+            let options = oracle
+                .all_options_with_value(h, target, LIST_ALL_LIMIT)
+                .unwrap_or_else(|| {
+                    complete = false;
+                    (target < v)
+                        .then(|| oracle.option_with_value(h, target))
+                        .flatten()
+                        .into_iter()
+                        .collect()
+                });
+            for leaves in options {
+                let mut rest = heaps.to_vec();
+                if let Some(i) = rest.iter().position(|&x| x == h) {
+                    rest.remove(i);
+                }
+                rest.extend_from_slice(&leaves);
+                moves.push(Position::new(rest));
+            }
+        }
+        // Moves on different heaps can meet in one position.
+        moves.sort();
+        moves.dedup();
+        Ok(Some(Solution {
+            answer,
+            winning_moves: moves,
+            complete,
+            evidence: Evidence::NimValues { values, nim_sum },
+        }))
+    }
+}

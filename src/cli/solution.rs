@@ -1,0 +1,167 @@
+//! `solve GAME` with no heaps: the complete solution of a one-heap ruleset (its
+//! nim-sequence or lone-heap outcomes, period and proof), in words and as JSON.
+
+use serde::Serialize;
+
+use std::io::Write;
+
+use super::output::progress_bar;
+use super::stdout_error;
+use crate::error::{Error, Result};
+use crate::game::{Convention, Game};
+use crate::grundy::solution::{default_max, solve, Sequence, Solution};
+
+/// The JSON record of a complete solution.
+#[derive(Serialize)]
+struct SolutionRecord {
+    game: String,
+    play: String,
+    /// True when the solution covers every heap size (proved period or closed form).
+    solved: bool,
+    preperiod: Option<u64>,
+    period: Option<u64>,
+    proved_at: Option<u64>,
+    /// Largest heap size computed.
+    computed_to: u64,
+    /// Normal play: G(0) up to the end of the first period.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<Vec<u32>>,
+    /// Misère play: whether a lone heap is safe (true: the player to move wins).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcomes: Option<Vec<bool>>,
+    closed_form: Option<&'static str>,
+    note: String,
+}
+
+/// `solve GAME` with no heaps: the complete solution of a one-heap ruleset.
+pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Result<()> {
+    let max = max.unwrap_or_else(|| default_max(&game.ruleset));
+    let bar = progress_bar(max.saturating_add(1), quiet, "heaps");
+    let solution = solve(game, max, &mut |done| bar.set_position(done))?;
+    bar.finish_and_clear();
+    let note = describe(&solution);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let (values, outcomes) = match &solution.sequence {
+        Sequence::NimValues(v) => (Some(v.clone()), None),
+        Sequence::Outcomes(o) => (None, Some(o.clone())),
+    };
+    if json {
+        let found = solution.periodicity;
+        return write_json(
+            &mut out,
+            &SolutionRecord {
+                game: solution.ruleset.clone(),
+                play: solution.convention.to_string(),
+                solved: solution.proved(),
+                preperiod: found.map(|f| f.preperiod),
+                period: found.map(|f| f.period),
+                proved_at: found.and_then(|f| f.proved_at),
+                computed_to: solution.computed.saturating_sub(1),
+                values,
+                outcomes,
+                closed_form: solution.closed_form,
+                note,
+            },
+        );
+    }
+    writeln!(out, "{note}").map_err(stdout_error)?;
+    if let Some(found) = solution.periodicity {
+        let n0 = found.preperiod as usize;
+        let end = n0 + found.period as usize;
+        let show = |from: usize, to: usize| -> String {
+            match &solution.sequence {
+                Sequence::NimValues(v) => v[from..to]
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                Sequence::Outcomes(o) => o[from..to]
+                    .iter()
+                    .map(|&w| if w { "S" } else { "U" })
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            }
+        };
+        let what = match solution.sequence {
+            Sequence::NimValues(_) => "G",
+            Sequence::Outcomes(_) => "outcome",
+        };
+        if n0 > 0 {
+            writeln!(out, "pre-period, {what}(0..={}): {}", n0 - 1, show(0, n0))
+                .map_err(stdout_error)?;
+        } else {
+            writeln!(out, "pre-period: empty").map_err(stdout_error)?;
+        }
+        writeln!(out, "period, {what}({n0}..={}): {}", end - 1, show(n0, end))
+            .map_err(stdout_error)?;
+        match solution.sequence {
+            Sequence::NimValues(_) => writeln!(
+                out,
+
+                "G(n) = G({n0} + (n - {n0}) mod {}) for n >= {n0}; a position is unsafe (the player to move loses) exactly when the XOR of its heaps' values is 0",
+                found.period
+            ),
+            Sequence::Outcomes(_) => writeln!(out,
+                "S: a lone heap of that size is safe (the player to move wins); U: unsafe (the player to move loses)"
+            ),
+        }
+        .map_err(stdout_error)?;
+    }
+    Ok(())
+}
+
+/// One paragraph saying what the solution is, in words.
+fn describe(solution: &Solution) -> String {
+    let play = match solution.convention {
+        Convention::Normal => "normal play",
+        Convention::Misere => "misère play",
+    };
+    let subject = match solution.convention {
+        Convention::Normal => "the nim-sequence",
+        Convention::Misere => "a lone heap's outcome (safe or unsafe)",
+    };
+    let capital = match solution.convention {
+        Convention::Normal => "The nim-sequence",
+        Convention::Misere => "A lone heap's outcome (safe or unsafe)",
+    };
+    let head = format!("{} ({play})", solution.ruleset);
+    if let Some(form) = solution.closed_form {
+        return format!("{head}: solved in closed form: {form}");
+    }
+    let computed_to = solution.computed.saturating_sub(1);
+    match solution.periodicity {
+        Some(found) => match found.proved_at {
+            Some(at) => format!(
+                "{head}: solved. {} has period {} from n = {}, proved by the periodicity theorem with the values up to n = {at}",
+                capital, found.period, found.preperiod
+            ),
+            None => format!(
+                "{head}: not solved. {} looks periodic with period {} from n = {} in the values up to n = {computed_to}, but {}",
+                capital,
+                found.period,
+                found.preperiod,
+                if solution.no_theorem {
+                    "no periodicity theorem covers this ruleset, so that is not a proof"
+                } else {
+                    "the theorem needs more values to prove it (raise --max)"
+                }
+            ),
+        },
+        None => format!(
+            "{head}: not solved. No period found in {subject} up to n = {computed_to}{}",
+            if solution.no_theorem {
+                " (and no periodicity theorem covers this ruleset)"
+            } else {
+                "; raise --max to look further"
+            }
+        ),
+    }
+}
+
+/// Writes one JSON record on its own line.
+fn write_json<T: Serialize>(out: &mut impl Write, record: &T) -> Result<()> {
+    serde_json::to_writer(&mut *out, record)
+        .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
+    writeln!(out).map_err(stdout_error)
+}

@@ -1,0 +1,470 @@
+//! The table container on disk: one layout for every body kind. bincode is used here and
+//! nowhere else.
+//!
+//! ```text
+//! 0          8  magic "SICHRTBL"
+//! 8         12  format version, u32 little-endian (2)
+//! 12        16  header length H, u32 little-endian
+//! 16      16+H  header, bincode (standard configuration, fixed-width integers)
+//! 16+H    24+H  checksum of bytes 0..16+H, u64 little-endian
+//! ...           zero padding up to the index offset, a multiple of 64
+//! index         one u64 checksum per body block, little-endian; the header holds the
+//!               index's own checksum
+//! ...           zero padding up to the body offset, a multiple of 64
+//! body          ceil(entries * width / 64) little-endian u64 words: entry r is the
+//!               `width`-bit field at bit r * width (width 1, 2, 4, 8, 16 or 32, so no
+//!               field straddles two words), read as the header's body kind says
+//! ```
+//!
+//! The body is checked block by block (64 KiB each) the first time a probe touches a
+//! block, so a damaged table is refused before it answers, at the cost of one pass over
+//! each block actually used.
+
+use bincode::{Decode, Encode};
+
+use crate::domain::Domain;
+use crate::error::{Error, Result};
+use crate::game::Convention;
+use crate::grundy::Periodicity;
+use crate::value::{Outcome, Value};
+
+/// The first eight bytes of every table.
+pub const MAGIC: [u8; 8] = *b"SICHRTBL";
+/// The first eight bytes of the nim-value tables of format 1.
+const OLD_NIM_MAGIC: [u8; 8] = *b"SICHRNIM";
+/// The format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 2;
+/// Bytes before the encoded header: magic, version, header length.
+pub const PREFIX_LEN: usize = 16;
+/// Sections start at multiples of this, so the body can be memory-mapped as words.
+pub const ALIGN: u64 = 64;
+/// Body bytes per checked block.
+pub const BLOCK_BYTES: u64 = 1 << 16;
+/// Encoded headers longer than this are corrupt: the fields are a few short strings.
+const MAX_HEADER_LEN: u32 = 1 << 16;
+
+/// What a table's entries hold, with what the writer counted of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// One bit per position of the domain: 1 when safe.
+    Outcomes {
+        /// How many positions are unsafe.
+        unsafe_count: u64,
+    },
+    /// The nim-value of each heap size `0..entries` of a one-heap ruleset (normal play;
+    /// the domain is `--heaps 1`), with the proved period that extends them, if any.
+    NimValues {
+        /// The ultimate period proved from the stored values.
+        period: Option<Periodicity>,
+    },
+}
+
+impl BodyKind {
+    /// Reads one stored field as a value.
+    #[inline]
+    pub fn value(&self, field: u64) -> Value {
+        match self {
+            BodyKind::Outcomes { .. } => Value::Outcome(Outcome::from_win(field != 0)),
+            BodyKind::NimValues { .. } => Value::Nimber(field),
+        }
+    }
+
+    /// The kind's name, as `info` prints it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            BodyKind::Outcomes { .. } => "outcomes",
+            BodyKind::NimValues { .. } => "nim-values",
+        }
+    }
+}
+
+/// Everything a table says about itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// What the entries hold.
+    pub kind: BodyKind,
+    /// The ruleset's canonical inline spec, e.g. `octal:0.77`.
+    pub game: String,
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// The positions covered, one entry each in rank order.
+    pub domain: Domain,
+    /// Number of entries.
+    pub entries: u64,
+    /// Bits per entry: 1, 2, 4, 8, 16 or 32.
+    pub width: u8,
+    /// Byte offset of the block checksums.
+    pub index_offset: u64,
+    /// Byte offset of the body.
+    pub body_offset: u64,
+    /// Checksum of the block checksums, so of the whole body.
+    pub index_checksum: u64,
+    /// The sicher version that wrote the table.
+    pub sicher_version: String,
+}
+
+/// The domain as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
+enum StoredDomain {
+    Heaps { heaps: u32, max: u64 },
+    Total { total: u64 },
+}
+
+/// The body kind as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
+enum StoredKind {
+    Outcomes {
+        unsafe_count: u64,
+    },
+    NimValues {
+        /// `(preperiod, period, proved_at)`.
+        period: Option<(u64, u64, u64)>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+struct Stored {
+    kind: StoredKind,
+    game: String,
+    misere: bool,
+    domain: StoredDomain,
+    entries: u64,
+    width: u8,
+    index_offset: u64,
+    body_offset: u64,
+    index_checksum: u64,
+    sicher_version: String,
+}
+
+fn config() -> impl bincode::config::Config {
+    bincode::config::standard().with_fixed_int_encoding()
+}
+
+impl Header {
+    /// A header for `entries` fields of `width` bits; offsets and the index checksum
+    /// are filled in by [`Header::lay_out`].
+    pub fn new(
+        kind: BodyKind,
+        game: String,
+        convention: Convention,
+        domain: Domain,
+        entries: u64,
+        width: u8,
+    ) -> Self {
+        Header {
+            kind,
+            game,
+            convention,
+            domain,
+            entries,
+            width,
+            index_offset: 0,
+            body_offset: 0,
+            index_checksum: 0,
+            sicher_version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+
+    /// The canonical game and convention, as in `octal:0.77 misere`.
+    pub fn canonical(&self) -> String {
+        format!("{} {}", self.game, self.convention)
+    }
+
+    /// Bytes of the body: whole words of packed fields.
+    pub fn body_len(&self) -> u64 {
+        body_len(self.entries, self.width)
+    }
+
+    /// Number of checked blocks of the body.
+    pub fn blocks(&self) -> u64 {
+        self.body_len().div_ceil(BLOCK_BYTES)
+    }
+
+    /// Bytes of the whole file.
+    pub fn file_len(&self) -> u64 {
+        self.body_offset + self.body_len()
+    }
+
+    /// Fixes the offsets of the index and the body for this header's fields.
+    pub fn lay_out(&mut self, index_checksum: u64) {
+        self.index_checksum = index_checksum;
+        // Fixed-width integers: the offsets' values do not change the encoded length.
+        let header_end = (PREFIX_LEN + self.encode_fields().len() + 8) as u64;
+        self.index_offset = header_end.next_multiple_of(ALIGN);
+        self.body_offset = (self.index_offset + self.blocks() * 8).next_multiple_of(ALIGN);
+    }
+
+    fn encode_fields(&self) -> Vec<u8> {
+        let stored = Stored {
+            kind: match self.kind {
+                BodyKind::Outcomes { unsafe_count } => StoredKind::Outcomes { unsafe_count },
+                BodyKind::NimValues { period } => StoredKind::NimValues {
+                    period: period.and_then(|p| p.proved_at.map(|at| (p.preperiod, p.period, at))),
+                },
+            },
+            game: self.game.clone(),
+            misere: self.convention == Convention::Misere,
+            domain: match self.domain {
+                Domain::Heaps { heaps, max } => StoredDomain::Heaps { heaps, max },
+                Domain::Total { total } => StoredDomain::Total { total },
+            },
+            entries: self.entries,
+            width: self.width,
+            index_offset: self.index_offset,
+            body_offset: self.body_offset,
+            index_checksum: self.index_checksum,
+            sicher_version: self.sicher_version.clone(),
+        };
+        // Encoding plain strings and integers into a Vec cannot fail.
+        bincode::encode_to_vec(&stored, config()).unwrap_or_default()
+    }
+
+    /// Everything before the index: prefix, header, checksum and padding.
+    pub fn encode(&self) -> Vec<u8> {
+        let fields = self.encode_fields();
+        let mut out = Vec::with_capacity(self.index_offset as usize);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(fields.len() as u32).to_le_bytes());
+        out.extend_from_slice(&fields);
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out.resize(self.index_offset as usize, 0);
+        out
+    }
+
+    /// Decodes and checks the header at the start of `bytes` (the whole file or more of
+    /// it); `origin` names the file in errors.
+    pub fn decode(bytes: &[u8], origin: &str) -> Result<Self> {
+        let bad = |why: &str| Error::input(format!("{origin}: {why}"));
+        if bytes.len() >= 8 && bytes[..8] == OLD_NIM_MAGIC {
+            return Err(bad(
+                "a nim-value table of format version 1, which this sicher no longer reads (it reads version 2); write it again with `sicher nim-values GAME --max N --write FILE`",
+            ));
+        }
+        if bytes.len() < 8 || bytes[..8] != MAGIC {
+            return Err(bad("not a sicher table (bad magic)"));
+        }
+        if bytes.len() < PREFIX_LEN {
+            return Err(bad("truncated table (the header is cut short)"));
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
+        let version = word(8);
+        if version != FORMAT_VERSION {
+            let again = if version < FORMAT_VERSION {
+                "; it was written by an older sicher: make it again with `sicher table` (or `sicher nim-values --write`)"
+            } else {
+                "; it was written by a newer sicher"
+            };
+            return Err(bad(&format!(
+                "table format version {version} is not supported (this sicher reads version {FORMAT_VERSION}){again}"
+            )));
+        }
+        let len = word(12);
+        if len > MAX_HEADER_LEN {
+            return Err(bad("corrupted table header (impossible header length)"));
+        }
+        let end = PREFIX_LEN + len as usize;
+        if bytes.len() < end + 8 {
+            return Err(bad("truncated table (the header is cut short)"));
+        }
+        let stored_sum = u64::from_le_bytes(bytes[end..end + 8].try_into().unwrap_or([0; 8]));
+        if checksum(&bytes[..end]) != stored_sum {
+            return Err(bad("corrupted table header (header checksum mismatch)"));
+        }
+        let (stored, used): (Stored, usize) =
+            bincode::decode_from_slice(&bytes[PREFIX_LEN..end], config())
+                .map_err(|_| bad("corrupted table header (cannot decode it)"))?;
+        if used != len as usize {
+            return Err(bad("corrupted table header (trailing bytes)"));
+        }
+        let kind = match stored.kind {
+            StoredKind::Outcomes { unsafe_count } => BodyKind::Outcomes { unsafe_count },
+            StoredKind::NimValues { period } => BodyKind::NimValues {
+                period: period.map(|(preperiod, period, proved_at)| Periodicity {
+                    preperiod,
+                    period,
+                    proved_at: Some(proved_at),
+                }),
+            },
+        };
+        let header = Header {
+            kind,
+            game: stored.game,
+            convention: if stored.misere {
+                Convention::Misere
+            } else {
+                Convention::Normal
+            },
+            domain: match stored.domain {
+                StoredDomain::Heaps { heaps, max } => Domain::Heaps { heaps, max },
+                StoredDomain::Total { total } => Domain::Total { total },
+            },
+            entries: stored.entries,
+            width: stored.width,
+            index_offset: stored.index_offset,
+            body_offset: stored.body_offset,
+            index_checksum: stored.index_checksum,
+            sicher_version: stored.sicher_version,
+        };
+        header
+            .check_consistency(end as u64 + 8)
+            .map_err(|why| bad(&why))?;
+        Ok(header)
+    }
+
+    /// Refuses fields that contradict each other (a checksum only proves the writer
+    /// meant them).
+    fn check_consistency(&self, header_end: u64) -> std::result::Result<(), String> {
+        let corrupted = |why: &str| Err(format!("corrupted table header ({why})"));
+        if !matches!(self.width, 1 | 2 | 4 | 8 | 16 | 32) {
+            return corrupted("impossible entry width");
+        }
+        if self.entries == 0 || self.entries > crate::domain::MAX_ENTRIES {
+            return corrupted("impossible number of entries");
+        }
+        let index_ok = self.index_offset.is_multiple_of(ALIGN) && self.index_offset >= header_end;
+        let body_ok = self.body_offset.is_multiple_of(ALIGN)
+            && self.body_offset >= self.index_offset + self.blocks() * 8;
+        if !index_ok || !body_ok {
+            return corrupted("bad body offset");
+        }
+        match self.kind {
+            BodyKind::Outcomes { unsafe_count } => {
+                if self.width != 1 {
+                    return corrupted("outcomes take one bit");
+                }
+                if unsafe_count > self.entries {
+                    return corrupted("more unsafe positions than entries");
+                }
+            }
+            BodyKind::NimValues { period } => {
+                if !matches!(self.domain, Domain::Heaps { heaps: 1, .. })
+                    || self.convention != Convention::Normal
+                {
+                    return corrupted("nim-values cover one heap in normal play");
+                }
+                if let Some(p) = period {
+                    let proved_at = p.proved_at.unwrap_or(u64::MAX);
+                    if p.period == 0
+                        || proved_at >= self.entries
+                        || p.preperiod.saturating_add(p.period) > self.entries
+                    {
+                        return corrupted("impossible period");
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Bytes of a body of `entries` fields of `width` bits: whole 64-bit words.
+pub fn body_len(entries: u64, width: u8) -> u64 {
+    entries.saturating_mul(u64::from(width)).div_ceil(64) * 8
+}
+
+/// A 64-bit checksum over little-endian words (the tail zero-padded), seeded with the
+/// length. Each step is a bijection of the running state, so any single changed word
+/// changes the result.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut state = Checksum::new(bytes.len() as u64);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        state.add(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+    }
+    let mut tail = [0u8; 8];
+    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    if !chunks.remainder().is_empty() {
+        state.add(u64::from_le_bytes(tail));
+    }
+    state.finish()
+}
+
+/// Running state of [`checksum`], fed one word at a time.
+pub struct Checksum(u64);
+
+impl Checksum {
+    /// Starts a checksum over `len` bytes.
+    pub fn new(len: u64) -> Self {
+        Checksum(0x9E37_79B9_7F4A_7C15 ^ len)
+    }
+
+    /// Mixes in the next word.
+    #[inline]
+    pub fn add(&mut self, word: u64) {
+        self.0 = (self.0 ^ word)
+            .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
+            .rotate_left(29);
+    }
+
+    /// The final value.
+    pub fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        h ^ (h >> 33)
+    }
+}
+
+/// The checksum of one block of body words.
+pub fn block_checksum(words: impl ExactSizeIterator<Item = u64>) -> u64 {
+    let mut sum = Checksum::new(words.len() as u64 * 8);
+    words.for_each(|w| sum.add(w));
+    sum.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Header {
+        let mut header = Header::new(
+            BodyKind::Outcomes { unsafe_count: 99 },
+            "octal:0.77".into(),
+            Convention::Misere,
+            Domain::Total { total: 60 },
+            1234,
+            1,
+        );
+        header.lay_out(42);
+        header
+    }
+
+    #[test]
+    fn roundtrip_and_alignment() {
+        let header = sample();
+        let bytes = header.encode();
+        assert_eq!(bytes.len() as u64, header.index_offset);
+        assert_eq!(header.index_offset % 64, 0);
+        assert_eq!(header.body_offset % 64, 0);
+        assert_eq!(Header::decode(&bytes, "t").unwrap(), header);
+    }
+
+    #[test]
+    fn every_flipped_byte_is_caught() {
+        let bytes = sample().encode();
+        let header_end = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize + 24;
+        for at in 0..header_end {
+            let mut broken = bytes.clone();
+            broken[at] ^= 0x10;
+            let err = Header::decode(&broken, "t").unwrap_err().to_string();
+            assert!(err.starts_with("t: "), "{err}");
+        }
+        for len in 0..header_end {
+            assert!(Header::decode(&bytes[..len], "t").is_err());
+        }
+    }
+
+    #[test]
+    fn old_formats_get_a_clear_message() {
+        let mut bytes = sample().encode();
+        bytes[8] = 1;
+        let err = Header::decode(&bytes, "t").unwrap_err().to_string();
+        assert!(err.contains("version 1") && err.contains("older"), "{err}");
+        let mut old_nim = b"SICHRNIM".to_vec();
+        old_nim.extend_from_slice(&[1, 0, 0, 0, 0, 0, 0, 0]);
+        let err = Header::decode(&old_nim, "t").unwrap_err().to_string();
+        assert!(err.contains("nim-values"), "{err}");
+    }
+}
