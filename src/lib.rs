@@ -6,27 +6,66 @@
 //! **unsafe** when the player to move loses against best play (a P-position), as in the
 //! recursion `sicher(p) = ∃ q ∈ moves(p): ¬sicher(q)`.
 //!
+//! # Using the library
+//!
+//! ```
+//! use sicher::answer::{Chain, Policy, Query};
+//! use sicher::domain::Domain;
+//! use sicher::game::{resolve, Convention, Position};
+//! use sicher::label::Plan;
+//!
+//! # fn main() -> sicher::Result<()> {
+//! // Misère Kayles: who wins from rows of 3, 4 and 5 pins, and how?
+//! let game = resolve("kayles")?.with_convention(Convention::Misere);
+//! let mut chain = Chain::new(&game, &Policy::default())?;
+//! let answer = chain.answer(&Position::new(vec![3, 4, 5]), Query::default())?;
+//! assert!(answer.value.is_win());
+//! println!("safe; winning move: to {}", answer.best_move.unwrap());
+//!
+//! // Every position of at most 12 tokens, labelled bottom-up and written as a table.
+//! let plan = Plan::new(&game, Domain::Total { total: 12 }, None, None)?;
+//! let labelled = plan.run(&|_| {})?;
+//! let path = std::env::temp_dir().join(format!("doc-{}.table", std::process::id()));
+//! let replace = sicher::atomic_file::Replace::RegularFile;
+//! sicher::table::write_outcomes(&path, &game, plan.ranker().domain(), &labelled.labels, replace)?;
+//! let table = sicher::table::Table::open(&path)?;
+//! assert_eq!(table.probe(&Position::new(vec![3, 4, 5]))?, answer.value);
+//! # std::fs::remove_file(&path).ok();
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Code map
 //!
 //! ```text
 //!   GAME argument ─► game::resolve ─► Game (rules + convention)
-//!                                       │
-//!     check / solve on a position ──────┼─► grundy::NimOracle  normal play, one-heap rules:
-//!                                       │                      XOR of nim-values (any heap size
-//!                                       │                      once a period is proved)
-//!                                       ├─► table (probe)      check only: a table under tables/
-//!                                       │                      covers it: one memory-mapped bit
-//!                                       └─► search::Solver     otherwise: boolean alpha-beta
+//!   flags ─► cli (resolved once) ─► answer::Policy
 //!
-//!     table GAME --heaps/--total ─► domain (ranking) ─► label (bottom-up) ─► table (file)
-//!     nim-values / solve GAME    ─► grundy (values, period proof) ─► table::nim (file)
+//!   check / solve on a position ─► answer::Chain (the policy's sources, in order):
+//!        NimSource     normal play, one-heap rules: XOR of nim-values (grundy), any heap
+//!                      size once a period is proved
+//!        TableSource   a table under tables/ (or --table FILE) covering the position
+//!        SearchSource  otherwise: search::Solver, boolean alpha-beta
+//!      ─► Answer { value: Value, best_move, source } / Solution { winning_moves, evidence }
+//!
+//!   table GAME --heaps/--total ─► label::Plan (domain ranking, memory) ─► label ─► table (file)
+//!   nim-values / solve GAME    ─► grundy (values, period proof) ─► table (nim-value body)
 //! ```
 //!
+//! - [`value`]: what a position is worth: [`value::Outcome`] (safe or unsafe) and
+//!   [`value::Value`] (an outcome, or a nim-value that implies one), carried by answers,
+//!   labels and table bodies.
 //! - [`game`]: the model. `position.rs` (sorted multisets of heap sizes), `code.rs`
 //!   (octal/hex take-and-break codes), `rules.rs` (every ruleset's move generator, a
-//!   visitor that never allocates), `describe.rs` (shipped `games/*.toml`, embedded in
-//!   the binary; description files; inline specs), and `mod.rs` ([`Game`]: rules plus
-//!   convention plus the exact simplifications they allow).
+//!   visitor that never allocates, and its capabilities: tokens taken, heaps left,
+//!   splitting, reversibility, each stated for every ruleset by name), `describe.rs`
+//!   (shipped `games/*.toml`, embedded in the binary; description files; inline specs),
+//!   and `mod.rs` ([`Game`]: rules plus convention plus the exact simplifications they
+//!   allow).
+//! - [`answer`]: who wins here, and how. One trait for a source of answers
+//!   ([`answer::Oracle`]), three sources (`nim.rs`, `table.rs`, `search.rs`), and
+//!   `chain.rs`: the [`answer::Policy`] and the [`answer::Chain`] that tries the sources
+//!   in its order. Every command that answers positions goes through it.
 //! - [`search`]: the top-down engine. `solver.rs` runs the boolean alpha-beta on an
 //!   explicit stack (no recursion limit); `key.rs` gives positions 128-bit incremental
 //!   keys; `table.rs` is the bounded transposition table with its unsafe filter;
@@ -36,22 +75,29 @@
 //!   ranking bijections onto table entries (`tuples.rs`, `partitions.rs`), the ranking
 //!   of a move's result (`child.rs`), and `incremental.rs`, which ranks a position's
 //!   children from the parent's rank and steps through a tier without unranking.
-//! - [`label`]: the bottom-up labeller, tier by tier of total tokens, in parallel within
-//!   a tier (`tiers.rs` orders the work; moves that keep the total, Grundy's splits and
-//!   `d0` splits, are labelled by heap count within a tier): `forward.rs`, `backward.rs`,
-//!   and `plain.rs` (the baseline).
-//! - [`table`]: files on disk. `header.rs` (magic, version, bincode header, checksums; the
-//!   only place bincode is used), `mod.rs` (outcome tables: writing by temporary name and
-//!   rename, memory-mapped probing), `nim.rs` (nim-value tables of the same family).
+//! - [`label`]: the bottom-up labeller. `plan.rs` ranks a domain, picks the strategy and
+//!   estimates memory before anything is allocated; then tier by tier of total tokens, in
+//!   parallel within a tier (`tiers.rs` orders the work; moves that keep the total,
+//!   Grundy's splits and `d0` splits, are labelled by heap count within a tier):
+//!   `forward.rs`, `backward.rs`, and `plain.rs` (the baseline); `bits.rs` packs the
+//!   outcomes.
+//! - [`table`]: files on disk. `format.rs` (the one container: magic, version, bincode
+//!   header with checksum, block index, aligned body; the only place bincode is used),
+//!   `mod.rs` (writing outcome and nim-value bodies; [`table::Table`]: memory-mapped
+//!   probing, each body block checked against its checksum when first read).
 //! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
 //!   reference and the sparse-space engine), `period.rs` (ultimate periods and the
 //!   periodicity theorem's proof), `solution.rs` (complete solutions, misère subtraction
-//!   games) and `fast_path.rs` (normal-play positions by XOR of nim-values).
-//! - [`cli`]: one module per subcommand (`check`, `solve`, `bench`, `table`, `info`,
-//!   `verify`, `nim_values`) over the library; `probe.rs` and `grundy.rs` answer `check`
-//!   and `solve` from tables and nim-values; `args.rs` holds shared argument groups and
-//!   `output.rs` the output conventions (safe/unsafe wording, JSON records, progress that
-//!   stays quiet off a terminal).
+//!   games) and `fast_path.rs` (nim-values of any heap size, grown on demand; XOR verdicts
+//!   and winning moves).
+//! - [`atomic_file`]: files that appear complete or not at all (temporary name, sync,
+//!   no-clobber link or rename; stale temporaries of dead writers removed).
+//! - [`memory`]: what the machine can give, for refusing work up front.
+//! - [`cli`]: flags and printing only. One module per subcommand (`check`, `solve`,
+//!   `bench`, `table`, `info`, `verify`, `nim_values`); `args.rs` resolves shared flags
+//!   into a game and an [`answer::Policy`]; `input.rs` reads stdin batches; `output.rs`
+//!   holds the output conventions (safe/unsafe wording, JSON records, progress that stays
+//!   quiet off a terminal); `solution.rs` prints complete solutions.
 //! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
 //!
 //! `main.rs` only parses the command line and prints errors.

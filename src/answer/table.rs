@@ -17,7 +17,6 @@ pub struct TableSource {
     tables: Vec<Table>,
     /// Per table, for ranking a position's children from its own rank.
     children: Vec<Children>,
-    child: Vec<Heap>,
     /// True for a table the user named: a position outside it is an error, not a
     /// fall-through to the next source.
     only: bool,
@@ -48,7 +47,7 @@ impl Children {
     }
 
     /// `None` for moves of a shape the incremental rankers do not cover.
-    #[inline]
+    #[inline(always)]
     fn child_rank(
         &mut self,
         ranker: &Ranker,
@@ -110,7 +109,6 @@ impl TableSource {
         TableSource {
             tables,
             children,
-            child: Vec::new(),
             only,
         }
     }
@@ -155,42 +153,40 @@ impl TableSource {
             return Ok(Some((value, None)));
         }
         let mut winning = None;
-        self.for_each_child(at, heaps, |child, child_value| {
+        self.for_each_child(at, heaps, |child_value, removed, added| {
             if child_value.is_win() {
-                ControlFlow::Continue(())
-            } else {
-                winning = Some(child.to_vec());
-                ControlFlow::Break(())
+                return ControlFlow::Continue(());
             }
+            let mut child = Vec::new();
+            child_into(heaps, removed, added, &mut child);
+            winning = Some(child);
+            ControlFlow::Break(())
         })?;
         Ok(Some((value, winning)))
     }
 
-    /// Calls `visit(child heaps, child value)` for every move of `heaps` in table `at`,
-    /// until it breaks. Moves only lower totals and heaps, so every child stays in the
-    /// domain.
+    /// Calls `visit(child value, removed, added)` for every move of `heaps` in table `at`
+    /// (as [`crate::game::Ruleset::for_each_move`] reports it), until it breaks. Moves
+    /// only lower totals and heaps, so every child stays in the domain.
     fn for_each_child(
         &mut self,
         at: usize,
         heaps: &[Heap],
-        mut visit: impl FnMut(&[Heap], Value) -> ControlFlow<()>,
+        mut visit: impl FnMut(Value, &[usize], &[Heap]) -> ControlFlow<()>,
     ) -> Result<()> {
         let table = &self.tables[at];
         let ranker = table.ranker();
         let children = &mut self.children[at];
-        let child = &mut self.child;
         children.load(ranker, heaps);
+        let kind = table.header().kind;
         let total = heaps.iter().sum();
         let mut failure = None;
         let _ = table.game().ruleset.for_each_move(heaps, |removed, added| {
             let rank = children
                 .child_rank(ranker, heaps, removed, added)
                 .unwrap_or_else(|| ranker.rank_after_move(heaps, total, removed, added));
-            match table.value_at(rank) {
-                Ok(value) => {
-                    child_into(heaps, removed, added, child);
-                    visit(child, value)
-                }
+            match table.field_at(rank) {
+                Ok(field) => visit(kind.value(field), removed, added),
                 Err(error) => {
                     failure = Some(error);
                     ControlFlow::Break(())
@@ -227,9 +223,11 @@ impl Oracle for TableSource {
         let path = table.path().to_path_buf();
         let mut winning_moves = Vec::new();
         if value.is_win() {
-            self.for_each_child(at, heaps, |child, child_value| {
+            let mut child = Vec::new();
+            self.for_each_child(at, heaps, |child_value, removed, added| {
                 if !child_value.is_win() {
-                    winning_moves.push(Position::new(child.to_vec()));
+                    child_into(heaps, removed, added, &mut child);
+                    winning_moves.push(Position::new(child.clone()));
                 }
                 ControlFlow::Continue(())
             })?;

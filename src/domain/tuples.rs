@@ -256,7 +256,7 @@ impl TupleChildren {
 
     /// Rank of the child left by moving `heaps[removed]` (of the loaded heaps) down to
     /// `added` (one heap at most, zeros allowed); `None` for any other shape of move.
-    #[inline]
+    #[inline(always)]
     pub fn child_rank(
         &self,
         tuples: &BoundedTuples,

@@ -89,7 +89,7 @@ impl NimOracle {
     }
 
     /// Extends the values until heaps up to `largest` are covered: computed directly up
-    /// to [`DIRECT_LIMIT`], beyond it only as far as a proved period needs.
+    /// to 65 536, beyond it only as far as a proved period needs.
     pub fn cover(&mut self, largest: Heap) -> Result<()> {
         if self.covers(largest) {
             return Ok(());

@@ -1,4 +1,4 @@
-//! Tables on disk: one container ([`format`]) for every body kind (outcome bits,
+//! Tables on disk: one container ([`mod@format`]) for every body kind (outcome bits,
 //! nim-values), written atomically and probed memory-mapped, each body block checked
 //! the first time it is read.
 
@@ -274,13 +274,13 @@ impl Table {
     }
 
     /// The value of rank `rank` (`rank < entries`).
-    #[inline]
+    #[inline(always)]
     pub fn value_at(&self, rank: u64) -> Result<Value> {
         Ok(self.header.kind.value(self.field_at(rank)?))
     }
 
     /// The raw field of rank `rank` (`rank < entries`), its block checked on first use.
-    #[inline]
+    #[inline(always)]
     pub fn field_at(&self, rank: u64) -> Result<u64> {
         let width = u64::from(self.header.width);
         let bit = rank * width;
@@ -292,7 +292,7 @@ impl Table {
         Ok(word >> (bit % 64) & ((1 << width) - 1))
     }
 
-    #[inline]
+    #[inline(always)]
     fn ensure_verified(&self, block: u64) -> Result<()> {
         let slot = &self.verified[(block / 64) as usize];
         if slot.load(Ordering::Relaxed) >> (block % 64) & 1 == 1 {
