@@ -5,14 +5,51 @@
 //! The final step never replaces a file that appeared meanwhile unless overwriting was
 //! asked for (a hard link fails if the name exists, where a rename would silently
 //! replace), never replaces anything but a regular file, and errors name the user's
-//! path, not the temporary one. A temporary left behind by a process that died is
-//! removed by the next writer of the same destination.
+//! path, not the temporary one. SIGINT, SIGTERM and SIGHUP remove the temporaries being
+//! written before the process exits; a temporary left behind by a process that died
+//! otherwise (kill -9, power loss) is removed by the next writer of the same destination.
 
 use std::fs::File;
 use std::io::{BufWriter, ErrorKind, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, Once};
 
 use crate::error::{Error, Result};
+
+/// Temporaries being written now, removed by the signal handler.
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static HANDLER: Once = Once::new();
+
+/// Exit status after a signal interrupted a write (128 + SIGINT, as shells report it).
+const INTERRUPTED: i32 = 130;
+
+/// Installs, once, the handler that removes live temporaries on SIGINT/SIGTERM/SIGHUP.
+fn install_handler() {
+    HANDLER.call_once(|| {
+        // Without a handler the default action still ends the process; the next writer
+        // then removes the stale temporary, so a failure here loses nothing.
+        let _ = ctrlc::set_handler(|| {
+            if let Ok(live) = LIVE.lock() {
+                for path in live.iter() {
+                    let _ = std::fs::remove_file(path);
+                }
+            }
+            std::process::exit(INTERRUPTED);
+        });
+    });
+}
+
+fn register(path: &Path) {
+    if let Ok(mut live) = LIVE.lock() {
+        live.push(path.to_path_buf());
+    }
+}
+
+fn unregister(path: &Path) {
+    if let Ok(mut live) = LIVE.lock() {
+        live.retain(|p| p != path);
+    }
+}
 
 /// Whether an existing destination may be replaced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,8 +79,13 @@ impl AtomicFile {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
         remove_stale_temporaries(destination);
+        install_handler();
         let temporary = temporary_name(destination, std::process::id());
-        let file = File::create(&temporary).map_err(|e| Error::io(destination, e))?;
+        register(&temporary);
+        let file = File::create(&temporary).map_err(|e| {
+            unregister(&temporary);
+            Error::io(destination, e)
+        })?;
         Ok(AtomicFile {
             destination: destination.to_path_buf(),
             temporary,
@@ -105,6 +147,7 @@ impl Drop for AtomicFile {
         // Committed or not, the temporary name must not outlive the writer.
         self.out.take();
         let _ = std::fs::remove_file(&self.temporary);
+        unregister(&self.temporary);
     }
 }
 

@@ -48,6 +48,29 @@ impl Error {
     }
 }
 
+/// Quotes text a user gave, for an error message: in backticks, at most
+/// [`QUOTE_CHARS`] characters (then an ellipsis), control characters and other
+/// unprintable ones escaped, so hostile input never floods or garbles the one line.
+pub fn quote(text: &str) -> String {
+    let mut out = String::from("`");
+    for (i, c) in text.chars().enumerate() {
+        if i == QUOTE_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() || c == '`' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('`');
+    out
+}
+
+/// Most characters of user text an error message quotes.
+pub const QUOTE_CHARS: usize = 40;
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -63,5 +86,24 @@ impl std::error::Error for Error {
             Error::Io { source, .. } => Some(source),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_are_short_and_escaped() {
+        assert_eq!(quote("x"), "`x`");
+        assert_eq!(quote("a\0b\n"), "`a\\u{0}b\\n`");
+        let long = "9".repeat(5_000_000);
+        let quoted = quote(&long);
+        assert!(
+            quoted.chars().count() <= QUOTE_CHARS + 3,
+            "{}",
+            quoted.len()
+        );
+        assert!(quoted.ends_with("…`"));
     }
 }

@@ -2,15 +2,20 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use indicatif::ProgressBar;
 
 use clap::Args;
 
 use super::args::{forced_convention, resolve_game, start_heaps, MethodArgs, SearchArgs};
-use super::output::{write_human, write_json_answer};
+use super::output::{per_second, show_progress, spinner, write_human, write_json_answer};
 use super::{input, stdout_error, EXAMPLES_CHECK};
 use crate::answer::{Chain, Query};
 use crate::error::{Error, Result};
 use crate::game::Position;
+use crate::search::{ProgressHook, SearchStats};
 
 /// Arguments of `sicher check`.
 #[derive(Args, Debug)]
@@ -53,6 +58,9 @@ pub struct CheckArgs {
     /// Only say safe or unsafe, without looking for a winning move.
     #[arg(long)]
     pub no_move: bool,
+    /// No spinner during long searches, even on a terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Runs `sicher check`.
@@ -94,12 +102,16 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     let query = Query {
         best_move: !args.no_move,
     };
+    let spinner = SearchSpinner::new(show_progress(args.quiet));
+    chain.set_search_progress(spinner.hook());
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // Answers collect in a buffer written in large pieces: a batch is output-bound.
     let mut pending: Vec<u8> = Vec::with_capacity(1 << 17);
     let mut answer = |heaps: &[u64], pending: &mut Vec<u8>| -> Result<()> {
-        let answer = chain.answer(&Position::new(heaps.to_vec()), query)?;
+        let answer = chain.answer(&Position::new(heaps.to_vec()), query);
+        spinner.clear();
+        let answer = answer?;
         if args.json {
             write_json_answer(pending, &answer)
         } else {
@@ -123,4 +135,46 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     out.write_all(&pending).map_err(stdout_error)?;
     out.flush().map_err(stdout_error)?;
     outcome
+}
+
+/// A spinner that appears only once a search has run for a while (the search reports
+/// every 65 536 nodes) and disappears when its position is answered.
+struct SearchSpinner {
+    shown: bool,
+    bar: Arc<Mutex<Option<ProgressBar>>>,
+}
+
+impl SearchSpinner {
+    fn new(shown: bool) -> Self {
+        SearchSpinner {
+            shown,
+            bar: Arc::default(),
+        }
+    }
+
+    /// The hook the search calls with its statistics.
+    fn hook(&self) -> ProgressHook {
+        let (shown, bar) = (self.shown, Arc::clone(&self.bar));
+        let started = Instant::now();
+        Box::new(move |stats: &SearchStats| {
+            if !shown {
+                return;
+            }
+            let Ok(mut bar) = bar.lock() else { return };
+            let bar = bar.get_or_insert_with(|| spinner(false, "searching"));
+            bar.set_message(format!(
+                "searching: {} nodes ({:.0}/s), {} in the transposition table",
+                stats.nodes,
+                per_second(stats.nodes, started.elapsed()),
+                stats.table_entries
+            ));
+        })
+    }
+
+    /// Removes the spinner, if one is shown.
+    fn clear(&self) {
+        if let Some(bar) = self.bar.lock().ok().and_then(|mut b| b.take()) {
+            bar.finish_and_clear();
+        }
+    }
 }

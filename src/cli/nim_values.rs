@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::args::GameArgs;
-use super::output::progress_bar;
+use super::output::{progress_bar, write_json};
 use super::stdout_error;
 use crate::atomic_file::Replace;
 use crate::error::{Error, Result};
@@ -137,9 +137,7 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
             seconds: elapsed.as_secs_f64(),
             values_per_second: rate,
         };
-        serde_json::to_writer(&mut out, &record)
-            .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
-        writeln!(out).map_err(stdout_error)?;
+        write_json(&mut out, &record)?;
     } else {
         writeln!(
             out,

@@ -76,10 +76,17 @@ pub fn write_human(out: &mut Vec<u8>, answer: &Answer, asked_move: bool) {
 
 /// Appends one JSON answer record and a newline.
 pub fn write_json_answer(out: &mut Vec<u8>, answer: &Answer) -> Result<()> {
-    serde_json::to_writer(&mut *out, &AnswerRecord::new(answer))
-        .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
-    out.push(b'\n');
-    Ok(())
+    write_json(out, &AnswerRecord::new(answer))
+}
+
+/// Writes one JSON value and a newline to standard output (or a buffer for it); a
+/// reader that went away is a closed pipe, not a failure to encode.
+pub fn write_json<T: Serialize + ?Sized>(out: &mut impl std::io::Write, value: &T) -> Result<()> {
+    serde_json::to_writer(&mut *out, value).map_err(|e| match e.io_error_kind() {
+        Some(kind) => super::stdout_error(std::io::Error::from(kind)),
+        None => Error::input(format!("cannot encode JSON: {e}")),
+    })?;
+    out.write_all(b"\n").map_err(super::stdout_error)
 }
 
 /// Appends heap sizes as `Position`'s display does, without allocating.

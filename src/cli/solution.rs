@@ -7,7 +7,7 @@ use std::io::Write;
 
 use super::output::progress_bar;
 use super::stdout_error;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::game::{Convention, Game};
 use crate::grundy::solution::{default_max, solve, Sequence, Solution};
 
@@ -48,7 +48,7 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
     };
     if json {
         let found = solution.periodicity;
-        return write_json(
+        return super::output::write_json(
             &mut out,
             &SolutionRecord {
                 game: solution.ruleset.clone(),
@@ -157,11 +157,4 @@ fn describe(solution: &Solution) -> String {
             }
         ),
     }
-}
-
-/// Writes one JSON record on its own line.
-fn write_json<T: Serialize>(out: &mut impl Write, record: &T) -> Result<()> {
-    serde_json::to_writer(&mut *out, record)
-        .map_err(|e| Error::input(format!("cannot encode JSON: {e}")))?;
-    writeln!(out).map_err(stdout_error)
 }

@@ -60,9 +60,10 @@ pub struct LabelArgs {
     /// Worker threads (default: one per core); the table is the same for any count.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
-    /// Go ahead even when the memory estimate exceeds the memory available.
+    /// Go ahead even when the memory estimate exceeds the memory available (an
+    /// allocation the system refuses is still one error line).
     #[arg(long)]
-    pub force: bool,
+    pub force_memory: bool,
     /// No progress bar and no announcement on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -82,9 +83,12 @@ pub struct TableArgs {
     #[command(flatten)]
     pub label: LabelArgs,
     /// Where to write the table (default: under tables/, named after game, convention
-    /// and domain). --force also allows overwriting it.
+    /// and domain).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Replace the output file if it exists (a regular file only).
+    #[arg(long)]
+    pub force: bool,
     /// Also run the plain labeller, check it agrees, and report the speed-up.
     #[arg(long)]
     pub compare_plain: bool,
@@ -94,7 +98,7 @@ pub struct TableArgs {
 }
 
 /// Plans the labelling, announces the domain size and memory, refuses what will not fit
-/// (unless `--force`), and labels with a progress bar.
+/// (unless `--force-memory`), and labels with a progress bar.
 pub fn label_domain(game: &Game, domain: Domain, args: &LabelArgs) -> Result<(Plan, Labelled)> {
     let strategy = args.strategy.as_deref().map(str::parse).transpose()?;
     let plan = Plan::new(game, domain, strategy, args.threads.map(|t| t as usize))?;
@@ -112,7 +116,7 @@ pub fn label_domain(game: &Game, domain: Domain, args: &LabelArgs) -> Result<(Pl
             ))
         );
     }
-    if !args.force {
+    if !args.force_memory {
         plan.check_memory()?;
     }
     let bar = progress_bar(plan.ranker().count(), args.quiet, "positions");
@@ -154,13 +158,13 @@ pub fn run(args: &TableArgs) -> Result<()> {
         Some(path) => path.clone(),
         None => Path::new(table::DEFAULT_DIR).join(table::default_file_name(&game, domain)),
     };
-    let replace = if args.label.force {
+    let replace = if args.force {
         Replace::RegularFile
     } else {
         Replace::Never
     };
     // Refuse before labelling; the final rename checks again.
-    if !args.label.force && std::fs::symlink_metadata(&path).is_ok() {
+    if !args.force && std::fs::symlink_metadata(&path).is_ok() {
         return Err(Error::input(format!(
             "{} already exists; pass --force to overwrite it",
             path.display()

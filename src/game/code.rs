@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 
 /// Whether a code is written in octal (bits 1, 2, 4) or hexadecimal (bits 1, 2, 4, 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,7 +34,7 @@ impl TakeBreakCode {
             Radix::Octal => "octal",
             Radix::Hex => "hexadecimal",
         };
-        let bad = |why: String| Error::input(format!("{kind} code `{text}`: {why}"));
+        let bad = |why: String| Error::input(format!("{kind} code {}: {why}", quote(text)));
         let trimmed = text.trim();
         if trimmed.is_empty() {
             return Err(Error::input(format!(
@@ -57,7 +57,10 @@ impl TakeBreakCode {
                 (Some(_), Radix::Octal) => Err(bad(format!(
                     "`{c}` at character {column} is not an octal digit (0-7); write hexadecimal codes as `hex:...`"
                 ))),
-                (None, _) => Err(bad(format!("`{c}` at character {column} is not a digit"))),
+                (None, _) => Err(bad(format!(
+                    "{} at character {column} is not a digit",
+                    quote(&c.to_string())
+                ))),
             }
         };
         let d0 = digit_value(head.chars().next().unwrap_or('0'), 1)?;

@@ -10,7 +10,7 @@ use super::code::{Radix, TakeBreakCode};
 use super::position::Position;
 use super::rules::{Ruleset, MOORE_MAX_K};
 use super::{Convention, Game};
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 
 /// A description shipped with sicher.
 #[derive(Clone, Copy, Debug)]
@@ -58,7 +58,8 @@ pub fn resolve(arg: &str) -> Result<Game> {
     }
     let names: Vec<&str> = SHIPPED.iter().map(|g| g.name).collect();
     Err(Error::input(format!(
-        "unknown game `{arg}`: give a shipped game ({}), a .toml file, or a spec such as octal:0.77, hex:0.8F, subtraction:1,3,4, moore:2",
+        "unknown game {}: give a shipped game ({}), a .toml file, or a spec such as octal:0.77, hex:0.8F, subtraction:1,3,4, moore:2",
+        quote(arg),
         names.join(", ")
     )))
 }
@@ -71,20 +72,26 @@ pub fn parse_spec(spec: &str) -> Result<Game> {
         None => (spec, None),
     };
     let ruleset = build_ruleset(kind, argument)
-        .map_err(|why| Error::input(format!("game `{spec}`: {why}")))?;
+        .map_err(|why| Error::input(format!("game {}: {why}", quote(spec))))?;
     Ok(Game::new(ruleset.spec(), ruleset, Convention::Normal))
 }
 
 /// Builds a ruleset from its kind and its one parameter (code, set or k) as text.
 fn build_ruleset(kind: &str, argument: Option<&str>) -> std::result::Result<Ruleset, String> {
-    let needs = |what: &str| format!("`{kind}` needs {what}");
+    let needs = |what: &str| format!("{} needs {what}", quote(kind));
     match (kind, argument) {
         ("nim", None) => Ok(Ruleset::Nim),
         ("grundy", None) => Ok(Ruleset::Grundy),
         ("wythoff", None) => Ok(Ruleset::Wythoff),
-        ("nim" | "grundy" | "wythoff", Some(_)) => Err(format!("`{kind}` takes no parameter")),
+        ("nim" | "grundy" | "wythoff", Some(_)) => {
+            Err(format!("{} takes no parameter", quote(kind)))
+        }
         ("octal" | "hex", Some(code)) => {
-            let radix = if kind == "octal" { Radix::Octal } else { Radix::Hex };
+            let radix = if kind == "octal" {
+                Radix::Octal
+            } else {
+                Radix::Hex
+            };
             TakeBreakCode::parse(code, radix)
                 .map(Ruleset::TakeBreak)
                 .map_err(|e| e.to_string())
@@ -94,16 +101,35 @@ fn build_ruleset(kind: &str, argument: Option<&str>) -> std::result::Result<Rule
             let k: i128 = k
                 .trim()
                 .parse()
-                .map_err(|_| format!("k = `{k}` is not a whole number"))?;
+                .map_err(|_| format!("k = {} is not a whole number", quote(k)))?;
             check_moore_k(k)
         }
         ("octal" | "hex", None) => Err(needs("a code, as in octal:0.77")),
         ("subtraction", None) => Err(needs("a set, as in subtraction:1,3,4")),
         ("moore", None) => Err(needs("k, as in moore:2")),
-        _ => Err(format!(
-            "unknown rules `{kind}` (expected nim, octal, hex, subtraction, grundy, wythoff or moore)"
-        )),
+        _ => Err(unknown_rules(kind)),
     }
+}
+
+/// Names the rules that exist, and the one meant when only the case was wrong.
+fn unknown_rules(kind: &str) -> String {
+    const KNOWN: [&str; 7] = [
+        "nim",
+        "octal",
+        "hex",
+        "subtraction",
+        "grundy",
+        "wythoff",
+        "moore",
+    ];
+    let meant = KNOWN
+        .iter()
+        .find(|known| known.eq_ignore_ascii_case(kind))
+        .map_or(String::new(), |known| format!("; did you mean `{known}`?"));
+    format!(
+        "unknown rules {} (expected nim, octal, hex, subtraction, grundy, wythoff or moore){meant}",
+        quote(kind)
+    )
 }
 
 fn check_moore_k(k: i128) -> std::result::Result<Ruleset, String> {
@@ -120,9 +146,12 @@ fn parse_subtraction_set(list: &str) -> std::result::Result<Ruleset, String> {
         if word.is_empty() {
             continue;
         }
-        let value: u64 = word
-            .parse()
-            .map_err(|_| format!("`{word}` in the subtraction set is not a positive integer"))?;
+        let value: u64 = word.parse().map_err(|_| {
+            format!(
+                "{} in the subtraction set is not a positive integer",
+                quote(word)
+            )
+        })?;
         set.push(i128::from(value));
     }
     check_subtraction_set(set)
@@ -183,6 +212,12 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
     };
     let rules = description.rules.get_ref().as_str();
     let rules_at = description.rules.span().start;
+    if !matches!(
+        rules,
+        "nim" | "octal" | "hex" | "subtraction" | "grundy" | "wythoff" | "moore"
+    ) {
+        return Err(fail(rules_at, unknown_rules(rules)));
+    }
     // A parameter the rules do not use is a mistake, not something to ignore.
     let stray = [
         (
@@ -211,21 +246,30 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
     }
     let ruleset = match rules {
         "octal" | "hex" => {
-            let code = description
-                .code
-                .as_ref()
-                .ok_or_else(|| fail(rules_at, format!("rules = \"{rules}\" needs a `code`, as in code = \"0.77\"")))?;
-            let radix = if rules == "octal" { Radix::Octal } else { Radix::Hex };
+            let code = description.code.as_ref().ok_or_else(|| {
+                fail(
+                    rules_at,
+                    format!("rules = \"{rules}\" needs a `code`, as in code = \"0.77\""),
+                )
+            })?;
+            let radix = if rules == "octal" {
+                Radix::Octal
+            } else {
+                Radix::Hex
+            };
             TakeBreakCode::parse(code.get_ref(), radix)
                 .map(Ruleset::TakeBreak)
                 .map_err(|e| fail(code.span().start, e.to_string()))?
         }
         "subtraction" => {
-            let set = description
-                .subtraction
-                .as_ref()
-                .ok_or_else(|| fail(rules_at, "rules = \"subtraction\" needs `subtraction = [...]`".into()))?;
-            check_subtraction_set(set.get_ref().iter().map(|&v| i128::from(v)).collect()).map_err(|why| fail(set.span().start, why))?
+            let set = description.subtraction.as_ref().ok_or_else(|| {
+                fail(
+                    rules_at,
+                    "rules = \"subtraction\" needs `subtraction = [...]`".into(),
+                )
+            })?;
+            check_subtraction_set(set.get_ref().iter().map(|&v| i128::from(v)).collect())
+                .map_err(|why| fail(set.span().start, why))?
         }
         "moore" => {
             let k = description
@@ -237,12 +281,7 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
         "nim" => Ruleset::Nim,
         "grundy" => Ruleset::Grundy,
         "wythoff" => Ruleset::Wythoff,
-        other => {
-            return Err(fail(
-                rules_at,
-                format!("unknown rules `{other}` (expected nim, octal, hex, subtraction, grundy, wythoff or moore)"),
-            ))
-        }
+        other => return Err(fail(rules_at, unknown_rules(other))),
     };
     let convention = match description.play.as_ref() {
         None => Convention::Normal,
@@ -252,7 +291,7 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
             other => {
                 return Err(fail(
                     play.span().start,
-                    format!("play = \"{other}\": expected \"normal\" or \"misere\""),
+                    format!("play = {}: expected \"normal\" or \"misere\"", quote(other)),
                 ))
             }
         },

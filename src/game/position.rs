@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Result};
 
 /// Size of one heap.
 pub type Heap = u64;
@@ -68,13 +68,15 @@ pub fn parse_heap(word: &str) -> Result<Heap> {
     if word.bytes().all(|b| b.is_ascii_digit()) {
         word.parse::<Heap>().map_err(|_| {
             Error::input(format!(
-                "heap `{word}` is too large (at most {})",
+                "heap {} is too large (at most {})",
+                quote(word),
                 Heap::MAX
             ))
         })
     } else {
         Err(Error::input(format!(
-            "heap `{word}` is not a non-negative integer"
+            "heap {} is not a non-negative integer",
+            quote(word)
         )))
     }
 }

@@ -104,6 +104,13 @@ impl NimOracle {
             )));
         };
         let wanted = largest.saturating_add(1);
+        if self.bound.is_none() && wanted > self.max_len {
+            // Only computing every value up to the heap could answer: refuse at once.
+            return Err(Error::input(format!(
+                "heap {largest} is beyond the {} nim-values sicher may compute, and {ruleset} has no periodicity theorem; raise --max or use --method search",
+                self.max_len
+            )));
+        }
         let done = sequence.values().len() as u64;
         let mut target = wanted.min(DIRECT_LIMIT).max(done + 1).min(self.max_len);
         loop {

@@ -9,10 +9,15 @@
 use super::bits::{Labels, SharedBits};
 use super::tiers::{for_each_position, has_move};
 use crate::domain::Ranker;
+use crate::error::Result;
 use crate::game::{Game, Heap, Ruleset, MOORE_MAX_K};
 
-pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync)) -> Labels {
-    let bits = SharedBits::new(ranker.count());
+pub(crate) fn label(
+    game: &Game,
+    ranker: &Ranker,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Labels> {
+    let bits = SharedBits::new(ranker.count())?;
     let touched = u64::from(game.ruleset.heaps_touched());
     for_each_position(game, ranker, progress, |scratch, rank, heaps| {
         if bits.is_safe(rank) {
@@ -41,7 +46,7 @@ pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync
         };
         raise.parents(&game.ruleset, budget);
     });
-    bits.into_labels()
+    Ok(bits.into_labels())
 }
 
 /// Enumerates the parents of one position: its heap slots raised as a move's inverse.

@@ -3,7 +3,15 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::error::{Error, Result};
 use crate::value::{Outcome, Value};
+
+/// The error for an allocation of per-position data that the system refused.
+pub(crate) fn out_of_memory(what: &str, entries: u64) -> Error {
+    Error::input(format!(
+        "not enough memory for {what} of {entries} positions (the allocation was refused); label a smaller domain"
+    ))
+}
 
 /// The labels of a whole domain: bit `r` of the little-endian word sequence is 1 when
 /// the position of rank `r` is safe. Bits past the last entry are 0.
@@ -58,13 +66,16 @@ pub(crate) struct SharedBits {
 }
 
 impl SharedBits {
-    pub(crate) fn new(entries: u64) -> Self {
-        SharedBits {
-            words: (0..entries.div_ceil(64))
-                .map(|_| AtomicU64::new(0))
-                .collect(),
-            entries,
-        }
+    /// All-unsafe labels for `entries` positions; an allocation the system refuses is an
+    /// error, not an abort.
+    pub(crate) fn new(entries: u64) -> Result<Self> {
+        let len = usize::try_from(entries.div_ceil(64)).unwrap_or(usize::MAX);
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(len)
+            .map_err(|_| out_of_memory("the labels", entries))?;
+        words.resize_with(len, || AtomicU64::new(0));
+        Ok(SharedBits { words, entries })
     }
 
     // Relaxed is enough: tiers are separated by rayon joins, which order all accesses.

@@ -6,10 +6,15 @@ use super::bits::{Labels, SharedBits};
 use super::tiers::{for_each_position, for_each_runs_position};
 use crate::domain::incremental::MAX_PUT_BACK;
 use crate::domain::{Ranker, Runs, Strides};
+use crate::error::Result;
 use crate::game::{Game, Heap, Ruleset};
 
-pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync)) -> Labels {
-    let bits = SharedBits::new(ranker.count());
+pub(crate) fn label(
+    game: &Game,
+    ranker: &Ranker,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Labels> {
+    let bits = SharedBits::new(ranker.count())?;
     // Ranking children from scratch dominated labelling; one-heap moves on `--total`
     // domains are ranked from the parent's runs instead.
     if let Ranker::Total(partitions) = ranker {
@@ -24,7 +29,7 @@ pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync
                     bits.set_safe(rank);
                 }
             });
-            return bits.into_labels();
+            return Ok(bits.into_labels());
         }
     }
     for_each_position(game, ranker, progress, |_, rank, heaps| {
@@ -50,7 +55,7 @@ pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync
             bits.set_safe(rank);
         }
     });
-    bits.into_labels()
+    Ok(bits.into_labels())
 }
 
 /// One option of a lone heap: the tokens it takes and the parts it leaves.

@@ -106,9 +106,9 @@ pub fn label(
     ranker.domain().check_game(game)?;
     check_strategy(game, strategy)?;
     match strategy {
-        Strategy::Forward => Ok(forward::label(game, ranker, progress)),
-        Strategy::Backward => Ok(backward::label(game, ranker, progress)),
-        Strategy::Plain => Ok(plain::label(game, ranker, progress)),
+        Strategy::Forward => forward::label(game, ranker, progress),
+        Strategy::Backward => backward::label(game, ranker, progress),
+        Strategy::Plain => plain::label(game, ranker, progress),
     }
 }
 

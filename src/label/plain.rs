@@ -3,14 +3,22 @@
 
 use std::ops::ControlFlow;
 
-use super::bits::Labels;
+use super::bits::{out_of_memory, Labels};
 use super::tiers::child_into;
 use crate::domain::Ranker;
+use crate::error::Result;
 use crate::game::Game;
 
-pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync)) -> Labels {
+pub(crate) fn label(
+    game: &Game,
+    ranker: &Ranker,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Labels> {
     let count = ranker.count();
-    let mut safe = vec![false; count as usize];
+    let mut safe = Vec::new();
+    safe.try_reserve_exact(count as usize)
+        .map_err(|_| out_of_memory("the plain labeller's flags", count))?;
+    safe.resize(count as usize, false);
     let mut child = Vec::new();
     let mut heaps = Vec::new();
     let mut padded = match ranker {
@@ -54,9 +62,13 @@ pub(crate) fn label(game: &Game, ranker: &Ranker, progress: &(dyn Fn(u64) + Sync
         }
     }
     progress(count % (1 << 16));
-    let mut words = vec![0u64; count.div_ceil(64) as usize];
+    let mut words = Vec::new();
+    words
+        .try_reserve_exact(count.div_ceil(64) as usize)
+        .map_err(|_| out_of_memory("the labels", count))?;
+    words.resize(count.div_ceil(64) as usize, 0u64);
     for (rank, _) in safe.iter().enumerate().filter(|(_, &s)| s) {
         words[rank / 64] |= 1 << (rank % 64);
     }
-    Labels::from_words(words, count)
+    Ok(Labels::from_words(words, count))
 }

@@ -74,7 +74,7 @@ impl Plan {
         crate::memory::check_fits(
             &format!("labelling {}", self.ranker.domain().flags()),
             u128::from(self.bytes),
-            "pass --force to try anyway",
+            "pass --force-memory to try anyway",
         )
     }
 
