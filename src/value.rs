@@ -2,9 +2,17 @@
 //! bodies), so that richer values travel through the same pipes as the plain verdict.
 //!
 //! The verdict itself is an [`Outcome`]; a [`Value`] is an outcome or something that
-//! implies one (a nim-value in normal play).
+//! implies one (a nim-value in normal play), or an outcome with its remoteness.
+//!
+//! **Remoteness** counts moves of both players under best play: a position with no move
+//! has remoteness 0; a safe position's is 1 + the smallest remoteness among its unsafe
+//! children (the winner hurries), an unsafe position's 1 + the largest among its
+//! children (the loser holds out). So in normal play a position is safe exactly when its
+//! remoteness is odd, in misère play exactly when it is even.
 
 use std::fmt;
+
+use crate::game::Convention;
 
 /// Who wins from a position, with the player to move: the `sicher` predicate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -40,6 +48,17 @@ impl Outcome {
         }
     }
 
+    /// The outcome a remoteness implies under a convention (safe at odd remoteness in
+    /// normal play, at even remoteness in misère play).
+    #[inline]
+    pub fn from_remoteness(remoteness: u32, convention: Convention) -> Self {
+        let odd = remoteness % 2 == 1;
+        Outcome::from_win(match convention {
+            Convention::Normal => odd,
+            Convention::Misere => !odd,
+        })
+    }
+
     /// The verdict in words, for people.
     pub fn in_words(self) -> &'static str {
         match self {
@@ -62,6 +81,14 @@ pub enum Value {
     Outcome(Outcome),
     /// A Sprague-Grundy value (normal play): the position is unsafe exactly at 0.
     Nimber(u64),
+    /// The outcome and how many moves (of both players) best play takes to end the game.
+    Remoteness {
+        /// Who wins.
+        outcome: Outcome,
+        /// Moves until the game ends: the winner's fastest win, the loser's longest
+        /// resistance.
+        remoteness: u32,
+    },
 }
 
 impl Value {
@@ -69,8 +96,24 @@ impl Value {
     #[inline]
     pub fn outcome(self) -> Outcome {
         match self {
-            Value::Outcome(outcome) => outcome,
+            Value::Outcome(outcome) | Value::Remoteness { outcome, .. } => outcome,
             Value::Nimber(nimber) => Outcome::from_win(nimber != 0),
+        }
+    }
+
+    /// A remoteness with the outcome it implies under `convention`.
+    pub fn remote(remoteness: u32, convention: Convention) -> Self {
+        Value::Remoteness {
+            outcome: Outcome::from_remoteness(remoteness, convention),
+            remoteness,
+        }
+    }
+
+    /// The remoteness, when the value carries one.
+    pub fn remoteness(self) -> Option<u32> {
+        match self {
+            Value::Remoteness { remoteness, .. } => Some(remoteness),
+            Value::Outcome(_) | Value::Nimber(_) => None,
         }
     }
 
@@ -84,7 +127,7 @@ impl Value {
     pub fn nimber(self) -> Option<u64> {
         match self {
             Value::Nimber(nimber) => Some(nimber),
-            Value::Outcome(_) => None,
+            Value::Outcome(_) | Value::Remoteness { .. } => None,
         }
     }
 }
@@ -105,5 +148,26 @@ mod tests {
         assert!(Value::Nimber(5).is_win());
         assert_eq!(Value::from(Outcome::Safe).nimber(), None);
         assert_eq!(Outcome::from_win(false).label(), "unsafe");
+    }
+
+    #[test]
+    fn remoteness_parity_gives_the_outcome() {
+        assert_eq!(
+            Value::remote(0, Convention::Normal).outcome(),
+            Outcome::Unsafe
+        );
+        assert_eq!(
+            Value::remote(5, Convention::Normal).outcome(),
+            Outcome::Safe
+        );
+        assert_eq!(
+            Value::remote(0, Convention::Misere).outcome(),
+            Outcome::Safe
+        );
+        assert_eq!(
+            Value::remote(1, Convention::Misere).outcome(),
+            Outcome::Unsafe
+        );
+        assert_eq!(Value::remote(7, Convention::Misere).remoteness(), Some(7));
     }
 }

@@ -9,7 +9,7 @@ use crate::domain::{Ranker, Runs, Strides, TupleChildren};
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
 use crate::label::child_into;
-use crate::table::{self, BodyKind, Table};
+use crate::table::{self, Table};
 use crate::value::Value;
 
 /// Open outcome tables of one game, probed memory-mapped.
@@ -73,7 +73,7 @@ impl TableSource {
     /// positions outside it are errors.
     pub fn open(path: &Path, game: Option<&Game>) -> Result<Self> {
         let table = Table::open(path)?;
-        if !matches!(table.header().kind, BodyKind::Outcomes { .. }) {
+        if !table.header().kind.holds_positions() {
             return Err(Error::input(format!(
                 "{}: this table holds nim-values of heap sizes; give it to --nim-table",
                 path.display()
@@ -98,7 +98,7 @@ impl TableSource {
         let tables: Vec<Table> = paths
             .iter()
             .filter_map(|p| Table::open(p).ok())
-            .filter(|t| matches!(t.header().kind, BodyKind::Outcomes { .. }))
+            .filter(|t| t.header().kind.holds_positions())
             .filter(|t| t.check_game(game).is_ok())
             .collect();
         (!tables.is_empty()).then(|| Self::of(tables, false))
@@ -178,7 +178,7 @@ impl TableSource {
         let ranker = table.ranker();
         let children = &mut self.children[at];
         children.load(ranker, heaps);
-        let kind = table.header().kind;
+        let (kind, convention) = (table.header().kind, table.header().convention);
         let total = heaps.iter().sum();
         let mut failure = None;
         let _ = table.game().ruleset.for_each_move(heaps, |removed, added| {
@@ -186,7 +186,7 @@ impl TableSource {
                 .child_rank(ranker, heaps, removed, added)
                 .unwrap_or_else(|| ranker.rank_after_move(heaps, total, removed, added));
             match table.field_at(rank) {
-                Ok(field) => visit(kind.value(field), removed, added),
+                Ok(field) => visit(kind.value(field, convention), removed, added),
                 Err(error) => {
                     failure = Some(error);
                     ControlFlow::Break(())

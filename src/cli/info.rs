@@ -40,6 +40,12 @@ struct InfoReport {
     period: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     proved_at: Option<u64>,
+    /// Remoteness tables: the largest remoteness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rmax: Option<u32>,
+    /// Remoteness tables: positions per remoteness `0..=rmax`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    histogram: Option<Vec<u64>>,
     body_offset: u64,
     body_bytes: u64,
     blocks: u64,
@@ -58,9 +64,10 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         table.verify()?;
     }
     let header = table.header();
-    let (unsafe_count, period) = match header.kind {
-        BodyKind::Outcomes { unsafe_count } => (Some(unsafe_count), None),
-        BodyKind::NimValues { period } => (None, period),
+    let (unsafe_count, period, rmax) = match header.kind {
+        BodyKind::Outcomes { unsafe_count } => (Some(unsafe_count), None, None),
+        BodyKind::NimValues { period } => (None, period, None),
+        BodyKind::Remoteness { rmax } => (None, None, Some(rmax)),
     };
     let report = InfoReport {
         path: args.file.display().to_string(),
@@ -74,6 +81,8 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         preperiod: period.map(|p| p.preperiod),
         period: period.map(|p| p.period),
         proved_at: period.and_then(|p| p.proved_at),
+        rmax,
+        histogram: header.histogram.clone(),
         body_offset: header.body_offset,
         body_bytes: header.body_len(),
         blocks: header.blocks(),
@@ -97,6 +106,26 @@ pub fn run(args: &InfoArgs) -> Result<()> {
                 unsafe_count,
                 report.entries - unsafe_count
             )?;
+        }
+        BodyKind::Remoteness { rmax } => {
+            outln!("  game:           {} ({})", report.game, report.convention)?;
+            outln!("  domain:         {} ({})", report.domain, header.domain)?;
+            outln!(
+                "  entries:        {} remotenesses of {} bits (the outcome follows from parity: in {} play a position is safe exactly when its remoteness is {})",
+                report.entries,
+                report.bits_per_entry,
+                header.convention,
+                if header.convention == crate::game::Convention::Normal { "odd" } else { "even" }
+            )?;
+            outln!("  largest:        remoteness {rmax}")?;
+            if let Some(histogram) = &header.histogram {
+                outln!("  remoteness  positions  outcome")?;
+                for (r, &count) in histogram.iter().enumerate() {
+                    let outcome =
+                        crate::value::Outcome::from_remoteness(r as u32, header.convention);
+                    outln!("  {r:>10}  {count:>9}  {}", outcome.label())?;
+                }
+            }
         }
         BodyKind::NimValues { period } => {
             outln!("  nim-values of:  {} (normal play)", report.game)?;

@@ -12,8 +12,9 @@
 //!               index's own checksum
 //! ...           zero padding up to the body offset, a multiple of 64
 //! body          ceil(entries * width / 64) little-endian u64 words: entry r is the
-//!               `width`-bit field at bit r * width (width 1, 2, 4, 8, 16 or 32, so no
-//!               field straddles two words), read as the header's body kind says
+//!               `width`-bit field (1 to 32 bits) at bit r * width, low bits in the
+//!               lower word where a field straddles two, read as the header's body
+//!               kind says
 //! ```
 //!
 //! The body is checked block by block (64 KiB each) the first time a probe touches a
@@ -57,15 +58,22 @@ pub enum BodyKind {
         /// The ultimate period proved from the stored values.
         period: Option<Periodicity>,
     },
+    /// The remoteness of each position of the domain; the outcome follows from its
+    /// parity and the convention.
+    Remoteness {
+        /// The largest remoteness stored.
+        rmax: u32,
+    },
 }
 
 impl BodyKind {
-    /// Reads one stored field as a value.
+    /// Reads one stored field as a value under `convention`.
     #[inline]
-    pub fn value(&self, field: u64) -> Value {
+    pub fn value(&self, field: u64, convention: Convention) -> Value {
         match self {
             BodyKind::Outcomes { .. } => Value::Outcome(Outcome::from_win(field != 0)),
             BodyKind::NimValues { .. } => Value::Nimber(field),
+            BodyKind::Remoteness { .. } => Value::remote(field as u32, convention),
         }
     }
 
@@ -74,8 +82,23 @@ impl BodyKind {
         match self {
             BodyKind::Outcomes { .. } => "outcomes",
             BodyKind::NimValues { .. } => "nim-values",
+            BodyKind::Remoteness { .. } => "remoteness",
         }
     }
+
+    /// True when the entries are positions of the domain (not heap sizes), so a
+    /// position's children are in the table too.
+    pub fn holds_positions(&self) -> bool {
+        match self {
+            BodyKind::Outcomes { .. } | BodyKind::Remoteness { .. } => true,
+            BodyKind::NimValues { .. } => false,
+        }
+    }
+}
+
+/// The fewest bits that hold every value up to `largest` (at least one).
+pub fn bits_for(largest: u64) -> u8 {
+    (64 - largest.leading_zeros()).max(1) as u8
 }
 
 /// Everything a table says about itself.
@@ -91,8 +114,11 @@ pub struct Header {
     pub domain: Domain,
     /// Number of entries.
     pub entries: u64,
-    /// Bits per entry: 1, 2, 4, 8, 16 or 32.
+    /// Bits per entry, 1 to 32.
     pub width: u8,
+    /// Remoteness tables: how many positions have each remoteness `0..=rmax`, when
+    /// `rmax` is small enough to keep the list in the header.
+    pub histogram: Option<Vec<u64>>,
     /// Byte offset of the block checksums.
     pub index_offset: u64,
     /// Byte offset of the body.
@@ -120,6 +146,9 @@ enum StoredKind {
         /// `(preperiod, period, proved_at)`.
         period: Option<(u64, u64, u64)>,
     },
+    Remoteness {
+        rmax: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
@@ -130,6 +159,7 @@ struct Stored {
     domain: StoredDomain,
     entries: u64,
     width: u8,
+    histogram: Option<Vec<u64>>,
     index_offset: u64,
     body_offset: u64,
     index_checksum: u64,
@@ -158,6 +188,7 @@ impl Header {
             domain,
             entries,
             width,
+            histogram: None,
             index_offset: 0,
             body_offset: 0,
             index_checksum: 0,
@@ -201,6 +232,7 @@ impl Header {
                 BodyKind::NimValues { period } => StoredKind::NimValues {
                     period: period.and_then(|p| p.proved_at.map(|at| (p.preperiod, p.period, at))),
                 },
+                BodyKind::Remoteness { rmax } => StoredKind::Remoteness { rmax },
             },
             game: self.game.clone(),
             misere: self.convention == Convention::Misere,
@@ -210,6 +242,7 @@ impl Header {
             },
             entries: self.entries,
             width: self.width,
+            histogram: self.histogram.clone(),
             index_offset: self.index_offset,
             body_offset: self.body_offset,
             index_checksum: self.index_checksum,
@@ -287,6 +320,7 @@ impl Header {
                     proved_at: Some(proved_at),
                 }),
             },
+            StoredKind::Remoteness { rmax } => BodyKind::Remoteness { rmax },
         };
         let header = Header {
             kind,
@@ -302,6 +336,7 @@ impl Header {
             },
             entries: stored.entries,
             width: stored.width,
+            histogram: stored.histogram,
             index_offset: stored.index_offset,
             body_offset: stored.body_offset,
             index_checksum: stored.index_checksum,
@@ -317,7 +352,7 @@ impl Header {
     /// meant them).
     fn check_consistency(&self, header_end: u64) -> std::result::Result<(), String> {
         let corrupted = |why: &str| Err(format!("corrupted table header ({why})"));
-        if !matches!(self.width, 1 | 2 | 4 | 8 | 16 | 32) {
+        if !(1..=32).contains(&self.width) {
             return corrupted("impossible entry width");
         }
         if self.entries == 0 || self.entries > crate::domain::MAX_ENTRIES {
@@ -354,6 +389,20 @@ impl Header {
                     }
                 }
             }
+            BodyKind::Remoteness { rmax } => {
+                if self.width != bits_for(u64::from(rmax)) {
+                    return corrupted("remoteness width does not fit its largest value");
+                }
+                if let Some(histogram) = &self.histogram {
+                    let counted: u64 = histogram.iter().fold(0u64, |a, &c| a.saturating_add(c));
+                    if histogram.len() as u64 != u64::from(rmax) + 1 || counted != self.entries {
+                        return corrupted("remoteness histogram does not add up");
+                    }
+                }
+            }
+        }
+        if self.histogram.is_some() && !matches!(self.kind, BodyKind::Remoteness { .. }) {
+            return corrupted("a histogram belongs to remoteness tables");
         }
         Ok(())
     }

@@ -111,19 +111,12 @@ pub fn write_nim_values(
     replace: Replace,
 ) -> Result<Header> {
     let largest = values.iter().copied().max().unwrap_or(0);
-    let width = [1u8, 2, 4, 8, 16, 32]
-        .into_iter()
-        .find(|&w| w == 32 || u64::from(largest) < 1 << w)
-        .unwrap_or(32);
+    let width = format::bits_for(u64::from(largest));
     let entries = values.len() as u64;
     let max = entries
         .checked_sub(1)
         .ok_or_else(|| Error::input("a nim-value table needs at least G(0)"))?;
-    let mut words = vec![0u64; format::body_len(entries, width) as usize / 8];
-    for (h, &v) in values.iter().enumerate() {
-        let bit = h as u64 * u64::from(width);
-        words[(bit / 64) as usize] |= u64::from(v) << (bit % 64);
-    }
+    let words = pack(entries, width, values.iter().map(|&v| u64::from(v)))?;
     let header = Header::new(
         BodyKind::NimValues {
             period: period.filter(|p| p.proved_at.is_some()),
@@ -135,6 +128,29 @@ pub fn write_nim_values(
         width,
     );
     write(path, header, &words, replace)
+}
+
+/// Packs `entries` fields of `width` bits (1 to 32) into body words; an allocation the
+/// system refuses is an error.
+pub fn pack(entries: u64, width: u8, fields: impl Iterator<Item = u64>) -> Result<Vec<u64>> {
+    let len = usize::try_from(format::body_len(entries, width) / 8).unwrap_or(usize::MAX);
+    let mut words = Vec::new();
+    words.try_reserve_exact(len).map_err(|_| {
+        Error::input(format!(
+            "not enough memory to pack {entries} entries of {width} bits"
+        ))
+    })?;
+    words.resize(len, 0u64);
+    let width = u64::from(width);
+    for (rank, field) in fields.enumerate() {
+        let bit = rank as u64 * width;
+        let (index, shift) = ((bit / 64) as usize, bit % 64);
+        words[index] |= field << shift;
+        if shift + width > 64 {
+            words[index + 1] |= field >> (64 - shift);
+        }
+    }
+    Ok(words)
 }
 
 /// An open, memory-mapped table of any body kind.
@@ -194,7 +210,7 @@ impl Table {
             .with_convention(header.convention);
         // Outcome tables cover positions, which play must not lead out of the domain;
         // nim-value tables cover heap sizes.
-        if let BodyKind::Outcomes { .. } = header.kind {
+        if header.kind.holds_positions() {
             header
                 .domain
                 .check_game(&game)
@@ -276,20 +292,38 @@ impl Table {
     /// The value of rank `rank` (`rank < entries`).
     #[inline(always)]
     pub fn value_at(&self, rank: u64) -> Result<Value> {
-        Ok(self.header.kind.value(self.field_at(rank)?))
+        Ok(self
+            .header
+            .kind
+            .value(self.field_at(rank)?, self.header.convention))
     }
 
-    /// The raw field of rank `rank` (`rank < entries`), its block checked on first use.
+    /// The raw field of rank `rank` (`rank < entries`), its block(s) checked on first use.
     #[inline(always)]
     pub fn field_at(&self, rank: u64) -> Result<u64> {
         let width = u64::from(self.header.width);
         let bit = rank * width;
         let word_index = bit / 64;
-        self.ensure_verified(word_index * 8 / BLOCK_BYTES)?;
-        let at = (self.header.body_offset + word_index * 8) as usize;
-        let word = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap_or([0; 8]));
+        let shift = bit % 64;
         // Widths are at most 32 bits, so the mask never overflows.
-        Ok(word >> (bit % 64) & ((1 << width) - 1))
+        let mask = (1u64 << width) - 1;
+        let low = self.word(word_index)? >> shift;
+        if shift + width <= 64 {
+            Ok(low & mask)
+        } else {
+            // The field straddles two words.
+            Ok((low | self.word(word_index + 1)? << (64 - shift)) & mask)
+        }
+    }
+
+    /// Body word `index`, its block checked on first use.
+    #[inline(always)]
+    fn word(&self, index: u64) -> Result<u64> {
+        self.ensure_verified(index * 8 / BLOCK_BYTES)?;
+        let at = (self.header.body_offset + index * 8) as usize;
+        Ok(u64::from_le_bytes(
+            self.map[at..at + 8].try_into().unwrap_or([0; 8]),
+        ))
     }
 
     #[inline(always)]
@@ -462,7 +496,7 @@ mod tests {
         write_nim_values(&path, &kayles, &values, Some(period), Replace::Never).unwrap();
         assert!(write_nim_values(&path, &kayles, &values, None, Replace::Never).is_err());
         let table = Table::open(&path).unwrap();
-        assert_eq!(table.header().width, 16);
+        assert_eq!(table.header().width, 9);
         assert_eq!(
             table.header().kind,
             BodyKind::NimValues {
