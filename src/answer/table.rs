@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use super::{Answer, Evidence, Oracle, Query, Solution, SourceKind};
-use crate::domain::{Ranker, Runs, Strides, TupleChildren};
+use crate::domain::ChildRanks;
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
 use crate::label::child_into;
@@ -16,56 +16,10 @@ use crate::value::Value;
 pub struct TableSource {
     tables: Vec<Table>,
     /// Per table, for ranking a position's children from its own rank.
-    children: Vec<Children>,
+    children: Vec<ChildRanks>,
     /// True for a table the user named: a position outside it is an error, not a
     /// fall-through to the next source.
     only: bool,
-}
-
-/// Incremental child ranking for one table: finding a winning move scans the children,
-/// and ranking each from scratch dominated answering.
-enum Children {
-    Heaps(TupleChildren),
-    Total(Box<Strides>, Runs),
-}
-
-impl Children {
-    fn new(ranker: &Ranker) -> Self {
-        match ranker {
-            Ranker::Heaps(_) => Children::Heaps(TupleChildren::default()),
-            Ranker::Total(p) => Children::Total(Box::new(Strides::new(p)), Runs::default()),
-        }
-    }
-
-    fn load(&mut self, ranker: &Ranker, heaps: &[Heap]) {
-        match (self, ranker) {
-            (Children::Heaps(c), Ranker::Heaps(t)) => c.load(t, heaps),
-            (Children::Total(strides, runs), Ranker::Total(_)) => runs.load(strides, heaps),
-            // Built by `Children::new` for this very ranker.
-            (Children::Heaps(_), Ranker::Total(_)) | (Children::Total(..), Ranker::Heaps(_)) => {}
-        }
-    }
-
-    /// `None` for moves of a shape the incremental rankers do not cover.
-    #[inline(always)]
-    fn child_rank(
-        &mut self,
-        ranker: &Ranker,
-        heaps: &[Heap],
-        removed: &[usize],
-        added: &[Heap],
-    ) -> Option<u64> {
-        match (self, ranker) {
-            (Children::Heaps(c), Ranker::Heaps(t)) => c.child_rank(t, removed, added),
-            (Children::Total(strides, runs), Ranker::Total(_)) => match removed {
-                &[removed] => runs.child_rank(strides, heaps, removed, added),
-                _ => None,
-            },
-            (Children::Heaps(_), Ranker::Total(_)) | (Children::Total(..), Ranker::Heaps(_)) => {
-                None
-            }
-        }
-    }
 }
 
 impl TableSource {
@@ -105,7 +59,7 @@ impl TableSource {
     }
 
     fn of(tables: Vec<Table>, only: bool) -> Self {
-        let children = tables.iter().map(|t| Children::new(t.ranker())).collect();
+        let children = tables.iter().map(|t| ChildRanks::new(t.ranker())).collect();
         TableSource {
             tables,
             children,
@@ -179,12 +133,9 @@ impl TableSource {
         let children = &mut self.children[at];
         children.load(ranker, heaps);
         let (kind, convention) = (table.header().kind, table.header().convention);
-        let total = heaps.iter().sum();
         let mut failure = None;
         let _ = table.game().ruleset.for_each_move(heaps, |removed, added| {
-            let rank = children
-                .child_rank(ranker, heaps, removed, added)
-                .unwrap_or_else(|| ranker.rank_after_move(heaps, total, removed, added));
+            let rank = children.rank(ranker, heaps, removed, added);
             match table.field_at(rank) {
                 Ok(field) => visit(kind.value(field, convention), removed, added),
                 Err(error) => {
