@@ -52,6 +52,10 @@
 //!   and `solve` from tables and nim-values; `args.rs` holds shared argument groups and
 //!   `output.rs` the output conventions (safe/unsafe wording, JSON records, progress that
 //!   stays quiet off a terminal).
+//! - [`picture`]: drawing from plain data, no engine: the two-heap map as a PNG (`map.rs`,
+//!   colours in `colour.rs`, remoteness legend in `legend.rs`) or in terminal half blocks
+//!   (`terminal.rs`), the per-heap series plot (`plot.rs`), the embedded font (`font.rs`) and
+//!   writing by temporary name and rename (`file.rs`).
 //! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
 //!
 //! `main.rs` only parses the command line and prints errors.
@@ -64,6 +68,7 @@ pub mod error;
 pub mod game;
 pub mod grundy;
 pub mod label;
+pub mod picture;
 pub mod search;
 pub mod table;
 
