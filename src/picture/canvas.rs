@@ -33,6 +33,15 @@ impl<'a> Canvas<'a> {
         }
     }
 
+    /// Paints `colour` with opacity `alpha` over the half-open rectangle `[x0, x1) × [y0, y1)`.
+    pub fn shade(&mut self, (x0, y0): (i64, i64), (x1, y1): (i64, i64), colour: Rgb, alpha: f32) {
+        for y in y0.max(0)..y1.min(self.height as i64) {
+            for x in x0.max(0)..x1.min(self.width as i64) {
+                self.blend(x, y, colour, alpha);
+            }
+        }
+    }
+
     /// Paints `colour` over pixel (x, y) with opacity `alpha` in 0..=1.
     pub fn blend(&mut self, x: i64, y: i64, colour: Rgb, alpha: f32) {
         if x < 0 || y < 0 || x >= self.width as i64 || y >= self.height as i64 {

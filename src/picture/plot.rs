@@ -3,6 +3,9 @@
 //! period shaded (later periods in faint alternating bands when they are wide enough to
 //! see), a dashed line at the heap where the periodicity proof closed, and a header with
 //! the title, what is proved, and a key.
+//!
+//! plotters (its bitmap backend, drawing into memory) draws the shapes; all text is drawn
+//! afterwards with the embedded font (`text.rs`). The PNG is encoded with the `png` crate.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -28,8 +31,10 @@ pub const MAX_PLOT_SIDE: u32 = 8192;
 /// Memory the encoder takes besides the pixels.
 const ENCODER_BYTES: u64 = 1 << 20;
 
-/// Height of the header (title, what is proved, key) above the chart.
-const HEADER: u32 = 92;
+/// Where the key starts under the title and the summary, and the height of each of its
+/// lines; the header (title, what is proved, key) ends a little below the last.
+const KEY_TOP: u32 = 66;
+const KEY_LINE: u32 = 22;
 
 const POINT: RGBColor = RGBColor(31, 78, 161);
 const PREPERIOD: RGBColor = RGBColor(255, 224, 170);
@@ -45,8 +50,12 @@ const KEY_SIZE: f32 = 14.0;
 const AXIS_SIZE: f32 = 16.0;
 const TICK_SIZE: f32 = 14.0;
 const TICK_LENGTH: f32 = 5.0;
+const SMALLEST_TEXT: f32 = 9.0;
+const SWATCH: i32 = 13;
+const KEY_GAP: i32 = 24;
 
-/// What the values of a [`Series`] are; it decides the y-axis ticks.
+/// What the values of a [`Series`] are; it decides the y-axis labels (words for outcomes,
+/// numbers otherwise).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SeriesKind {
     /// Nim-values G(n) of a heap of size n (normal play).
@@ -177,6 +186,22 @@ fn render(series: &Series, size: (u32, u32)) -> Result<Vec<u8>> {
         .map_err(|e| Error::input(format!("drawing the plot: {e}")))?;
     let mut canvas = Canvas::new(&mut pixels, width as usize, height as usize);
     for label in &labels {
+        if label.backdrop {
+            let width = text::width(&label.text, label.size)?;
+            let left = match label.align {
+                Align::Left => label.at.0,
+                Align::Centre => label.at.0 - width / 2.0,
+                Align::Right => label.at.0 - width,
+            };
+            let (top, height) = (label.at.1, text::height(label.size)?);
+            let corner = |x: f32, y: f32| (x.round() as i64, y.round() as i64);
+            canvas.shade(
+                corner(left - 3.0, top - 1.0),
+                corner(left + width + 3.0, top + height + 1.0),
+                [255, 255, 255],
+                0.85,
+            );
+        }
         if label.upwards {
             text::draw_upwards(&mut canvas, &label.text, label.at, label.size, label.colour)?;
         } else {
@@ -201,6 +226,8 @@ struct Label {
     colour: Rgb,
     align: Align,
     upwards: bool,
+    /// Lighten what lies under the text first, so it reads over points and shading.
+    backdrop: bool,
 }
 
 impl Label {
@@ -212,6 +239,7 @@ impl Label {
             colour: INK,
             align,
             upwards: false,
+            backdrop: false,
         }
     }
 }
@@ -223,9 +251,16 @@ struct Layout {
     x_ticks: Vec<f64>,
     y_ticks: Vec<(f64, String)>,
     y_area: u32,
-    /// The key under the title: swatch colour, text, and text width.
-    key: Vec<(RGBColor, String, f32)>,
+    /// The key under the title, line by line: each entry's swatch colour, text, and width
+    /// in pixels with its swatch; each line fits the picture's width when any entry can.
+    key: Vec<Vec<(RGBColor, String, i32)>>,
+    /// Height of the header above the chart.
+    header: u32,
     tick_height: f32,
+    /// Text sizes of the title and the summary, shrunk from the defaults where a line would
+    /// not fit.
+    title_size: f32,
+    summary_size: f32,
 }
 
 impl Layout {
@@ -233,7 +268,10 @@ impl Layout {
         let last = series.values.len() as u64 - 1;
         let x_max = last.max(series.proved_at.unwrap_or(0)) as f64;
         let x_pad = 0.5 + x_max * 0.01;
-        let chart_height = f64::from(height - HEADER);
+        let room = width as f32 - 16.0;
+        let key = key_lines(series, room)?;
+        let header = KEY_TOP + KEY_LINE * key.len() as u32 + 4;
+        let chart_height = f64::from(height.saturating_sub(header));
         let (y_range, y_ticks) = match series.kind {
             SeriesKind::Outcomes => (
                 (-0.4, 1.4),
@@ -257,35 +295,74 @@ impl Layout {
         let axis_label = text::height(AXIS_SIZE)?;
         let y_area = (TICK_LENGTH + 4.0 + widest + 10.0 + axis_label + 8.0).ceil() as u32;
 
-        let mut key = vec![(POINT, series.y_label.clone())];
-        if let (Some(n0), Some(p)) = (series.preperiod, series.period) {
-            if n0 > 0 {
-                key.push((PREPERIOD, format!("pre-period n < {n0}")));
-            }
-            key.push((PERIOD, format!("one period, n = {n0}..={}", n0 + p - 1)));
-        }
-        if let Some(k) = series.proved_at {
-            key.push((PROOF, format!("proof closes at n = {k}")));
-        }
-        let key = key
-            .into_iter()
-            .map(|(colour, label)| Ok((colour, label.clone(), text::width(&label, KEY_SIZE)?)))
-            .collect::<Result<_>>()?;
+        let title_size = shrunk(TITLE_SIZE, text::width(&series.title, TITLE_SIZE)?, room);
+        let summary = series.proof_summary();
+        let summary_size = shrunk(SUMMARY_SIZE, text::width(&summary, SUMMARY_SIZE)?, room);
 
         Ok(Layout {
             x_range: (-x_pad, x_max + x_pad),
             y_range,
-            x_ticks: nice_ticks(x_max.max(1.0), f64::from(width) / 90.0),
+            x_ticks: nice_ticks(x_max.max(1.0), f64::from(width) / 90.0)
+                .into_iter()
+                .filter(|&t| t <= x_max)
+                .collect(),
             y_ticks,
             y_area,
             key,
+            header,
             tick_height: text::height(TICK_SIZE)?,
+            title_size,
+            summary_size,
         })
     }
 }
 
+/// The key's entries, filled greedily into lines no wider than `room`.
+fn key_lines(series: &Series, room: f32) -> Result<Vec<Vec<(RGBColor, String, i32)>>> {
+    let mut entries = vec![(POINT, series.y_label.clone())];
+    if let (Some(n0), Some(p)) = (series.preperiod, series.period) {
+        if n0 > 0 {
+            entries.push((PREPERIOD, format!("pre-period n < {n0}")));
+        }
+        let end = n0.saturating_add(p - 1);
+        entries.push((PERIOD, format!("one period, n = {n0}..={end}")));
+    }
+    if let Some(k) = series.proved_at {
+        entries.push((PROOF, format!("proof closes at n = {k}")));
+    }
+    let mut lines: Vec<Vec<(RGBColor, String, i32)>> = vec![Vec::new()];
+    let mut used = 0;
+    for (colour, label) in entries {
+        let width = SWATCH + 6 + text::width(&label, KEY_SIZE)?.ceil() as i32;
+        let line = lines.last_mut().expect("never empty");
+        if !line.is_empty() && (used + KEY_GAP + width) as f32 > room {
+            lines.push(vec![(colour, label, width)]);
+            used = width;
+        } else {
+            used += if line.is_empty() {
+                width
+            } else {
+                KEY_GAP + width
+            };
+            line.push((colour, label, width));
+        }
+    }
+    Ok(lines)
+}
+
+/// `size`, or less so that text `width` wide at `size` fits in `room`; never below
+/// [`SMALLEST_TEXT`] (a longer line is clipped at the picture's edge).
+fn shrunk(size: f32, width: f32, room: f32) -> f32 {
+    if width <= room {
+        size
+    } else {
+        (size * room / width).max(SMALLEST_TEXT)
+    }
+}
+
 fn integer(value: f64) -> String {
-    format!("{}", value.round() as i64)
+    // Ticks are never negative; `as` saturates rather than wrapping past u64::MAX.
+    format!("{}", value.round() as u64)
 }
 
 /// Draws every shape with plotters and returns the text to draw over it.
@@ -298,7 +375,7 @@ fn draw_shapes(
     let mut labels = Vec::new();
     let root = BitMapBackend::with_buffer(pixels, size).into_drawing_area();
     root.fill(&WHITE)?;
-    let (header, body) = root.split_vertically(HEADER);
+    let (header, body) = root.split_vertically(layout.header);
     draw_header(series, layout, &header, &mut labels)?;
 
     let (x_lo, x_hi) = layout.x_range;
@@ -425,6 +502,7 @@ fn draw_shapes(
         let text = format!("proof closes at n = {}", k as u64);
         labels.push(Label {
             colour: rgb(PROOF),
+            backdrop: true,
             ..Label::new(text, (x + dx, y_pixels.start + 4), KEY_SIZE, align)
         });
     }
@@ -443,49 +521,39 @@ fn draw_header(
     labels.push(Label::new(
         series.title.clone(),
         (centre, 8),
-        TITLE_SIZE,
+        layout.title_size,
         Align::Centre,
     ));
     labels.push(Label::new(
         series.proof_summary(),
         (centre, 38),
-        SUMMARY_SIZE,
+        layout.summary_size,
         Align::Centre,
     ));
 
-    let (swatch, gap, y) = (13, 24, 66);
-    let widths: Vec<i32> = layout
-        .key
-        .iter()
-        .map(|(_, _, w)| swatch + 6 + w.ceil() as i32)
-        .collect();
-    let total = widths.iter().sum::<i32>() + gap * (widths.len() as i32 - 1);
-    let mut x = (centre - total / 2).max(4);
-    for ((colour, text, _), w) in layout.key.iter().zip(&widths) {
-        let corners = [(x, y + 2), (x + swatch, y + 2 + swatch)];
-        if *colour == POINT {
-            header.draw(&Circle::new(
-                (x + swatch / 2, y + 2 + swatch / 2),
-                4,
-                colour.filled(),
-            ))?;
-        } else if *colour == PROOF {
-            let mid = x + swatch / 2;
-            header.draw(&PathElement::new(
-                vec![(mid, y), (mid, y + 4 + swatch)],
-                colour.stroke_width(2),
-            ))?;
-        } else {
-            header.draw(&Rectangle::new(corners, colour.filled()))?;
-            header.draw(&Rectangle::new(corners, RGBColor(120, 120, 120)))?;
+    let swatch = SWATCH;
+    for (row, line) in layout.key.iter().enumerate() {
+        let y = (KEY_TOP + KEY_LINE * row as u32) as i32;
+        let total =
+            line.iter().map(|entry| entry.2).sum::<i32>() + KEY_GAP * (line.len() as i32 - 1);
+        let mut x = (centre - total / 2).max(4);
+        for (colour, text, width) in line {
+            let corners = [(x, y + 2), (x + swatch, y + 2 + swatch)];
+            if *colour == POINT {
+                let middle = (x + swatch / 2, y + 2 + swatch / 2);
+                header.draw(&Circle::new(middle, 4, colour.filled()))?;
+            } else if *colour == PROOF {
+                let mid = x + swatch / 2;
+                let stroke = vec![(mid, y), (mid, y + 4 + swatch)];
+                header.draw(&PathElement::new(stroke, colour.stroke_width(2)))?;
+            } else {
+                header.draw(&Rectangle::new(corners, colour.filled()))?;
+                header.draw(&Rectangle::new(corners, RGBColor(120, 120, 120)))?;
+            }
+            let at = (x + swatch + 6, y);
+            labels.push(Label::new(text.clone(), at, KEY_SIZE, Align::Left));
+            x += width + KEY_GAP;
         }
-        labels.push(Label::new(
-            text.clone(),
-            (x + swatch + 6, y),
-            KEY_SIZE,
-            Align::Left,
-        ));
-        x += w + gap;
     }
     Ok(())
 }
@@ -561,6 +629,25 @@ mod tests {
         for series in bad {
             assert!(render(&series, DEFAULT_PLOT_SIZE).is_err(), "{series:?}");
         }
+    }
+
+    #[test]
+    fn extreme_values_draw_without_panicking() {
+        let series = Series {
+            title: "x".repeat(500),
+            y_label: "y".repeat(300),
+            values: vec![u64::MAX, 0, u64::MAX / 3],
+            preperiod: Some(u64::MAX - 1),
+            period: Some(u64::MAX),
+            proved_at: Some(u64::MAX),
+            kind: SeriesKind::Integer,
+        };
+        assert!(render(&series, MIN_PLOT_SIZE).is_ok());
+        let one = Series {
+            values: vec![0],
+            ..Series::default()
+        };
+        assert!(render(&one, MIN_PLOT_SIZE).is_ok());
     }
 
     #[test]

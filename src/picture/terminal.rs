@@ -26,8 +26,8 @@ pub fn render_terminal(map: &Map, cols: usize, rows: usize) -> Result<String> {
     let side = map.max().saturating_add(1);
     let full_lines = side.div_ceil(2);
     let full_margin = margin(map.max());
-    let fits =
-        full_lines.saturating_add(2) <= rows as u64 && full_margin as u64 + side <= cols as u64;
+    let fits = full_lines.saturating_add(2) <= rows as u64
+        && (full_margin as u64).saturating_add(side) <= cols as u64;
     let (shown_b, margin, shown_a) = if fits {
         (side, full_margin, side)
     } else {
@@ -46,11 +46,13 @@ pub fn render_terminal(map: &Map, cols: usize, rows: usize) -> Result<String> {
     let (shown_a, shown_b) = (shown_a as usize, shown_b as usize);
 
     let mut out = String::new();
-    let mut header = vec![' '; cols];
+    // The widest line is the margin, the map and a label hanging past its last column;
+    // never `cols` itself, which may be anything.
+    let mut header = vec![' '; cols.min(margin + shown_a + 24)];
     for a in (0..shown_a).step_by(LABEL_EVERY as usize) {
         let label = a.to_string();
         let start = margin + a;
-        if start + label.len() <= cols {
+        if start + label.len() <= header.len() {
             header[start..start + label.len()]
                 .iter_mut()
                 .zip(label.chars())
