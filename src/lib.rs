@@ -98,6 +98,10 @@
 //!   into a game and an [`answer::Policy`]; `input.rs` reads stdin batches; `output.rs`
 //!   holds the output conventions (safe/unsafe wording, JSON records, progress that stays
 //!   quiet off a terminal); `solution.rs` prints complete solutions.
+//! - [`picture`]: drawing from plain data, no engine: the two-heap map as a PNG (`map.rs`,
+//!   colours in `colour.rs`, remoteness legend in `legend.rs`) or in terminal half blocks
+//!   (`terminal.rs`), the per-heap series plot (`plot.rs`), the embedded font (`font.rs`) and
+//!   writing by temporary name and rename (`file.rs`).
 //! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
 //!
 //! `main.rs` only parses the command line and prints errors.
@@ -113,6 +117,7 @@ pub mod game;
 pub mod grundy;
 pub mod label;
 pub mod memory;
+pub mod picture;
 pub mod search;
 pub mod table;
 pub mod value;
