@@ -4,12 +4,12 @@
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use super::{Answer, Evidence, Oracle, Query, Solution, SourceKind};
+use super::{sort_moves, Answer, Evidence, Oracle, Query, Remoteness, Solution, SourceKind};
 use crate::domain::ChildRanks;
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
 use crate::label::child_into;
-use crate::table::{self, Table};
+use crate::table::{self, BodyKind, Table};
 use crate::value::Value;
 
 /// Open outcome tables of one game, probed memory-mapped.
@@ -90,33 +90,70 @@ impl TableSource {
         }
     }
 
-    /// The value of ascending zero-free heaps and, with `best_move`, the heaps after a
-    /// winning move; `Ok(None)` when no table covers them.
-    pub fn probe(
-        &mut self,
-        heaps: &[Heap],
-        best_move: bool,
-    ) -> Result<Option<(Value, Option<Vec<Heap>>)>> {
+    /// The table covering ascending zero-free heaps that can answer `query`:
+    /// `Ok(None)` when none can and the position may fall through.
+    fn answering(&self, heaps: &[Heap], query: Query) -> Result<Option<usize>> {
         let Some(at) = self.covering(heaps)? else {
             return Ok(None);
         };
+        let has_remoteness = matches!(self.tables[at].header().kind, BodyKind::Remoteness { .. });
+        if query.remoteness != Remoteness::Required || has_remoteness {
+            return Ok(Some(at));
+        }
+        // A remoteness table of the same game may cover it too.
+        let other = self.tables.iter().position(|t| {
+            matches!(t.header().kind, BodyKind::Remoteness { .. }) && t.ranker().contains(heaps)
+        });
+        match other {
+            Some(other) => Ok(Some(other)),
+            None if self.only => Err(Error::input(format!(
+                "{} holds outcomes only, not how many moves they take; make a remoteness table with `sicher table --remoteness`, or leave out --remoteness",
+                self.tables[at].path().display()
+            ))),
+            None => Ok(None),
+        }
+    }
+
+    /// The value of ascending zero-free heaps and, with `query.best_move`, the heaps after
+    /// a winning move (the fastest, from a remoteness table); `Ok(None)` when no table
+    /// covers them as asked.
+    pub fn probe(
+        &mut self,
+        heaps: &[Heap],
+        query: Query,
+    ) -> Result<Option<(Value, Option<Vec<Heap>>)>> {
+        let Some(at) = self.answering(heaps, query)? else {
+            return Ok(None);
+        };
         let table = &self.tables[at];
-        let ranker = table.ranker();
-        let value = table.value_at(ranker.rank_unchecked(heaps))?;
-        if !(value.is_win() && best_move) {
+        let value = table.value_at(table.ranker().rank_unchecked(heaps))?;
+        if !(value.is_win() && query.best_move) {
             return Ok(Some((value, None)));
         }
-        let mut winning = None;
+        let mut winning: Option<(u32, Vec<Heap>)> = None;
+        let mut child = Vec::new();
+        let fastest = value.remoteness().is_some();
         self.for_each_child(at, heaps, |child_value, removed, added| {
             if child_value.is_win() {
                 return ControlFlow::Continue(());
             }
-            let mut child = Vec::new();
+            let r = child_value.remoteness().unwrap_or(0);
             child_into(heaps, removed, added, &mut child);
-            winning = Some(child);
-            ControlFlow::Break(())
+            let better = match &winning {
+                None => true,
+                Some((best, position)) => (r, &child) < (*best, position),
+            };
+            if better {
+                winning = Some((r, child.clone()));
+            }
+            // Any winning move will do when only the outcome is known.
+            if fastest {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
         })?;
-        Ok(Some((value, winning)))
+        Ok(Some((value, winning.map(|(_, heaps)| heaps))))
     }
 
     /// Calls `visit(child value, removed, added)` for every move of `heaps` in table `at`
@@ -155,7 +192,7 @@ impl Oracle for TableSource {
 
     fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>> {
         Ok(self
-            .probe(position.heaps(), query.best_move)?
+            .probe(position.heaps(), query)?
             .map(|(value, best_move)| Answer {
                 position: position.clone(),
                 value,
@@ -164,37 +201,60 @@ impl Oracle for TableSource {
             }))
     }
 
-    fn solve(&mut self, position: &Position) -> Result<Option<Solution>> {
+    fn solve(&mut self, position: &Position, query: Query) -> Result<Option<Solution>> {
         let heaps = position.heaps();
-        let Some(at) = self.covering(heaps)? else {
+        let Some(at) = self.answering(heaps, query)? else {
             return Ok(None);
         };
         let table = &self.tables[at];
         let value = table.value_at(table.ranker().rank_unchecked(heaps))?;
         let path = table.path().to_path_buf();
-        let mut winning_moves = Vec::new();
-        if value.is_win() {
+        let list_all = query.remoteness == Remoteness::Required;
+        let mut moves = Vec::new();
+        if value.is_win() || list_all {
             let mut child = Vec::new();
             self.for_each_child(at, heaps, |child_value, removed, added| {
-                if !child_value.is_win() {
+                if list_all || !child_value.is_win() {
                     child_into(heaps, removed, added, &mut child);
-                    winning_moves.push(Position::new(child.clone()));
+                    moves.push((Position::new(child.clone()), child_value));
                 }
                 ControlFlow::Continue(())
             })?;
         }
+        // Coupled moves can reach one position through different heaps.
+        moves.sort_by(|a, b| a.0.cmp(&b.0));
+        moves.dedup_by(|a, b| a.0 == b.0);
+        sort_moves(&mut moves);
+        let mut winning_moves: Vec<Position> = moves
+            .iter()
+            .filter(|(_, child)| !child.is_win())
+            .map(|(to, _)| to.clone())
+            .collect();
         winning_moves.sort();
-        winning_moves.dedup();
+        if !list_all {
+            moves.clear();
+        }
         Ok(Some(Solution {
             answer: Answer {
                 position: position.clone(),
                 value,
-                best_move: winning_moves.first().cloned(),
+                best_move: best_of(&moves, &winning_moves),
                 source: SourceKind::Table,
             },
             winning_moves,
+            moves,
             complete: true,
             evidence: Evidence::Table { path },
         }))
+    }
+}
+
+/// The best move of a solved position: the first of the sorted moves when they were
+/// listed, else the first winning move.
+fn best_of(moves: &[(Position, Value)], winning_moves: &[Position]) -> Option<Position> {
+    match moves.first() {
+        Some((to, child)) if !child.is_win() => Some(to.clone()),
+        Some(_) => None,
+        None => winning_moves.first().cloned(),
     }
 }
