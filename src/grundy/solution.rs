@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use super::period::{find_apparent, find_proved, Periodicity, ProofBound};
+use super::period::{find_apparent, PeriodFinder, Periodicity, ProofBound};
 use super::values::{check_request, engine, Method, Nimber};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Ruleset};
@@ -91,12 +91,13 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     let bound = ProofBound::for_ruleset(ruleset);
     solution.no_theorem = bound.is_none();
     let mut sequence = engine(ruleset, Method::Fast, len)?;
+    let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
         sequence.extend_to(target as usize);
         progress(target);
-        if let Some(bound) = bound {
-            if let Some(found) = find_proved(sequence.values(), bound) {
+        if let Some(finder) = &mut finder {
+            if let Some(found) = finder.check(sequence.values()) {
                 solution.periodicity = Some(found);
                 break;
             }
@@ -151,6 +152,7 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     outcomes
         .try_reserve_exact(len as usize)
         .map_err(|_| Error::input(format!("not enough memory for {len} outcomes; lower --max")))?;
+    let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
         while (outcomes.len() as u64) < target {
@@ -172,8 +174,8 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
             outcomes.push(!any || win);
         }
         progress(target);
-        if let Some(bound) = bound {
-            if let Some(found) = find_proved(&outcomes, bound) {
+        if let Some(finder) = &mut finder {
+            if let Some(found) = finder.check(&outcomes) {
                 solution.periodicity = Some(found);
                 break;
             }

@@ -8,7 +8,7 @@
 
 use std::ops::ControlFlow;
 
-use super::period::{find_proved, Periodicity, ProofBound};
+use super::period::{PeriodFinder, Periodicity, ProofBound};
 use crate::error::{Error, Result};
 use crate::game::Ruleset;
 
@@ -286,8 +286,8 @@ pub struct SparseSpace {
     pairs_scanned: u64,
     /// True until the first review picks a real split.
     warm: bool,
-    /// The periodicity theorem for the ruleset, if one applies.
-    bound: Option<ProofBound>,
+    /// Looks for a period the ruleset's periodicity theorem proves, if one applies.
+    finder: Option<PeriodFinder>,
     /// Once a period is proved, every further value is read off it.
     proved: Option<Periodicity>,
     next_proof_check: usize,
@@ -365,7 +365,7 @@ impl SparseSpace {
             next_review: 64,
             pairs_scanned: 0,
             warm: true,
-            bound: ProofBound::for_ruleset(ruleset),
+            finder: ProofBound::for_ruleset(ruleset).map(PeriodFinder::new),
             proved: None,
             next_proof_check: 1024,
         };
@@ -583,10 +583,12 @@ impl Sequence for SparseSpace {
             }
         }
         if n + 1 == self.next_proof_check {
-            self.proved = self
-                .bound
-                .and_then(|bound| find_proved(&self.values, bound));
-            self.next_proof_check *= 2;
+            if let Some(finder) = &mut self.finder {
+                self.proved = finder.check(&self.values);
+            }
+            // Looks cost a pass over the candidate periods, so every 1/16 more values
+            // keeps them a small share while finding a proof soon after it exists.
+            self.next_proof_check += (self.next_proof_check / 16).max(1024);
         }
         if n + 1 == self.next_review {
             self.review();
