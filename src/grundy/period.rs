@@ -148,6 +148,11 @@ pub struct PeriodFinder {
     bound: ProofBound,
     /// `key[p]` for `1 <= p < key.len()`: `max(D(p), 1) + p` as last examined (0: never).
     key: Vec<u32>,
+    /// Every examined period, filed by its key when it was filed ([`bucket_of`]): a look
+    /// opens only the buckets whose keys `J` has reached, not every period.
+    buckets: Vec<Vec<u32>>,
+    /// Periods due at this look (reused).
+    due: Vec<u32>,
     strong: Vec<Strong>,
     /// Length of the sequence at the last look.
     len: usize,
@@ -159,6 +164,8 @@ impl PeriodFinder {
         PeriodFinder {
             bound,
             key: Vec::new(),
+            buckets: Vec::new(),
+            due: Vec::new(),
             strong: Vec::new(),
             len: 0,
         }
@@ -190,26 +197,58 @@ impl PeriodFinder {
         }
         self.strong
             .retain(|s| (len - s.period).saturating_sub(s.agree_from) >= STRONG_RUN);
-        if self.key.len() < limit {
-            self.key.resize(limit, 0);
-        }
-        for p in 1..limit {
-            if self.key[p] as usize > limit {
-                continue;
+        let mut due = std::mem::take(&mut self.due);
+        due.clear();
+        // Keys only grow, so a period filed under a key above J still fails; the last
+        // bucket opened may hold some that do not, filed again as they are.
+        let last = bucket_of(limit.min(u32::MAX as usize) as u32);
+        for b in 0..self.buckets.len().min(last + 1) {
+            for p in std::mem::take(&mut self.buckets[b]) {
+                let key = self.key[p as usize];
+                if key as usize > limit {
+                    self.file(p, key);
+                } else {
+                    due.push(p);
+                }
             }
+        }
+        let known = self.key.len().max(1);
+        if known < limit {
+            self.key.resize(limit, 0);
+            due.extend(known as u32..limit as u32);
+        }
+        due.sort_unstable();
+        let mut found = None;
+        for (i, &p) in due.iter().enumerate() {
+            let p = p as usize;
             let agree_from = self.examine(seq, p);
             let key = agree_from.max(1) + p;
             self.key[p] = key as u32;
             if key <= limit {
                 let (preperiod, period) = (agree_from as u64, p as u64);
-                return Some(Periodicity {
+                found = Some(Periodicity {
                     preperiod,
                     period,
                     proved_at: Some(self.bound.needed_len(preperiod, period) - 1),
                 });
+                // The rest stay due, as they were.
+                for &q in &due[i..] {
+                    self.file(q, self.key[q as usize]);
+                }
+                break;
             }
+            self.file(p as u32, key as u32);
         }
-        None
+        self.due = due;
+        found
+    }
+
+    fn file(&mut self, p: u32, key: u32) {
+        let b = bucket_of(key);
+        if self.buckets.len() <= b {
+            self.buckets.resize_with(b + 1, Vec::new);
+        }
+        self.buckets[b].push(p);
     }
 
     /// D(p) for the current sequence, exactly.
@@ -264,6 +303,17 @@ impl PeriodFinder {
                 .unwrap_or(0);
             self.strong.swap_remove(shortest);
         }
+    }
+}
+
+/// Bucket of a key: 16 buckets per doubling, ascending with the key, so the keys a look
+/// reaches fill whole buckets but the last.
+fn bucket_of(key: u32) -> usize {
+    if key < 16 {
+        key as usize
+    } else {
+        let e = 31 - key.leading_zeros();
+        (e as usize - 3) * 16 + ((key >> (e - 4)) & 15) as usize
     }
 }
 

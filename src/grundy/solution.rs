@@ -9,7 +9,9 @@ use super::values::{check_request, engine, Method, Nimber};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Ruleset};
 
-/// Heaps computed before the first look for a period; later looks come every 1/16 more.
+/// Heaps computed before the first look for a period; later looks come every 1/64 more
+/// (a look costs a pass over the candidate periods, cheap next to computing the values,
+/// and values computed past the proof are wasted).
 const FIRST_CHECKPOINT: u64 = 256;
 
 /// What a complete solution found.
@@ -69,7 +71,7 @@ pub fn solve(game: &Game, max: u64, progress: &mut dyn FnMut(u64)) -> Result<Sol
 }
 
 fn next_checkpoint(at: u64) -> u64 {
-    at + (at / 16).max(FIRST_CHECKPOINT)
+    at + (at / 64).max(FIRST_CHECKPOINT)
 }
 
 fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
