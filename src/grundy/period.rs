@@ -151,8 +151,9 @@ pub struct PeriodFinder {
     /// Every examined period, filed by its key when it was filed ([`bucket_of`]): a look
     /// opens only the buckets whose keys `J` has reached, not every period.
     buckets: Vec<Vec<u32>>,
-    /// Periods due at this look (reused).
+    /// Periods due at this look, and an emptied bucket (both reused).
     due: Vec<u32>,
+    spare: Vec<u32>,
     strong: Vec<Strong>,
     /// Length of the sequence at the last look.
     len: usize,
@@ -166,6 +167,7 @@ impl PeriodFinder {
             key: Vec::new(),
             buckets: Vec::new(),
             due: Vec::new(),
+            spare: Vec::new(),
             strong: Vec::new(),
             len: 0,
         }
@@ -202,8 +204,14 @@ impl PeriodFinder {
         // Keys only grow, so a period filed under a key above J still fails; the last
         // bucket opened may hold some that do not, filed again as they are.
         let last = bucket_of(limit.min(u32::MAX as usize) as u32);
+        let mut list = std::mem::take(&mut self.spare);
         for b in 0..self.buckets.len().min(last + 1) {
-            for p in std::mem::take(&mut self.buckets[b]) {
+            if self.buckets[b].is_empty() {
+                continue;
+            }
+            // Swapped with a spare list, so buckets keep their buffers across looks.
+            std::mem::swap(&mut list, &mut self.buckets[b]);
+            for &p in &list {
                 let key = self.key[p as usize];
                 if key as usize > limit {
                     self.file(p, key);
@@ -211,7 +219,9 @@ impl PeriodFinder {
                     due.push(p);
                 }
             }
+            list.clear();
         }
+        self.spare = list;
         let known = self.key.len().max(1);
         if known < limit {
             self.key.resize(limit, 0);

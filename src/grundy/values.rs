@@ -885,9 +885,10 @@ impl Sequence for SparseSpace {
             if let Some(finder) = &mut self.finder {
                 self.proved = finder.check(&self.values);
             }
-            // Looks cost a pass over the candidate periods, so every 1/16 more values
-            // keeps them a small share while finding a proof soon after it exists.
-            self.next_proof_check += (self.next_proof_check / 16).max(1024);
+            // Looks cost a pass over the new candidate periods; callers that look on their
+            // own (`solve`) look more often, so these only spare long runs (`nim-values`)
+            // the values past a proof, within a quarter.
+            self.next_proof_check += (self.next_proof_check / 4).max(1024);
         }
         if n + 1 == self.next_review {
             self.review();
