@@ -86,7 +86,8 @@
 //!   `mod.rs` (writing outcome and nim-value bodies; [`table::Table`]: memory-mapped
 //!   probing, each body block checked against its checksum when first read).
 //! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
-//!   reference and the sparse-space engine), `period.rs` (ultimate periods and the
+//!   reference and the sparse-space engine; `values/scan.rs` its vectorised witness
+//!   scans), `period.rs` (ultimate periods, found incrementally as values grow, and the
 //!   periodicity theorem's proof), `solution.rs` (complete solutions, misère subtraction
 //!   games) and `fast_path.rs` (nim-values of any heap size, grown on demand; XOR verdicts
 //!   and winning moves).

@@ -72,12 +72,10 @@ pub fn engine(ruleset: &Ruleset, method: Method, len: u64) -> Result<Box<dyn Seq
     })?;
     Ok(match method {
         Method::Reference => Box::new(MexReference::with_storage(ruleset.clone(), values)),
-        Method::Fast => match ruleset {
-            Ruleset::Nim => Box::new(NimClosedForm { values }),
-            _ => match SparseSpace::with_storage(ruleset, values) {
-                Ok(fast) => Box::new(fast),
-                Err(values) => Box::new(MexReference::with_storage(ruleset.clone(), values)),
-            },
+        Method::Fast if ruleset.nim_values_are_sizes() => Box::new(NimClosedForm { values }),
+        Method::Fast => match SparseSpace::with_storage(ruleset, values) {
+            Ok(fast) => Box::new(fast),
+            Err(values) => Box::new(MexReference::with_storage(ruleset.clone(), values)),
         },
     })
 }
@@ -392,7 +390,8 @@ impl SparseSpace {
                 t: 0,
                 unequal: true,
             }),
-            _ => return Err(values),
+            // Nim is its own closed form; Wythoff and Moore have no per-heap values.
+            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => return Err(values),
         }
         values.clear();
         let mut engine = SparseSpace {
