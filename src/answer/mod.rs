@@ -15,6 +15,7 @@
 mod chain;
 mod nim;
 mod search;
+pub mod survey;
 mod table;
 
 pub use chain::{Chain, Engine, Method, Policy};
