@@ -119,6 +119,7 @@ pub mod grundy;
 pub mod label;
 pub mod memory;
 pub mod picture;
+pub mod play;
 pub mod search;
 pub mod table;
 pub mod value;

@@ -18,6 +18,7 @@ pub mod input;
 pub mod nim_values;
 pub mod output;
 pub mod picture;
+pub mod play;
 pub mod solution;
 pub mod solve;
 pub mod table;
@@ -81,6 +82,8 @@ pub enum Command {
     Picture(picture::PictureArgs),
     /// The per-heap series (nim-values, or misère lone-heap outcomes) as a PNG plot.
     Plot(picture::PlotArgs),
+    /// Play a game against perfect play.
+    Play(play::PlayArgs),
 }
 
 /// Runs a parsed command line.
@@ -95,6 +98,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::NimValues(args) => nim_values::run(args),
         Command::Picture(args) => picture::run_picture(args),
         Command::Plot(args) => picture::run_plot(args),
+        Command::Play(args) => play::run(args),
     };
     match outcome {
         // A reader that stopped listening (`| head`) is not an error.
