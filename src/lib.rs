@@ -52,6 +52,7 @@
 //!   and `solve` from tables and nim-values; `args.rs` holds shared argument groups and
 //!   `output.rs` the output conventions (safe/unsafe wording, JSON records, progress that
 //!   stays quiet off a terminal).
+//! - [`quotient`]: misère quotients of one-heap rulesets, misère Nim, genus and tameness.
 //! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
 //!
 //! `main.rs` only parses the command line and prints errors.
@@ -64,6 +65,7 @@ pub mod error;
 pub mod game;
 pub mod grundy;
 pub mod label;
+pub mod quotient;
 pub mod search;
 pub mod table;
 
