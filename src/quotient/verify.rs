@@ -44,19 +44,23 @@ pub(crate) enum Verdict {
 /// The closure outgrew its node budget.
 pub(crate) struct TooManyNodes;
 
-type Node = (u32, Vec<u64>, bool);
+/// A transition pair: element, interned `K`, options non-empty.
+type Node = (u32, u32, bool);
 
 /// The transition pairs reached so far for one candidate `(q, p)`, kept so that a later
 /// heap with a new pair only extends it.
 pub(crate) struct Closure {
     q: Table,
     p: Vec<bool>,
-    words: usize,
+    /// Interned `K` sets, looked up by slice so that a known set costs no allocation.
+    k_ids: HashMap<Box<[u64]>, u32>,
+    k_sets: Vec<Box<[u64]>>,
     /// Per distinct generator: element, `K` of its options, options non-empty, heap.
-    gens: Vec<(u32, Vec<u64>, bool, u32)>,
-    keys: HashSet<Node>,
+    gens: Vec<(u32, u32, bool, u32)>,
+    keys: HashSet<(u32, u32, bool)>,
     nodes: HashSet<Node>,
     list: Vec<Node>,
+    scratch: Vec<u64>,
     /// False once a mispredicted pair was met.
     valid: bool,
 }
@@ -65,42 +69,50 @@ impl Closure {
     /// The closure of the empty alphabet: just the empty position.
     pub fn new(q: &Table, p: &[bool]) -> Self {
         let words = q.order().div_ceil(64).max(1);
-        let start: Node = (q.identity(), vec![0u64; words], false);
         let mut closure = Closure {
             q: q.clone(),
             p: p.to_vec(),
-            words,
+            k_ids: HashMap::new(),
+            k_sets: Vec::new(),
             gens: Vec::new(),
             keys: HashSet::new(),
             nodes: HashSet::new(),
             list: Vec::new(),
+            scratch: vec![0; words],
             valid: true,
         };
+        let empty = closure.intern_scratch();
+        let start: Node = (q.identity(), empty, false);
         closure.valid = closure.correct(&start);
-        closure.nodes.insert(start.clone());
+        closure.nodes.insert(start);
         closure.list.push(start);
         closure
+    }
+
+    /// Interns the set in `scratch`.
+    fn intern_scratch(&mut self) -> u32 {
+        if let Some(&id) = self.k_ids.get(&self.scratch[..]) {
+            return id;
+        }
+        let id = self.k_sets.len() as u32;
+        let set: Box<[u64]> = self.scratch.clone().into_boxed_slice();
+        self.k_sets.push(set.clone());
+        self.k_ids.insert(set, id);
+        id
     }
 
     /// Adds generators and extends the closure; false once any pair is mispredicted.
     pub fn add(&mut self, generators: &[Generator], max_nodes: u64) -> Result<bool, TooManyNodes> {
         let first_new = self.gens.len();
-        let mut sorted: Vec<&Generator> = generators.iter().collect();
-        sorted.sort_by_key(|g| g.heap);
-        for g in sorted {
-            let key = self.generator_key(g);
-            if self.keys.insert(key.clone()) {
-                self.gens.push((key.0, key.1, key.2, g.heap));
-            }
-        }
+        self.add_generators(generators);
         if !self.valid {
             return Ok(false);
         }
         let mut queue: Vec<Node> = Vec::new();
         for i in 0..self.list.len() {
             for g in first_new..self.gens.len() {
-                let child = self.child(&self.list[i], g);
-                if self.visit(child.clone(), max_nodes)? {
+                let child = self.child(self.list[i], g);
+                if self.visit(child, max_nodes)? {
                     queue.push(child);
                 }
                 if !self.valid {
@@ -110,8 +122,8 @@ impl Closure {
         }
         while let Some(node) = queue.pop() {
             for g in 0..self.gens.len() {
-                let child = self.child(&node, g);
-                if self.visit(child.clone(), max_nodes)? {
+                let child = self.child(node, g);
+                if self.visit(child, max_nodes)? {
                     queue.push(child);
                 }
                 if !self.valid {
@@ -120,6 +132,25 @@ impl Closure {
             }
         }
         Ok(true)
+    }
+
+    fn add_generators(&mut self, generators: &[Generator]) {
+        let mut sorted: Vec<&Generator> = generators.iter().collect();
+        sorted.sort_by_key(|g| g.heap);
+        let n = self.q.order() as u32;
+        for g in sorted {
+            self.scratch.iter_mut().for_each(|w| *w = 0);
+            for z in 0..n {
+                if g.options.iter().any(|&s| self.p[self.q.mul(z, s) as usize]) {
+                    self.scratch[z as usize / 64] |= 1 << (z % 64);
+                }
+            }
+            let k = self.intern_scratch();
+            let key = (g.element, k, !g.options.is_empty());
+            if self.keys.insert(key) {
+                self.gens.push((key.0, key.1, key.2, g.heap));
+            }
+        }
     }
 
     /// Records a node; true when it is new.
@@ -133,20 +164,9 @@ impl Closure {
         if self.nodes.len() as u64 >= max_nodes {
             return Err(TooManyNodes);
         }
-        self.nodes.insert(node.clone());
+        self.nodes.insert(node);
         self.list.push(node);
         Ok(true)
-    }
-
-    fn generator_key(&self, g: &Generator) -> Node {
-        let n = self.q.order();
-        let mut k = vec![0u64; self.words];
-        for z in 0..n as u32 {
-            if g.options.iter().any(|&s| self.p[self.q.mul(z, s) as usize]) {
-                k[z as usize / 64] |= 1 << (z % 64);
-            }
-        }
-        (g.element, k, !g.options.is_empty())
     }
 
     #[inline]
@@ -154,22 +174,27 @@ impl Closure {
         k[z as usize / 64] >> (z % 64) & 1 != 0
     }
 
-    fn child(&self, node: &Node, g: usize) -> Node {
-        let (x, ref k, nonempty) = *node;
-        let (gx, ref gk, gne, _) = self.gens[g];
-        let mut out = vec![0u64; self.words];
-        for z in 0..self.q.order() as u32 {
-            if Self::bit(k, self.q.mul(z, gx)) || Self::bit(gk, self.q.mul(z, x)) {
-                out[z as usize / 64] |= 1 << (z % 64);
+    fn child(&mut self, node: Node, g: usize) -> Node {
+        let (x, k, nonempty) = node;
+        let (gx, gk, gne, _) = self.gens[g];
+        let n = self.q.order() as u32;
+        {
+            let (k, gk) = (&self.k_sets[k as usize], &self.k_sets[gk as usize]);
+            self.scratch.iter_mut().for_each(|w| *w = 0);
+            for z in 0..n {
+                if Self::bit(k, self.q.mul(z, gx)) || Self::bit(gk, self.q.mul(z, x)) {
+                    self.scratch[z as usize / 64] |= 1 << (z % 64);
+                }
             }
         }
-        (self.q.mul(x, gx), out, nonempty || gne)
+        let id = self.intern_scratch();
+        (self.q.mul(x, gx), id, nonempty || gne)
     }
 
     fn correct(&self, node: &Node) -> bool {
-        let (x, ref k, nonempty) = *node;
+        let (x, k, nonempty) = *node;
         let predicted_p = self.p[x as usize];
-        let really_p = nonempty && !Self::bit(k, self.q.identity());
+        let really_p = nonempty && !Self::bit(&self.k_sets[k as usize], self.q.identity());
         predicted_p == really_p
     }
 }
@@ -186,15 +211,9 @@ pub(crate) fn verify(
 ) -> Result<Verdict, TooManyNodes> {
     let mut closure = Closure::new(q, p);
     if witness {
-        closure.add(&[], max_nodes)?;
-        for g in generators {
-            let key = closure.generator_key(g);
-            if closure.keys.insert(key.clone()) {
-                closure.gens.push((key.0, key.1, key.2, g.heap));
-            }
-        }
+        closure.add_generators(generators);
         closure.gens.sort_by_key(|g| g.3);
-        return least_failure(&closure, max_nodes);
+        return least_failure(&mut closure, max_nodes);
     }
     Ok(if closure.add(generators, max_nodes)? {
         Verdict::Valid
@@ -203,15 +222,13 @@ pub(crate) fn verify(
     })
 }
 
-fn least_failure(closure: &Closure, max_nodes: u64) -> Result<Verdict, TooManyNodes> {
-    let start = closure.list[0].clone();
-    type Entry = Reverse<(Vec<u32>, u32, Vec<u64>, bool)>;
-    let mut done: HashMap<(u32, Vec<u64>, bool), ()> = HashMap::new();
-    let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
-    heap.push(Reverse((Vec::new(), start.0, start.1, start.2)));
-    while let Some(Reverse((word, x, k, ne))) = heap.pop() {
-        let key = (x, k, ne);
-        if done.contains_key(&key) {
+fn least_failure(closure: &mut Closure, max_nodes: u64) -> Result<Verdict, TooManyNodes> {
+    let start = closure.list[0];
+    let mut done: HashSet<Node> = HashSet::new();
+    let mut heap: BinaryHeap<Reverse<(Vec<u32>, Node)>> = BinaryHeap::new();
+    heap.push(Reverse((Vec::new(), start)));
+    while let Some(Reverse((word, key))) = heap.pop() {
+        if done.contains(&key) {
             continue;
         }
         if !closure.correct(&key) {
@@ -221,17 +238,17 @@ fn least_failure(closure: &Closure, max_nodes: u64) -> Result<Verdict, TooManyNo
             return Err(TooManyNodes);
         }
         for g in 0..closure.gens.len() {
-            let child = closure.child(&key, g);
-            if done.contains_key(&child) {
+            let child = closure.child(key, g);
+            if done.contains(&child) {
                 continue;
             }
             let heap_size = closure.gens[g].3;
             let mut w = word.clone();
             let at = w.partition_point(|&h| h > heap_size);
             w.insert(at, heap_size);
-            heap.push(Reverse((w, child.0, child.1, child.2)));
+            heap.push(Reverse((w, child)));
         }
-        done.insert(key, ());
+        done.insert(key);
     }
     Ok(Verdict::Valid)
 }
