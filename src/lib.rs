@@ -103,6 +103,9 @@
 //!   colours in `colour.rs`, remoteness legend in `legend.rs`) or in terminal half blocks
 //!   (`terminal.rs`), the per-heap series plot (`plot.rs`), the embedded font (`font.rs`) and
 //!   writing by temporary name and rename (`file.rs`).
+//! - [`quotient`]: misère quotients of one-heap rulesets (`construct.rs` heap by heap,
+//!   `verify.rs` the transition-table proof, `monoid.rs`, `presentation.rs`, `answer.rs`
+//!   outcomes and winning moves), misère Nim (`nim.rs`), genus and tameness (`tame.rs`).
 //! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
 //!
 //! `main.rs` only parses the command line and prints errors.
@@ -120,6 +123,7 @@ pub mod label;
 pub mod memory;
 pub mod picture;
 pub mod play;
+pub mod quotient;
 pub mod search;
 pub mod table;
 pub mod value;
