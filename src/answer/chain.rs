@@ -2,11 +2,14 @@
 
 use std::path::PathBuf;
 
-use super::{Answer, NimSource, Oracle, Query, SearchSource, Solution, TableSource};
+use super::{
+    Answer, NimSource, Oracle, Query, QuotientSource, SearchSource, Solution, TableSource,
+};
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
 use crate::grundy::fast_path::applies;
 use crate::grundy::solution::default_max;
+use crate::quotient::Budget;
 use crate::search::{ProgressHook, SearchConfig};
 
 /// Largest heap for which [`Method::Auto`] falls back to search when nim-values fail.
@@ -54,6 +57,8 @@ pub struct Policy {
     pub search: SearchConfig,
     /// The search's engine.
     pub engine: Engine,
+    /// How far misère quotients may be built on the fly ([`Method::Auto`], misère play).
+    pub quotient_budget: Budget,
 }
 
 impl Default for Policy {
@@ -66,6 +71,7 @@ impl Default for Policy {
             nim_max: None,
             search: SearchConfig::default(),
             engine: Engine::Alphabeta,
+            quotient_budget: Budget::default(),
         }
     }
 }
@@ -106,6 +112,9 @@ impl Chain {
             Method::Auto => {
                 if sources.is_empty() && applies(game) {
                     let source = NimSource::computing(game, nim_len, Some(AUTO_SEARCH_FALLBACK))?;
+                    sources.push(Box::new(source));
+                }
+                if let Some(source) = QuotientSource::new(game, policy.quotient_budget.clone()) {
                     sources.push(Box::new(source));
                 }
                 let tables = policy

@@ -73,6 +73,11 @@ struct Record {
     nim_sum: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     table: Option<String>,
+    /// Misère quotient answers: the quotient's order and the heaps it covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quotient_order: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quotient_heaps: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stats: Option<SearchStats>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -175,6 +180,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         nim_values: None,
         nim_sum: None,
         table: None,
+        quotient_order: None,
+        quotient_heaps: None,
         stats: None,
         table_bytes: None,
         seconds: elapsed.as_secs_f64(),
@@ -186,6 +193,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             record.nim_sum = Some(*nim_sum);
         }
         Evidence::Table { path } => record.table = Some(path.display().to_string()),
+        Evidence::MisereNim => {}
+        Evidence::Quotient { order, max_heap } => {
+            record.quotient_order = Some(*order);
+            record.quotient_heaps = Some(*max_heap);
+        }
         Evidence::Search { stats, table_bytes } => {
             record.stats = Some(*stats);
             record.table_bytes = Some(*table_bytes);
@@ -252,6 +264,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             *table_bytes as f64 / (1 << 20) as f64,
         ),
         Evidence::Table { path } => outln!("from the table {}", path.display()),
+        Evidence::MisereNim => outln!(
+            "by Bouton's misère Nim rule: unsafe exactly when the nim-sum is 0 with a heap above 1, or 1 with every heap at most 1"
+        ),
+        Evidence::Quotient { order, max_heap } => outln!(
+            "by the misère quotient of heaps 1..={max_heap} (order {order}; `sicher quotient {}` shows it)",
+            game.ruleset
+        ),
         Evidence::NimValues { .. } => Ok(()),
     }
 }
