@@ -21,7 +21,7 @@ use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Heap, Position, Ruleset};
 use crate::grundy::{Nimber, Periodicity};
-use crate::label::{child_into, Labels, Remotenesses};
+use crate::label::{Labels, Remotenesses};
 use crate::value::Value;
 pub use format::{
     checksum, BodyKind, Checksum, Codec, Header, Prediction, QuotientModel, BLOCK_BYTES,
@@ -765,8 +765,7 @@ impl Table {
     ) -> Result<Value> {
         let (field, predicted) = self.stored_field(rank)?;
         let field = if predicted {
-            child_into(heaps, removed, added, scratch);
-            field ^ u64::from(self.predictor.safe(scratch))
+            field ^ u64::from(self.predictor.safe_after(heaps, removed, added, scratch))
         } else {
             field
         };

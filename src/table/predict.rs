@@ -166,45 +166,48 @@ impl Predictor {
         checksum(&bytes)
     }
 
+    /// True when the position a move leads to from ascending `heaps` is predicted safe;
+    /// `scratch` holds the child's heaps when the prediction needs them in order.
+    #[inline]
+    pub(crate) fn safe_after(
+        &self,
+        heaps: &[Heap],
+        removed: &[usize],
+        added: &[Heap],
+        scratch: &mut Vec<Heap>,
+    ) -> bool {
+        match self {
+            Predictor::Quotient { .. } => {
+                crate::label::child_into(heaps, removed, added, scratch);
+                return self.safe(scratch);
+            }
+            // XOR is its own inverse: the parent's sum, less the removed, plus the added.
+            Predictor::NimSum { values } => {
+                let parent = heaps.iter().fold(0, |x, &h| x ^ nim_value(values, h));
+                let sum = removed
+                    .iter()
+                    .map(|&i| heaps.get(i).copied().unwrap_or(0))
+                    .chain(added.iter().copied())
+                    .fold(parent, |x, h| x ^ nim_value(values, h));
+                return sum != 0;
+            }
+            _ => {}
+        }
+        // The other predictions are symmetric functions of the heaps: no need to build
+        // the child in order.
+        let kept = heaps
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !removed.contains(i))
+            .map(|(_, &h)| h)
+            .chain(added.iter().copied());
+        self.symmetric(kept)
+    }
+
     /// True when the position of ascending heaps (zeros allowed) is predicted safe.
     #[inline]
     pub(crate) fn safe(&self, heaps: &[Heap]) -> bool {
-        let value = |values: &Option<Vec<u32>>, h: Heap| match values {
-            None => h,
-            Some(values) => values.get(h as usize).map_or(0, |&v| u64::from(v)),
-        };
         match self {
-            Predictor::None => false,
-            Predictor::NimSum { values } => heaps.iter().fold(0, |x, &h| x ^ value(values, h)) != 0,
-            Predictor::Tame { values } => {
-                let (mut sum, mut ones, mut tame) = (0u64, 0u32, true);
-                for &h in heaps {
-                    let v = value(values, h);
-                    sum ^= v;
-                    ones += u32::from(v == 1);
-                    tame &= v <= 1;
-                }
-                if tame {
-                    ones % 2 == 0
-                } else {
-                    sum != 0
-                }
-            }
-            Predictor::Moore { modulus, misere } => {
-                if *misere && heaps.iter().all(|&h| h <= 1) {
-                    let ones = heaps.iter().filter(|&&h| h == 1).count() as u32;
-                    return ones % modulus != 1 % modulus;
-                }
-                let mut counts = [0u32; 64];
-                for &h in heaps {
-                    let mut bits = h;
-                    while bits != 0 {
-                        counts[bits.trailing_zeros() as usize] += 1;
-                        bits &= bits - 1;
-                    }
-                }
-                counts.iter().any(|c| c % modulus != 0)
-            }
             Predictor::Quotient {
                 phi,
                 mul,
@@ -218,7 +221,55 @@ impl Predictor {
                 }
                 !unsafe_elements[e]
             }
+            _ => self.symmetric(heaps.iter().copied()),
         }
+    }
+
+    /// The predictions that do not depend on the heaps' order.
+    #[inline]
+    fn symmetric(&self, heaps: impl Iterator<Item = Heap> + Clone) -> bool {
+        match self {
+            Predictor::None | Predictor::Quotient { .. } => false,
+            Predictor::NimSum { values } => heaps.fold(0, |x, h| x ^ nim_value(values, h)) != 0,
+            Predictor::Tame { values } => {
+                let (mut sum, mut ones, mut tame) = (0u64, 0u32, true);
+                for h in heaps {
+                    let v = nim_value(values, h);
+                    sum ^= v;
+                    ones += u32::from(v == 1);
+                    tame &= v <= 1;
+                }
+                if tame {
+                    ones % 2 == 0
+                } else {
+                    sum != 0
+                }
+            }
+            Predictor::Moore { modulus, misere } => {
+                if *misere && heaps.clone().all(|h| h <= 1) {
+                    let ones = heaps.filter(|&h| h == 1).count() as u32;
+                    return ones % modulus != 1 % modulus;
+                }
+                let mut counts = [0u32; 64];
+                for h in heaps {
+                    let mut bits = h;
+                    while bits != 0 {
+                        counts[bits.trailing_zeros() as usize] += 1;
+                        bits &= bits - 1;
+                    }
+                }
+                counts.iter().any(|c| c % modulus != 0)
+            }
+        }
+    }
+}
+
+/// G(h): from the values, or `h` itself when heaps are their own values.
+#[inline(always)]
+fn nim_value(values: &Option<Vec<u32>>, h: Heap) -> u64 {
+    match values {
+        None => h,
+        Some(values) => values.get(h as usize).map_or(0, |&v| u64::from(v)),
     }
 }
 
