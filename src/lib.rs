@@ -82,9 +82,12 @@
 //!   `forward.rs`, `backward.rs`, and `plain.rs` (the baseline); `bits.rs` packs the
 //!   outcomes.
 //! - [`table`]: files on disk. `format.rs` (the one container: magic, version, bincode
-//!   header with checksum, block index, aligned body; the only place bincode is used),
-//!   `mod.rs` (writing outcome and nim-value bodies; [`table::Table`]: memory-mapped
-//!   probing, each body block checked against its checksum when first read).
+//!   header with checksum, block index, body; the only place bincode is used),
+//!   `codec.rs` (compressed blocks: zstd, checksums before and after decoding),
+//!   `predict.rs` (outcome predictions whose residual is stored: nim-sum, tame misère,
+//!   Moore, learned misère quotients), `mod.rs` ([`table::TableWriter`], which takes the
+//!   body as a stream of words; [`table::Table`]: memory-mapped probing, each block
+//!   checked when first read, decoded blocks cached).
 //! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
 //!   reference and the sparse-space engine; `values/scan.rs` its vectorised witness
 //!   scans), `period.rs` (ultimate periods, found incrementally as values grow, and the
