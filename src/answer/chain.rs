@@ -48,6 +48,8 @@ pub struct Policy {
     pub table: Option<PathBuf>,
     /// Read nim-values from this table instead of computing them.
     pub nim_table: Option<PathBuf>,
+    /// Answer misère play from this stored misère quotient first.
+    pub quotient_file: Option<PathBuf>,
     /// Where covering tables of the game are looked for ([`Method::Auto`] only).
     pub tables_dir: Option<PathBuf>,
     /// Largest heap whose nim-value may be computed; larger heaps need a proved period.
@@ -67,11 +69,12 @@ impl Default for Policy {
             method: Method::Auto,
             table: None,
             nim_table: None,
+            quotient_file: None,
             tables_dir: Some(PathBuf::from(crate::table::DEFAULT_DIR)),
             nim_max: None,
             search: SearchConfig::default(),
             engine: Engine::Alphabeta,
-            quotient_budget: Budget::default(),
+            quotient_budget: super::quotient::on_the_fly_budget(),
         }
     }
 }
@@ -102,6 +105,9 @@ impl Chain {
                 ));
             }
             sources.push(Box::new(NimSource::from_table(game, path)?));
+        }
+        if let Some(path) = &policy.quotient_file {
+            sources.push(Box::new(stored_quotient(game, path)?));
         }
         match policy.method {
             Method::Search => {}
@@ -197,4 +203,24 @@ impl Chain {
             self.game.canonical()
         ))
     }
+}
+
+/// The stored misère quotient at `path`, which must be of `game`'s rules in misère play.
+fn stored_quotient(game: &Game, path: &std::path::Path) -> Result<QuotientSource> {
+    if !game.terminal_is_win() {
+        return Err(Error::input(format!(
+            "{}: a misère quotient answers misère play; add --misere",
+            path.display()
+        )));
+    }
+    let quotient = crate::table::read_quotient(path)?;
+    if quotient.ruleset != game.ruleset.spec() {
+        return Err(Error::input(format!(
+            "{}: this quotient is of {}, not {}",
+            path.display(),
+            quotient.ruleset,
+            game.ruleset
+        )));
+    }
+    Ok(QuotientSource::stored(game, quotient))
 }

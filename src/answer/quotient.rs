@@ -12,6 +12,18 @@ use crate::game::{Game, Heap, Position, Ruleset};
 use crate::quotient::{self, Budget, MisereQuotient, QuotientError};
 use crate::value::{Outcome, Value};
 
+/// A budget for quotients built while answering: small enough that a ruleset whose
+/// quotient grows wild gives up within about a second and leaves the position to the next
+/// source (`sicher quotient` builds with the full default budget).
+pub fn on_the_fly_budget() -> Budget {
+    Budget {
+        max_order: 256,
+        max_pairs: 300_000,
+        max_rebuilds: 8,
+        ..Budget::default()
+    }
+}
+
 /// Misère Nim's rule, or a misère quotient grown as positions need it.
 pub struct QuotientSource {
     ruleset: Ruleset,
@@ -23,7 +35,7 @@ enum Rule {
     MisereNim,
     /// A quotient and how it may grow.
     Quotient {
-        quotient: Option<MisereQuotient>,
+        quotient: Option<Box<MisereQuotient>>,
         /// The smallest heap the construction could not reach within its budget.
         failed_at: Option<Heap>,
         /// `None` for a stored quotient, which never grows.
@@ -58,7 +70,7 @@ impl QuotientSource {
         QuotientSource {
             ruleset: game.ruleset.clone(),
             rule: Rule::Quotient {
-                quotient: Some(quotient),
+                quotient: Some(Box::new(quotient)),
                 failed_at: None,
                 budget: None,
             },
@@ -84,31 +96,43 @@ impl QuotientSource {
             }
             // Grow by doubling, so a batch of growing heaps costs little more than its
             // largest; fall back to the heap asked for when the doubling runs out of budget.
-            let target = largest.max(covered.saturating_mul(2)).min(quotient::MAX_HEAPS);
+            let target = largest
+                .max(covered.saturating_mul(2))
+                .min(quotient::MAX_HEAPS);
             match quotient::compute(&self.ruleset, target, budget) {
-                Ok(q) => *quotient = Some(q),
+                Ok(q) => *quotient = Some(Box::new(q)),
                 Err(QuotientError::Incomplete { partial, heap, .. }) => {
                     *failed_at = Some(heap);
                     if partial.max_heap > covered {
-                        *quotient = Some(*partial);
+                        *quotient = Some(partial);
                     }
                 }
                 Err(QuotientError::Unsupported(_)) => *failed_at = Some(0),
             }
         }
-        quotient.as_ref().filter(|q| q.max_heap >= largest)
+        quotient.as_deref().filter(|q| q.max_heap >= largest)
     }
 
     /// The outcome and one winning move, or `None` when not covered.
     fn decide(&mut self, heaps: &[Heap]) -> Option<(bool, Option<Vec<Heap>>)> {
         if let Rule::MisereNim = self.rule {
-            return Some((quotient::nim::outcome(heaps), quotient::nim::winning_move(heaps)));
+            return Some((
+                quotient::nim::outcome(heaps),
+                quotient::nim::winning_move(heaps),
+            ));
         }
         let ruleset = self.ruleset.clone();
         let largest = heaps.last().copied().unwrap_or(0);
         let q = self.covering(largest)?;
         let win = q.outcome(heaps)?;
-        Some((win, if win { q.winning_move(&ruleset, heaps) } else { None }))
+        Some((
+            win,
+            if win {
+                q.winning_move(&ruleset, heaps)
+            } else {
+                None
+            },
+        ))
     }
 
     /// Every winning move: children whose product lies in the P-portion (for misère Nim,

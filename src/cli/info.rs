@@ -82,6 +82,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         BodyKind::Outcomes { unsafe_count } => (Some(unsafe_count), None, None),
         BodyKind::NimValues { period } => (None, period, None),
         BodyKind::Remoteness { rmax } => (None, None, Some(rmax)),
+        BodyKind::Quotient { .. } => (None, None, None),
     };
     let report = InfoReport {
         path: args.file.display().to_string(),
@@ -123,6 +124,14 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     }
     outln!("{}", report.path)?;
     match header.kind {
+        BodyKind::Quotient { order } => {
+            let heaps = header.quotient.as_ref().map_or(0, |m| m.max_heap);
+            outln!("  misère quotient of: {} (heaps 1..={heaps})", report.game)?;
+            outln!("  order:          {order}; its multiplication table is the body, one entry per pair of elements")?;
+            if let Some(meta) = &header.quotient {
+                outln!("  relations:      {}", meta.relations.join(", "))?;
+            }
+        }
         BodyKind::Outcomes { unsafe_count } => {
             outln!("  game:           {} ({})", report.game, report.convention)?;
             outln!("  domain:         {} ({})", report.domain, header.domain)?;

@@ -19,6 +19,7 @@ pub mod nim_values;
 pub mod output;
 pub mod picture;
 pub mod play;
+pub mod quotient;
 pub mod solution;
 pub mod solve;
 pub mod table;
@@ -84,6 +85,8 @@ pub enum Command {
     Plot(picture::PlotArgs),
     /// Play a game against perfect play.
     Play(play::PlayArgs),
+    /// The misère quotient of a one-heap ruleset's heaps 1..=N.
+    Quotient(quotient::QuotientArgs),
 }
 
 /// Runs a parsed command line.
@@ -99,6 +102,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Picture(args) => picture::run_picture(args),
         Command::Plot(args) => picture::run_plot(args),
         Command::Play(args) => play::run(args),
+        Command::Quotient(args) => quotient::run(args),
     };
     match outcome {
         // A reader that stopped listening (`| head`) is not an error.

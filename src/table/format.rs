@@ -156,6 +156,36 @@ pub enum BodyKind {
         /// The largest remoteness stored.
         rmax: u32,
     },
+    /// A misère quotient: the entries are its multiplication table, one per unordered
+    /// pair of elements (the domain `--heaps 2 --max order-1` ranks the pairs), and the
+    /// header's [`QuotientMeta`] holds the rest.
+    Quotient {
+        /// Number of elements.
+        order: u32,
+    },
+}
+
+/// What a quotient table keeps beside its multiplication table.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+pub struct QuotientMeta {
+    /// Heaps `1..=max_heap` are covered.
+    pub max_heap: u64,
+    /// The element of the empty position.
+    pub identity: u32,
+    /// `p_portion[x]`: positions of element `x` are P-positions.
+    pub p_portion: Vec<bool>,
+    /// `heap_elements[h - 1]`: the element of a lone heap of size `h`.
+    pub heap_elements: Vec<u32>,
+    /// Heaps whose elements are the generators.
+    pub generator_heaps: Vec<u64>,
+    /// The presentation's relations.
+    pub relations: Vec<String>,
+    /// Every element's normal form.
+    pub normal_forms: Vec<String>,
+    /// Heaps at which the presentation changed.
+    pub changes: Vec<u64>,
+    /// Heaps that needed recalibration.
+    pub recalibrations: Vec<u64>,
 }
 
 impl BodyKind {
@@ -166,6 +196,9 @@ impl BodyKind {
             BodyKind::Outcomes { .. } => Value::Outcome(Outcome::from_win(field != 0)),
             BodyKind::NimValues { .. } => Value::Nimber(field),
             BodyKind::Remoteness { .. } => Value::remote(field as u32, convention),
+            // A product of two elements; quotient tables are read whole, by
+            // `table::read_quotient`, never probed position by position.
+            BodyKind::Quotient { .. } => Value::Nimber(field),
         }
     }
 
@@ -175,6 +208,7 @@ impl BodyKind {
             BodyKind::Outcomes { .. } => "outcomes",
             BodyKind::NimValues { .. } => "nim-values",
             BodyKind::Remoteness { .. } => "remoteness",
+            BodyKind::Quotient { .. } => "misère quotient",
         }
     }
 
@@ -183,7 +217,7 @@ impl BodyKind {
     pub fn holds_positions(&self) -> bool {
         match self {
             BodyKind::Outcomes { .. } | BodyKind::Remoteness { .. } => true,
-            BodyKind::NimValues { .. } => false,
+            BodyKind::NimValues { .. } | BodyKind::Quotient { .. } => false,
         }
     }
 }
@@ -229,6 +263,8 @@ pub struct Header {
     pub stored_len: u64,
     /// The format version read (the one written, for new headers).
     pub version: u32,
+    /// Quotient tables: everything but the multiplication table.
+    pub quotient: Option<QuotientMeta>,
 }
 
 /// The domain as stored.
@@ -250,6 +286,9 @@ enum StoredKind {
     },
     Remoteness {
         rmax: u32,
+    },
+    Quotient {
+        order: u32,
     },
 }
 
@@ -281,6 +320,7 @@ struct Stored {
     prediction: StoredPrediction,
     prediction_check: u64,
     stored_len: u64,
+    quotient: Option<QuotientMeta>,
 }
 
 /// The header of format 2.
@@ -330,6 +370,7 @@ impl Header {
             prediction: Prediction::None,
             prediction_check: 0,
             stored_len: body_len(entries, width),
+            quotient: None,
             version: FORMAT_VERSION,
         }
     }
@@ -389,6 +430,7 @@ impl Header {
                     period: period.and_then(|p| p.proved_at.map(|at| (p.preperiod, p.period, at))),
                 },
                 BodyKind::Remoteness { rmax } => StoredKind::Remoteness { rmax },
+                BodyKind::Quotient { order } => StoredKind::Quotient { order },
             },
             game: self.game.clone(),
             misere: self.convention == Convention::Misere,
@@ -424,6 +466,7 @@ impl Header {
             },
             prediction_check: self.prediction_check,
             stored_len: self.stored_len,
+            quotient: self.quotient.clone(),
         };
         // Encoding plain strings and integers into a Vec cannot fail.
         bincode::encode_to_vec(&stored, config()).unwrap_or_default()
@@ -494,6 +537,7 @@ impl Header {
                 prediction: StoredPrediction::None,
                 prediction_check: 0,
                 stored_len,
+                quotient: None,
             };
             (stored, used)
         } else {
@@ -508,6 +552,7 @@ impl Header {
             prediction,
             prediction_check,
             stored_len,
+            quotient,
         } = stored;
         let kind = match stored.kind {
             StoredKind::Outcomes { unsafe_count } => BodyKind::Outcomes { unsafe_count },
@@ -519,6 +564,7 @@ impl Header {
                 }),
             },
             StoredKind::Remoteness { rmax } => BodyKind::Remoteness { rmax },
+            StoredKind::Quotient { order } => BodyKind::Quotient { order },
         };
         let header = Header {
             kind,
@@ -563,6 +609,7 @@ impl Header {
             prediction_check,
             stored_len,
             version,
+            quotient,
         };
         header
             .check_consistency(end as u64 + 8)
@@ -649,9 +696,35 @@ impl Header {
                     }
                 }
             }
+            BodyKind::Quotient { order } => {
+                let Some(meta) = &self.quotient else {
+                    return corrupted("a quotient without its elements");
+                };
+                let pairs = u64::from(order) * (u64::from(order) + 1) / 2;
+                let in_range = |x: &u32| *x < order;
+                if order == 0
+                    || self.domain
+                        != (Domain::Heaps {
+                            heaps: 2,
+                            max: u64::from(order) - 1,
+                        })
+                    || self.entries != pairs
+                    || self.width != bits_for(u64::from(order) - 1)
+                    || self.convention != Convention::Misere
+                    || meta.p_portion.len() != order as usize
+                    || meta.heap_elements.len() as u64 != meta.max_heap
+                    || !in_range(&meta.identity)
+                    || !meta.heap_elements.iter().all(in_range)
+                {
+                    return corrupted("impossible quotient");
+                }
+            }
         }
         if self.histogram.is_some() && !matches!(self.kind, BodyKind::Remoteness { .. }) {
             return corrupted("a histogram belongs to remoteness tables");
+        }
+        if self.quotient.is_some() && !matches!(self.kind, BodyKind::Quotient { .. }) {
+            return corrupted("quotient elements belong to quotient tables");
         }
         Ok(())
     }

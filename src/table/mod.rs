@@ -22,10 +22,11 @@ use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Heap, Position, Ruleset};
 use crate::grundy::{Nimber, Periodicity};
 use crate::label::{Labels, Remotenesses};
+use crate::quotient::MisereQuotient;
 use crate::value::Value;
 pub use format::{
-    checksum, BodyKind, Checksum, Codec, Header, Prediction, QuotientModel, BLOCK_BYTES,
-    FORMAT_VERSION,
+    checksum, BodyKind, Checksum, Codec, Header, Prediction, QuotientMeta, QuotientModel,
+    BLOCK_BYTES, FORMAT_VERSION,
 };
 use predict::Predictor;
 
@@ -505,6 +506,98 @@ pub fn write_remoteness_stored(
     write_stored(path, header, &words, storage, replace)
 }
 
+/// Writes a misère quotient as a table: the multiplication table as the body (one entry
+/// per unordered pair of elements), the rest in the header.
+pub fn write_quotient(path: &Path, quotient: &MisereQuotient, replace: Replace) -> Result<Header> {
+    let order = quotient.order;
+    if order == 0 || quotient.table.len() != (order as usize).pow(2) {
+        return Err(Error::input(
+            "internal: a quotient without its multiplication table",
+        ));
+    }
+    let domain = Domain::Heaps {
+        heaps: 2,
+        max: u64::from(order) - 1,
+    };
+    let ranker = Ranker::new(domain)?;
+    let width = format::bits_for(u64::from(order) - 1);
+    let products = (0..ranker.count()).map(|rank| {
+        let (a, b) = pair_of(&ranker, rank);
+        u64::from(quotient.table[a * order as usize + b])
+    });
+    let words = pack(ranker.count(), width, products)?;
+    let mut header = Header::new(
+        BodyKind::Quotient { order },
+        crate::game::parse_spec(&quotient.ruleset)?.ruleset.spec(),
+        Convention::Misere,
+        domain,
+        ranker.count(),
+        width,
+    );
+    header.quotient = Some(QuotientMeta {
+        max_heap: quotient.max_heap,
+        identity: quotient.identity,
+        p_portion: quotient.p_portion.clone(),
+        heap_elements: quotient.heap_elements.clone(),
+        generator_heaps: quotient.generator_heaps.clone(),
+        relations: quotient.relations.clone(),
+        normal_forms: quotient.normal_forms.clone(),
+        changes: quotient.changes.clone(),
+        recalibrations: quotient.recalibrations.clone(),
+    });
+    write_stored(path, header, &words, Storage::Compressed, replace)
+}
+
+/// The two elements of a rank of the pair domain `--heaps 2`.
+fn pair_of(ranker: &Ranker, rank: u64) -> (usize, usize) {
+    let heaps = ranker.unrank(rank).into_heaps();
+    match heaps[..] {
+        [b] => (0, b as usize),
+        [a, b] => (a as usize, b as usize),
+        _ => (0, 0),
+    }
+}
+
+/// Reads a misère quotient table whole, checking every block and that the identity acts
+/// as one.
+pub fn read_quotient(path: &Path) -> Result<MisereQuotient> {
+    let table = Table::open(path)?;
+    let header = table.header();
+    let bad = |why: &str| Error::input(format!("{}: {why}", path.display()));
+    let (BodyKind::Quotient { order }, Some(meta)) = (header.kind, &header.quotient) else {
+        return Err(bad(
+            "not a misère quotient table (write one with `sicher quotient GAME --max N --write FILE`)",
+        ));
+    };
+    table.verify()?;
+    let n = order as usize;
+    let mut products = vec![0u32; n * n];
+    for rank in 0..header.entries {
+        let (a, b) = pair_of(table.ranker(), rank);
+        let x = table.field_at(rank)? as u32;
+        products[a * n + b] = x;
+        products[b * n + a] = x;
+    }
+    let identity = meta.identity as usize;
+    if (0..n).any(|x| products[identity * n + x] as usize != x) {
+        return Err(bad("corrupted table (the identity does not act as one)"));
+    }
+    Ok(MisereQuotient {
+        ruleset: header.game.clone(),
+        max_heap: meta.max_heap,
+        order,
+        identity: meta.identity,
+        table: products,
+        p_portion: meta.p_portion.clone(),
+        heap_elements: meta.heap_elements.clone(),
+        generator_heaps: meta.generator_heaps.clone(),
+        relations: meta.relations.clone(),
+        normal_forms: meta.normal_forms.clone(),
+        changes: meta.changes.clone(),
+        recalibrations: meta.recalibrations.clone(),
+    })
+}
+
 /// Writes G(0..values.len()) of a one-heap ruleset as a compressed table, with the
 /// period the values prove, if any.
 pub fn write_nim_values(
@@ -979,6 +1072,13 @@ impl Table {
                 }
                 if self.header.histogram.as_ref().is_some_and(|h| *h != counts) {
                     return Err(corrupted("remoteness histogram mismatch"));
+                }
+            }
+            BodyKind::Quotient { order } => {
+                for rank in 0..self.header.entries {
+                    if self.field_at(rank)? >= u64::from(order) {
+                        return Err(corrupted("a product outside the quotient"));
+                    }
                 }
             }
             BodyKind::NimValues { .. } => {}
