@@ -167,7 +167,11 @@ struct Stored {
 }
 
 fn config() -> impl bincode::config::Config {
-    bincode::config::standard().with_fixed_int_encoding()
+    // The limit (decoding only) stops a length prefix in a header whose checksum was
+    // forged to match from asking for exabytes before a byte is read.
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_limit::<{ 2 * MAX_HEADER_LEN as usize }>()
 }
 
 impl Header {
@@ -400,6 +404,11 @@ impl Header {
                     }
                 }
             }
+        }
+        // Printed by `info`: a version that is not short and printable was not written
+        // by sicher.
+        if self.sicher_version.len() > 64 || self.sicher_version.chars().any(char::is_control) {
+            return corrupted("impossible sicher version");
         }
         if self.histogram.is_some() && !matches!(self.kind, BodyKind::Remoteness { .. }) {
             return corrupted("a histogram belongs to remoteness tables");
