@@ -208,6 +208,13 @@ impl Table {
         let game = crate::game::parse_spec(&header.game)
             .map_err(|e| bad(format!("corrupted table header ({e})")))?
             .with_convention(header.convention);
+        // Writers store the canonical spec; anything else (say, with control characters
+        // that `info` would print) was not written by sicher.
+        if game.ruleset.spec() != header.game {
+            return Err(bad(
+                "corrupted table header (the game is not a canonical spec)".into(),
+            ));
+        }
         // Outcome tables cover positions, which play must not lead out of the domain;
         // nim-value tables cover heap sizes.
         if header.kind.holds_positions() {
