@@ -6,7 +6,7 @@
 #
 #   scripts/fuzz.sh [RUNS [SEED]]         e.g. scripts/fuzz.sh 5000000
 #   THREADS=1 scripts/fuzz.sh 100000      one target at a time
-#   FILTER=tables scripts/fuzz.sh         only the targets whose test name matches
+#   FILTER="specs positions" scripts/fuzz.sh   only the tests whose names hold a word
 #
 # Prints executions, rate, corpus and crashes per target; failing inputs are saved under
 # target/tmp/fuzz-crashes/ and replay with
@@ -19,7 +19,7 @@ log=target/fuzz-$seed.log
 mkdir -p target
 echo "fuzzing: $runs executions per target, seed $seed, log $log"
 SICHER_FUZZ_RUNS=$runs SICHER_FUZZ_SEED=$seed \
-    cargo test --profile fuzz --test fuzz -- --nocapture --test-threads "${THREADS:-2}" ${FILTER:+"$FILTER"} 2>&1 |
+    cargo test --profile fuzz --test fuzz -- --nocapture --test-threads "${THREADS:-2}" ${FILTER:-} 2>&1 |
     tee "$log"
 status=${PIPESTATUS[0]}
 echo
