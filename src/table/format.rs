@@ -217,7 +217,8 @@ impl Header {
 
     /// Bytes of the whole file.
     pub fn file_len(&self) -> u64 {
-        self.body_offset + self.body_len()
+        // Saturating: a forged offset must not wrap around to the real length.
+        self.body_offset.saturating_add(self.body_len())
     }
 
     /// Fixes the offsets of the index and the body for this header's fields.
@@ -364,7 +365,7 @@ impl Header {
         }
         let index_ok = self.index_offset.is_multiple_of(ALIGN) && self.index_offset >= header_end;
         let body_ok = self.body_offset.is_multiple_of(ALIGN)
-            && self.body_offset >= self.index_offset + self.blocks() * 8;
+            && self.body_offset >= self.index_offset.saturating_add(self.blocks() * 8);
         if !index_ok || !body_ok {
             return corrupted("bad body offset");
         }
