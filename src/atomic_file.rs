@@ -145,6 +145,22 @@ impl AtomicFile {
     }
 }
 
+impl Write for AtomicFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match self.out.as_mut() {
+            Some(out) => out.write(bytes),
+            None => Err(std::io::Error::other("write after commit")),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self.out.as_mut() {
+            Some(out) => out.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         // Committed or not, the temporary name must not outlive the writer.

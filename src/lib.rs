@@ -86,7 +86,8 @@
 //!   `mod.rs` (writing outcome and nim-value bodies; [`table::Table`]: memory-mapped
 //!   probing, each body block checked against its checksum when first read).
 //! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
-//!   reference and the sparse-space engine), `period.rs` (ultimate periods and the
+//!   reference and the sparse-space engine; `values/scan.rs` its vectorised witness
+//!   scans), `period.rs` (ultimate periods, found incrementally as values grow, and the
 //!   periodicity theorem's proof), `solution.rs` (complete solutions, misère subtraction
 //!   games) and `fast_path.rs` (nim-values of any heap size, grown on demand; XOR verdicts
 //!   and winning moves).
@@ -98,6 +99,10 @@
 //!   into a game and an [`answer::Policy`]; `input.rs` reads stdin batches; `output.rs`
 //!   holds the output conventions (safe/unsafe wording, JSON records, progress that stays
 //!   quiet off a terminal); `solution.rs` prints complete solutions.
+//! - [`picture`]: drawing from plain data, no engine: the two-heap map as a PNG (`map.rs`,
+//!   colours in `colour.rs`, remoteness legend in `legend.rs`) or in terminal half blocks
+//!   (`terminal.rs`), the per-heap series plot (`plot.rs`), the embedded font (`font.rs`) and
+//!   writing by temporary name and rename (`file.rs`).
 //! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
 //!
 //! `main.rs` only parses the command line and prints errors.
@@ -113,6 +118,8 @@ pub mod game;
 pub mod grundy;
 pub mod label;
 pub mod memory;
+pub mod picture;
+pub mod play;
 pub mod search;
 pub mod table;
 pub mod value;

@@ -171,10 +171,11 @@ impl Chain {
         Err(self.uncovered(position))
     }
 
-    /// Every winning move of a position, from the first source that covers it.
-    pub fn solve(&mut self, position: &Position) -> Result<Solution> {
+    /// Every winning move of a position (every move with its value, when the query
+    /// requires the remoteness), from the first source that covers it.
+    pub fn solve(&mut self, position: &Position, query: Query) -> Result<Solution> {
         for source in self.in_order() {
-            if let Some(solution) = source.solve(position)? {
+            if let Some(solution) = source.solve(position, query)? {
                 return Ok(solution);
             }
         }

@@ -7,10 +7,10 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
-use super::args::{start_heaps, GameArgs, MethodArg, MethodArgs, SearchArgs};
+use super::args::{start_heaps, GameArgs, MethodArg, MethodArgs, RemotenessArgs, SearchArgs};
 use super::output::{label, per_second, print_json, spinner, verdict};
 use super::{solution, EXAMPLES_SOLVE};
-use crate::answer::{Chain, Evidence};
+use crate::answer::{Chain, Evidence, Query};
 use crate::error::{Error, Result};
 use crate::game::Position;
 use crate::search::SearchStats;
@@ -46,6 +46,9 @@ pub struct SolveArgs {
     /// No spinner, even on a terminal.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Remoteness: with --remoteness every move is listed with its value and remoteness.
+    #[command(flatten)]
+    pub remoteness: RemotenessArgs,
 }
 
 /// The JSON record `solve` prints for a position.
@@ -106,7 +109,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         ));
     }));
     let started = Instant::now();
-    let solved = chain.solve(&position);
+    let query = Query {
+        best_move: true,
+        remoteness: args.remoteness.wanted(),
+    };
+    let solved = chain.solve(&position, query);
     bar.finish_and_clear();
     let solved = solved?;
     let elapsed = started.elapsed();

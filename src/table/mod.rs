@@ -15,7 +15,7 @@ use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Position, Ruleset};
 use crate::grundy::{Nimber, Periodicity};
-use crate::label::Labels;
+use crate::label::{Labels, Remotenesses};
 use crate::value::Value;
 pub use format::{checksum, BodyKind, Checksum, Header, BLOCK_BYTES, FORMAT_VERSION};
 
@@ -25,8 +25,8 @@ pub const DEFAULT_DIR: &str = "tables";
 pub const EXTENSION: &str = "table";
 
 /// The default file name for a game's table over a domain, e.g.
-/// `octal-0.77-misere-total60.table`.
-pub fn default_file_name(game: &Game, domain: Domain) -> String {
+/// `octal-0.77-misere-total60.table` (`...-remoteness.table` for remoteness tables).
+pub fn default_file_name(game: &Game, domain: Domain, remoteness: bool) -> String {
     let spec: String = game
         .ruleset
         .spec()
@@ -39,7 +39,12 @@ pub fn default_file_name(game: &Game, domain: Domain) -> String {
             }
         })
         .collect();
-    format!("{spec}-{}-{}.{EXTENSION}", game.convention, domain.slug())
+    let kind = if remoteness { "-remoteness" } else { "" };
+    format!(
+        "{spec}-{}-{}{kind}.{EXTENSION}",
+        game.convention,
+        domain.slug()
+    )
 }
 
 /// Words per checked block.
@@ -99,6 +104,38 @@ pub fn write_outcomes(
         1,
     );
     write(path, header, labels.words(), replace)
+}
+
+/// Most remoteness values whose histogram the header keeps.
+const HISTOGRAM_MAX: u32 = 4096;
+
+/// Writes the remotenesses of a domain as a table, at the fewest bits that hold the
+/// largest.
+pub fn write_remoteness(
+    path: &Path,
+    game: &Game,
+    domain: Domain,
+    remoteness: &Remotenesses,
+    replace: Replace,
+) -> Result<Header> {
+    let rmax = remoteness.rmax();
+    let width = format::bits_for(u64::from(rmax));
+    let entries = remoteness.entries();
+    let words = pack(
+        entries,
+        width,
+        remoteness.values().iter().map(|&r| u64::from(r)),
+    )?;
+    let mut header = Header::new(
+        BodyKind::Remoteness { rmax },
+        game.ruleset.spec(),
+        game.convention,
+        domain,
+        entries,
+        width,
+    );
+    header.histogram = (rmax < HISTOGRAM_MAX).then(|| remoteness.histogram());
+    write(path, header, &words, replace)
 }
 
 /// Writes G(0..values.len()) of a one-heap ruleset as a table, with the period the values
@@ -391,14 +428,33 @@ impl Table {
         if tail_bits != 0 && last_word >> tail_bits != 0 {
             return Err(corrupted("bits past the last entry"));
         }
-        if let BodyKind::Outcomes { unsafe_count } = self.header.kind {
-            let safe: u64 = (0..self.header.blocks())
-                .flat_map(|b| self.block_words(b))
-                .map(|w| u64::from(w.count_ones()))
-                .sum();
-            if self.header.entries - safe != unsafe_count {
-                return Err(corrupted("unsafe count mismatch"));
+        match self.header.kind {
+            BodyKind::Outcomes { unsafe_count } => {
+                let safe: u64 = (0..self.header.blocks())
+                    .flat_map(|b| self.block_words(b))
+                    .map(|w| u64::from(w.count_ones()))
+                    .sum();
+                if self.header.entries - safe != unsafe_count {
+                    return Err(corrupted("unsafe count mismatch"));
+                }
             }
+            BodyKind::Remoteness { rmax } => {
+                let mut counts = vec![0u64; rmax as usize + 1];
+                for rank in 0..self.header.entries {
+                    let r = self.field_at(rank)?;
+                    match counts.get_mut(r as usize) {
+                        Some(count) => *count += 1,
+                        None => return Err(corrupted("a remoteness above the largest")),
+                    }
+                }
+                if counts.last() == Some(&0) {
+                    return Err(corrupted("the largest remoteness does not occur"));
+                }
+                if self.header.histogram.as_ref().is_some_and(|h| *h != counts) {
+                    return Err(corrupted("remoteness histogram mismatch"));
+                }
+            }
+            BodyKind::NimValues { .. } => {}
         }
         Ok(())
     }
@@ -415,7 +471,7 @@ mod tests {
         let domain = Domain::Total { total: 20 };
         let ranker = Ranker::new(domain).unwrap();
         let labels = label(&game, &ranker, Strategy::Forward, &|_| {}).unwrap();
-        let path = dir.join(default_file_name(&game, domain));
+        let path = dir.join(default_file_name(&game, domain, false));
         write_outcomes(&path, &game, domain, &labels, Replace::Never).unwrap();
         (path, labels, ranker)
     }
