@@ -31,8 +31,7 @@ use std::process::Command;
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use sicher::answer::{Chain, Method, Policy, Query};
-use sicher::atomic_file::Replace;
+use sicher::answer::{Chain, Method, Policy, Query, Remoteness};
 use sicher::domain::{Domain, Ranker};
 use sicher::game::{parse_spec, resolve, Convention, Position};
 use sicher::grundy::Periodicity;
@@ -896,7 +895,9 @@ impl Tables {
                 bytes: std::fs::read(&file).expect("read a seed table"),
                 table: Table::open(&file).expect("a seed table opens"),
             })
-            .collect();
+            .collect::<Vec<Seed>>();
+        let lengths: HashSet<usize> = seeds.iter().map(|s| s.bytes.len()).collect();
+        assert_eq!(lengths.len(), seeds.len(), "seeds must differ in length");
         Tables {
             name,
             seeds,
@@ -1235,7 +1236,25 @@ fn answer_from_outcomes(path: &Path, position: &Position, origin: Option<&Seed>)
             return;
         }
     };
-    match chain.answer(position, Query { best_move: true }) {
+    for remoteness in [Remoteness::IfAvailable, Remoteness::Required] {
+        answer_one(&mut chain, position, origin, remoteness);
+    }
+    if let Err(error) = chain.solve(position, Query::default()) {
+        one_line(&error);
+    }
+}
+
+fn answer_one(
+    chain: &mut Chain,
+    position: &Position,
+    origin: Option<&Seed>,
+    remoteness: Remoteness,
+) {
+    let query = Query {
+        best_move: true,
+        remoteness,
+    };
+    match chain.answer(position, query) {
         Ok(answer) => {
             if let Some(origin) = origin {
                 let rank = origin.table.ranker().rank(position).expect("in the domain");
@@ -1251,9 +1270,6 @@ fn answer_from_outcomes(path: &Path, position: &Position, origin: Option<&Seed>)
         Err(error) => {
             one_line(&error);
         }
-    }
-    if let Err(error) = chain.solve(position) {
-        one_line(&error);
     }
 }
 
@@ -1280,7 +1296,7 @@ fn answer_from_nim_values(path: &Path, game: &sicher::Game, rng: &mut Rng, origi
             })
             .collect();
         let position = Position::new(heaps);
-        match chain.answer(&position, Query { best_move: true }) {
+        match chain.answer(&position, Query::default()) {
             Ok(answer) => {
                 if let Some(origin) = origin {
                     // The seed, read as it was written, answers the same.
@@ -1292,7 +1308,7 @@ fn answer_from_nim_values(path: &Path, game: &sicher::Game, rng: &mut Rng, origi
                         },
                     )
                     .expect("the seed opens");
-                    let expected = truth.answer(&position, Query { best_move: true });
+                    let expected = truth.answer(&position, Query::default());
                     assert_eq!(
                         Some(&answer),
                         expected.as_ref().ok(),
@@ -1309,69 +1325,6 @@ fn answer_from_nim_values(path: &Path, game: &sicher::Game, rng: &mut Rng, origi
 
 fn origin_path(seed: &Seed) -> PathBuf {
     seed.table.path().to_path_buf()
-}
-
-/// Remoteness of every position of a domain, in rank order: 0 with no move; the winner
-/// hurries (1 + the least remoteness of a losing child), the loser delays (1 + the most).
-fn remoteness(game: &sicher::Game, ranker: &Ranker) -> Vec<u64> {
-    let mut values: Vec<u64> = Vec::with_capacity(ranker.count() as usize);
-    for rank in 0..ranker.count() {
-        let position = ranker.unrank(rank);
-        let children: Vec<u64> = game
-            .children(&position)
-            .iter()
-            .map(|child| values[ranker.rank(child).expect("moves stay in the domain") as usize])
-            .collect();
-        let losing = |r: &&u64| !Value::remote(**r as u32, game.convention).is_win();
-        let r = match children.iter().filter(losing).min() {
-            _ if children.is_empty() => 0,
-            Some(least) => least + 1,
-            None => children.iter().max().unwrap() + 1,
-        };
-        values.push(r);
-    }
-    values
-}
-
-fn write_remoteness(path: &Path, spec: &str, convention: Convention, domain: Domain) {
-    let game = parse_spec(spec).unwrap().with_convention(convention);
-    let ranker = Ranker::new(domain).unwrap();
-    let values = remoteness(&game, &ranker);
-    let rmax = values.iter().copied().max().unwrap_or(0);
-    let width = bits_for(rmax);
-    let mut histogram = vec![0u64; rmax as usize + 1];
-    values.iter().for_each(|&r| histogram[r as usize] += 1);
-    let mut header = Header::new(
-        BodyKind::Remoteness { rmax: rmax as u32 },
-        game.ruleset.spec(),
-        convention,
-        domain,
-        ranker.count(),
-        width,
-    );
-    header.histogram = Some(histogram);
-    let words = sicher::table::pack(ranker.count(), width, values.into_iter()).unwrap();
-    sicher::table::write(path, header, &words, Replace::RegularFile).unwrap();
-    // The outcomes follow from parity, so they must match the labeller's.
-    let table = Table::open(path).unwrap();
-    let mut chain = Chain::new(
-        &game,
-        &Policy {
-            method: Method::Search,
-            tables_dir: None,
-            ..Policy::default()
-        },
-    )
-    .unwrap();
-    for rank in (0..ranker.count()).step_by(7) {
-        let position = ranker.unrank(rank);
-        let searched = chain.answer(&position, Query { best_move: false }).unwrap();
-        assert_eq!(
-            table.value_at(rank).unwrap().is_win(),
-            searched.value.is_win(),
-            "{position}"
-        );
-    }
 }
 
 fn path_str(path: &Path) -> &str {
@@ -1485,22 +1438,32 @@ fn fuzz_nim_value_tables() {
 
 #[test]
 fn fuzz_remoteness_tables() {
-    // No command writes remoteness tables yet: the container's writer makes them.
     let dir = scratch_dir();
     let kayles = dir.path().join("kayles.table");
     let nim = dir.path().join("nim.table");
-    write_remoteness(
-        &kayles,
-        "octal:0.77",
-        Convention::Misere,
-        Domain::Total { total: 14 },
-    );
-    write_remoteness(
-        &nim,
+    sicher_cli(&[
+        "table",
+        "kayles",
+        "--total",
+        "14",
+        "--misere",
+        "--remoteness",
+        "--quiet",
+        "-o",
+        path_str(&kayles),
+    ]);
+    sicher_cli(&[
+        "table",
         "nim",
-        Convention::Normal,
-        Domain::Heaps { heaps: 2, max: 40 },
-    );
+        "--heaps",
+        "2",
+        "--max",
+        "40",
+        "--remoteness",
+        "--quiet",
+        "-o",
+        path_str(&nim),
+    ]);
     let mut target = Tables::new("remoteness", dir.path(), vec![kayles, nim]);
     assert_no_crashes(fuzz(&mut target, 3_000));
 }
