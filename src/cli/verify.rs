@@ -48,8 +48,8 @@ pub enum Against {
 
 /// The top-down answers verify compares with.
 enum TopDown {
-    Search(Solver),
-    Theory(Box<Chain>),
+    Search(Box<Solver>),
+    Theory(Chain),
 }
 
 impl TopDown {
@@ -87,8 +87,8 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     let domain = args.domain.domain()?;
     // Refused before labelling, should theory not apply.
     let mut top_down = match args.against {
-        Against::Search => TopDown::Search(Solver::new(&game, SearchConfig::default())),
-        Against::Theory => TopDown::Theory(Box::new(Chain::theory(&game, domain.max_heap())?)),
+        Against::Search => TopDown::Search(Box::new(Solver::new(&game, SearchConfig::default()))),
+        Against::Theory => TopDown::Theory(Chain::theory(&game, domain.max_heap())?),
     };
     let (plan, labelled) = label_domain(&game, domain, &args.label, false)?;
     let ranker = plan.ranker();
