@@ -49,7 +49,7 @@ pub enum Against {
 /// The top-down answers verify compares with.
 enum TopDown {
     Search(Box<Solver>),
-    Theory(Chain),
+    Theory(Box<Chain>),
 }
 
 impl TopDown {
@@ -88,7 +88,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     // Refused before labelling, should theory not apply.
     let mut top_down = match args.against {
         Against::Search => TopDown::Search(Box::new(Solver::new(&game, SearchConfig::default()))),
-        Against::Theory => TopDown::Theory(Chain::theory(&game, domain.max_heap())?),
+        Against::Theory => TopDown::Theory(Box::new(Chain::theory(&game, domain.max_heap())?)),
     };
     let (plan, labelled) = label_domain(&game, domain, &args.label, false)?;
     let ranker = plan.ranker();
