@@ -1603,3 +1603,23 @@ fn a_forged_body_offset_cannot_wrap_to_the_file_length() {
     assert!(error.to_string().contains("truncated table"), "{error}");
     one_line(&error);
 }
+
+#[test]
+fn fuzz_quotient_tables() {
+    let dir = scratch_dir();
+    let kayles = dir.path().join("kayles.quotient");
+    let guiles = dir.path().join("guiles.quotient");
+    for (game, max, path) in [("kayles", "30", &kayles), ("octal:0.15", "12", &guiles)] {
+        sicher_cli(&[
+            "quotient",
+            game,
+            "--max",
+            max,
+            "--quiet",
+            "--write",
+            path_str(path),
+        ]);
+    }
+    let mut target = Tables::new("quotients", dir.path(), vec![kayles, guiles]);
+    assert_no_crashes(fuzz(&mut target, 3_000));
+}
