@@ -190,11 +190,12 @@ fn impossible_pictures_are_one_line_errors() {
             "/tmp/never.png",
         ],
         &["plot", "wythoff", "--max", "10", "-o", "/tmp/never.png"],
+        // Misère quotients stop at 65536 heap sizes.
         &[
             "plot",
             "kayles",
             "--max",
-            "10",
+            "70000",
             "--misere",
             "-o",
             "/tmp/never.png",
@@ -203,5 +204,41 @@ fn impossible_pictures_are_one_line_errors() {
         let (code, _, stderr) = run(args, None);
         assert_eq!(code, 2, "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn misere_plots_of_splitting_games_show_quotient_elements() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q.png");
+    let (code, stdout, stderr) = run(
+        &[
+            "plot",
+            "kayles",
+            "--misere",
+            "--max",
+            "40",
+            "-o",
+            path.to_str().unwrap(),
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(report["values"], 41);
+    let (width, height, pixels) = decode(&path);
+    assert_eq!((width, height), (1200, 600));
+    let colours: std::collections::HashSet<&[u8]> = pixels.chunks(3).collect();
+    assert!(colours.len() > 20, "{} colours", colours.len());
+    // The series is the quotient's elements, the empty position's at heap 0.
+    let game = sicher::game::resolve("kayles")
+        .unwrap()
+        .with_convention(sicher::Convention::Misere);
+    let series = sicher::answer::survey::heap_series(&game, 40).unwrap();
+    let q = sicher::quotient::compute(&game.ruleset, 40, &Default::default()).unwrap();
+    assert_eq!(series.values[0], u64::from(q.identity));
+    for heap in 1..=40usize {
+        assert_eq!(series.values[heap], u64::from(q.heap_elements[heap - 1]));
     }
 }

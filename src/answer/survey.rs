@@ -7,6 +7,7 @@ use crate::game::{Convention, Game, Position};
 use crate::grundy::solution::{lone_heap_outcomes, solve};
 use crate::grundy::{nim_values, Method};
 use crate::picture::{Map, MapCell, Series, SeriesKind};
+use crate::quotient::{self, QuotientError};
 
 /// Every position `(a, b)` with `0 <= a, b <= max`, answered by the chain; `progress` hears
 /// how many positions each step finished. With `remoteness`, every cell carries it.
@@ -58,6 +59,9 @@ pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
     let len = max
         .checked_add(1)
         .ok_or_else(|| Error::input("--max does not fit"))?;
+    if game.convention == Convention::Misere && game.ruleset.splits() {
+        return quotient_series(game, max);
+    }
     let solution = solve(game, max, &mut |_| {})?;
     let (values, kind, y_label) = match game.convention {
         Convention::Normal => (
@@ -86,5 +90,41 @@ pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
         period: period.map(|p| p.period),
         proved_at: period.and_then(|p| p.proved_at),
         kind,
+    })
+}
+
+/// Misère play of a ruleset whose moves split heaps: each heap's element in the misère
+/// quotient of heaps up to `max` (numbered as `sicher quotient` prints them, the empty
+/// position's element at heap 0).
+fn quotient_series(game: &Game, max: u64) -> Result<Series> {
+    // The budget of answers on the fly: a wild quotient stops within seconds, and the
+    // plot shows the heaps it reached.
+    let (quotient, stopped_at) =
+        match quotient::compute(&game.ruleset, max, &super::quotient::on_the_fly_budget()) {
+            Ok(quotient) => (quotient, None),
+            Err(QuotientError::Incomplete { partial, heap, .. }) if partial.max_heap > 0 => {
+                (*partial, Some(heap))
+            }
+            Err(error) => return Err(Error::input(error.to_string())),
+        };
+    let reach = match stopped_at {
+        Some(heap) => format!(", heaps up to {} (stopped at {heap})", heap - 1),
+        None => String::new(),
+    };
+    let values = std::iter::once(quotient.identity)
+        .chain(quotient.heap_elements.iter().copied())
+        .map(u64::from)
+        .collect();
+    Ok(Series {
+        title: format!(
+            "{} (misère play): misère quotient of order {}{reach}",
+            game.ruleset, quotient.order
+        ),
+        y_label: "element of heap n".to_string(),
+        values,
+        preperiod: None,
+        period: None,
+        proved_at: None,
+        kind: SeriesKind::Integer,
     })
 }
