@@ -124,7 +124,7 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
 fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
     if ruleset.splits() {
         return Err(Error::input(format!(
-            "no complete misère solution for {ruleset}: its moves split heaps, and misère play of splitting games needs misère quotients, which sicher does not compute; ask `check` or `solve` about a position instead"
+            "no complete misère solution for {ruleset}: its moves split heaps, and misère play of splitting games is described by its misère quotient: `sicher quotient {ruleset} --max N`; or ask `check` or `solve` about a position"
         )));
     }
     let mut solution = Solution {
