@@ -11,9 +11,10 @@ use super::args::{EngineArg as Engine, SearchArgs};
 use super::output::{label, per_second, print_json};
 use super::EXAMPLES_BENCH;
 use crate::error::Result;
-use crate::game::{self, Convention, Position};
+use crate::game::{self, Convention, Game, Position};
 use crate::search::plain::{PlainRemoteness, PlainSolver};
 use crate::search::{Algorithm, RemotenessSolver, Solver};
+use crate::value::Value;
 
 /// The suite: (game spec, convention, heaps). Fixed, so signatures compare across builds.
 const SUITE: &[(&str, Convention, &[u64])] = &[
@@ -49,6 +50,10 @@ pub struct BenchArgs {
     /// measured).
     #[arg(long, value_name = "NAME", requires = "remoteness")]
     pub algorithm: Option<Algorithm>,
+    /// With --remoteness: skip counting the proof trees (the ordering efficiency), so
+    /// that timing the whole run times the searches alone.
+    #[arg(long, requires = "remoteness")]
+    pub no_proof: bool,
     /// Only the positions whose game and heaps (as printed) contain this text.
     #[arg(long, value_name = "TEXT")]
     pub only: Option<String>,
@@ -164,7 +169,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 }
 
 /// True when `--only` is absent or matches the row's game and position as printed.
-fn selected(args: &BenchArgs, game: &game::Game, position: &Position) -> bool {
+fn selected(args: &BenchArgs, game: &Game, position: &Position) -> bool {
     args.only
         .as_deref()
         .is_none_or(|text| format!("{} {position}", game.canonical()).contains(text))
@@ -221,6 +226,49 @@ struct RemotenessTotal {
     signature: String,
 }
 
+/// What one remoteness search did.
+struct Measured {
+    value: Value,
+    nodes: u64,
+    re_searches: u64,
+    root_searches: u64,
+    elapsed: Duration,
+    proof_nodes: Option<u64>,
+}
+
+/// Times the remoteness search on one position, then (outside the timing, unless
+/// `--no-proof`) counts its proof tree.
+fn measure(game: &Game, position: &Position, args: &BenchArgs, algorithm: Algorithm) -> Measured {
+    let started = Instant::now();
+    let mut solver = RemotenessSolver::new(game, args.search.config(), algorithm);
+    let value = solver.value(position);
+    let elapsed = started.elapsed();
+    let stats = solver.stats();
+    Measured {
+        value,
+        nodes: stats.nodes,
+        re_searches: stats.re_searches,
+        root_searches: stats.root_searches,
+        elapsed,
+        proof_nodes: (!args.no_proof).then(|| solver.proof_size(position)),
+    }
+}
+
+/// Times the plain memoised remoteness solver on one position.
+fn measure_plain(game: &Game, position: &Position) -> Measured {
+    let started = Instant::now();
+    let mut solver = PlainRemoteness::new(game);
+    let value = solver.value(position);
+    Measured {
+        value,
+        nodes: solver.nodes(),
+        re_searches: 0,
+        root_searches: 1,
+        elapsed: started.elapsed(),
+        proof_nodes: None,
+    }
+}
+
 /// Runs `sicher bench --remoteness`.
 fn run_remoteness(args: &BenchArgs) -> Result<()> {
     let algorithm = args.algorithm.unwrap_or_default();
@@ -250,36 +298,20 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
         if !selected(args, &game, &position) {
             continue;
         }
-        let started = Instant::now();
-        let (value, nodes, re_searches, root_searches, proof_nodes) = if plain {
-            let mut solver = PlainRemoteness::new(&game);
-            let value = solver.value(&position);
-            (value, solver.nodes(), 0, 1, None)
+        let measured = if plain {
+            measure_plain(&game, &position)
         } else {
-            let mut solver = RemotenessSolver::new(&game, args.search.config(), algorithm);
-            let value = solver.value(&position);
-            let stats = solver.stats();
-            // Outside the timing: the proof tree runs searches of its own.
-            let elapsed = started.elapsed();
-            let proof = solver.proof_size(&position);
-            total_time += elapsed;
-            (
-                value,
-                stats.nodes,
-                stats.re_searches,
-                stats.root_searches,
-                Some((proof, elapsed)),
-            )
+            measure(&game, &position, args, algorithm)
         };
-        let elapsed = match proof_nodes {
-            Some((_, elapsed)) => elapsed,
-            None => {
-                let elapsed = started.elapsed();
-                total_time += elapsed;
-                elapsed
-            }
-        };
-        let proof_nodes = proof_nodes.map(|(proof, _)| proof);
+        let Measured {
+            value,
+            nodes,
+            re_searches,
+            root_searches,
+            elapsed,
+            proof_nodes,
+        } = measured;
+        total_time += elapsed;
         let remoteness = value.remoteness().unwrap_or(0);
         total_nodes += nodes;
         total_proof += proof_nodes.unwrap_or(0);
@@ -327,8 +359,8 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
     let total = RemotenessTotal {
         algorithm: name.to_string(),
         total_nodes,
-        total_proof_nodes: (!plain).then_some(total_proof),
-        ordering_efficiency: (!plain).then(|| total_nodes as f64 / total_proof.max(1) as f64),
+        total_proof_nodes: (total_proof > 0).then_some(total_proof),
+        ordering_efficiency: (total_proof > 0).then(|| total_nodes as f64 / total_proof as f64),
         total_seconds: total_time.as_secs_f64(),
         nodes_per_second: per_second(total_nodes, total_time),
         signature: format!("{signature:016x}"),

@@ -23,14 +23,12 @@ use super::table::{BoundTable, Wanted};
 use super::RemotenessStats;
 use crate::game::{Game, Heap, Position};
 use crate::search::guide::NimGuide;
-use crate::search::key::{mix64, Combine, Key};
+use crate::search::key::{Combine, Key};
 use crate::search::ordering::MoveOrdering;
 use crate::search::{ProgressHook, SearchConfig};
 
 /// How often (in nodes, a power of two) the progress hook runs.
 const PROGRESS_EVERY: u64 = 1 << 16;
-/// Salt that tells added heaps from removed ones in a move signature.
-const ADDED_SALT: u64 = 0x5851_f42d_4c95_7f2d;
 /// Ordering: the table's move first, then children the nim-values say are unsafe,
 /// then history counts.
 const HINT_BONUS: u32 = 1 << 31;
@@ -425,8 +423,8 @@ impl Engine {
             self.frames[parent].best_move = candidate.index();
             // A contribution of MAX above the window's bottom is exact: nothing beats it.
             if m >= b || (m == MAX && m > a) {
-                let signature = self.signature(&frame, &candidate);
-                self.ordering.reward(signature, parent);
+                self.ordering
+                    .reward(signature(frame.key, candidate.key), parent);
                 self.stats.cutoffs += 1;
                 return Step::Decided(self.conclude(parent));
             }
@@ -502,20 +500,6 @@ impl Engine {
         Step::Pushed
     }
 
-    /// The signature of a move (the history table's name for it), from its delta.
-    fn signature(&self, frame: &Frame, candidate: &Candidate) -> u64 {
-        let ops = candidate.ops as usize;
-        let removed_end = ops + candidate.removed as usize;
-        let parent = &self.heaps[frame.heaps_start as usize..];
-        let removed = self.ops[ops..removed_end]
-            .iter()
-            .map(|&i| mix64(parent[i as usize]));
-        let added = self.ops[removed_end..removed_end + candidate.added as usize]
-            .iter()
-            .map(|&h| mix64(h ^ ADDED_SALT));
-        removed.chain(added).fold(0, u64::wrapping_add)
-    }
-
     /// Generates the moves of the top frame and orders them. Finishes the frame at
     /// once when it has no move, when a move ends the game in normal play, or (with
     /// ETC, enhanced transposition cut-offs) when a child's stored upper bound already
@@ -539,37 +523,29 @@ impl Engine {
             moves,
             ops,
             codes,
-            guide,
             table,
-            ordering,
             ..
         } = self;
         let (game, simplify) = (&*game, config.simplify);
         let etc = config.etc;
         let b = lift_beta(frame.beta);
         let wanted = if b > 0 { Wanted::Loss } else { Wanted::Upper };
-        let guide = guide.as_ref();
-        let value = |h: Heap| guide.and_then(|g| g.value(h));
         let start = frame.heaps_start as usize;
         let parent = &heaps[start..start + frame.heaps_len as usize];
         let misere = game.terminal_is_win();
         let mut index = 0u32;
-        // A move that decides the frame: the child's upper bound, signature, index.
+        // A move that decides the frame: the child's upper bound, key and index.
         let mut decisive = None;
+        // Keys only: most positions are cut off here, and ranking the moves is left
+        // to those that are not.
         let _ = game.ruleset.for_each_move(parent, |removed, added| {
             index += 1;
             let mut key = frame.key;
-            let mut signature = 0u64;
-            let mut nim = frame.nim;
             for &i in removed {
                 key = Combine::Sum.remove(key, cached_code(codes, game, simplify, parent[i]));
-                signature = signature.wrapping_add(mix64(parent[i]));
-                nim = nim.toggle(value(parent[i]), false);
             }
             for &h in added {
                 key = Combine::Sum.add(key, cached_code(codes, game, simplify, h));
-                signature = signature.wrapping_add(mix64(h ^ ADDED_SALT));
-                nim = nim.toggle(value(h), true);
             }
             if key.is_empty() {
                 if misere {
@@ -577,27 +553,20 @@ impl Engine {
                     // starts from, never worth a search.
                     return ControlFlow::Continue(());
                 }
-                decisive = Some((MIN, signature, index));
+                decisive = Some((MIN, key, index));
                 return ControlFlow::Break(());
             }
             if etc {
                 if let Some(upper) = table.upper(key, wanted) {
                     if -upper >= b {
-                        decisive = Some((upper, signature, index));
+                        decisive = Some((upper, key, index));
                         return ControlFlow::Break(());
                     }
                 }
             }
-            let mut order = ordering.score(signature, top).min(HISTORY_MAX);
-            if index == frame.hint {
-                order |= HINT_BONUS;
-            }
-            if guide.is_some() && nim.guess_unsafe(misere) {
-                order |= GUIDE_BONUS;
-            }
             moves.push(Candidate {
                 key,
-                rank: (u64::from(order) << 32) | u64::from(u32::MAX - index),
+                rank: u64::from(u32::MAX - index),
                 ops: ops.len() as u32,
                 removed: removed.len() as u8,
                 added: added.len() as u8,
@@ -607,10 +576,10 @@ impl Engine {
             ControlFlow::Continue(())
         });
         let begin = frame.moves_start as usize;
-        if let Some((upper, signature, index)) = decisive {
+        if let Some((upper, key, index)) = decisive {
             self.moves.truncate(begin);
             self.ops.truncate(frame.ops_start as usize);
-            self.ordering.reward(signature, top);
+            self.ordering.reward(signature(frame.key, key), top);
             if upper == MIN {
                 self.stats.cutoffs += 1;
             } else {
@@ -644,9 +613,43 @@ impl Engine {
                 best_move: 0,
             });
         }
+        let guide = self.guide.as_ref();
+        let value = |h: Heap| guide.and_then(|g| g.value(h));
+        let parent = &self.heaps[start..start + frame.heaps_len as usize];
+        for candidate in &mut self.moves[begin..end] {
+            let mut order = self
+                .ordering
+                .score(signature(frame.key, candidate.key), top)
+                .min(HISTORY_MAX);
+            let index = candidate.index();
+            if index == frame.hint {
+                order |= HINT_BONUS;
+            }
+            if guide.is_some() {
+                let ops = candidate.ops as usize;
+                let removed_end = ops + candidate.removed as usize;
+                let removed = self.ops[ops..removed_end]
+                    .iter()
+                    .map(|&i| parent[i as usize]);
+                let added = &self.ops[removed_end..removed_end + candidate.added as usize];
+                let nim = removed.fold(frame.nim, |nim, h| nim.toggle(value(h), false));
+                let nim = added.iter().fold(nim, |nim, &h| nim.toggle(value(h), true));
+                if nim.guess_unsafe(misere) {
+                    order |= GUIDE_BONUS;
+                }
+            }
+            candidate.rank |= u64::from(order) << 32;
+        }
         self.moves[begin..end].sort_unstable_by_key(|candidate| std::cmp::Reverse(candidate.rank));
         None
     }
+}
+
+/// A move's name in the history table: the change it makes to the key, the same
+/// wherever the move is made ("split a 9 into 3 and 4"), so it comes for free.
+#[inline]
+fn signature(parent: Key, child: Key) -> u64 {
+    Combine::Sum.remove(child, parent).digest()
 }
 
 /// The answer to a window no score can fail: every score is at least MIN and at most
