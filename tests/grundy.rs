@@ -25,6 +25,63 @@ fn kayles_has_period_12_from_71() {
 }
 
 #[test]
+fn octal_016_has_period_149459_from_105351() {
+    // Flammenkamp's table: 0.16 has period 149459 after a pre-period of 105351; the octal
+    // theorem needs the values up to 2*105351 + 2*149459 + 2 - 1 = 509621.
+    let solution = solve_spec("octal:0.16", Convention::Normal, 600_000);
+    let found = solution.periodicity.expect("a period");
+    assert_eq!((found.preperiod, found.period), (105_351, 149_459));
+    assert_eq!(found.proved_at, Some(509_621));
+    assert!(
+        (509_622..=509_622 + 509_622 / 32).contains(&solution.computed),
+        "stops soon after the proof: {}",
+        solution.computed
+    );
+}
+
+/// About 10 s and 150 MB in release mode: `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn octal_0376_has_period_4_from_2268248() {
+    // Flammenkamp: 0.376 has period 4, last exceptional value at 2268247.
+    let solution = solve_spec("octal:0.376", Convention::Normal, 5_000_000);
+    let found = solution.periodicity.expect("a period");
+    assert_eq!((found.preperiod, found.period), (2_268_248, 4));
+    assert_eq!(found.proved_at, Some(2 * 2_268_248 + 2 * 4 + 3 - 1));
+}
+
+#[test]
+fn incremental_period_finder_agrees_with_the_plain_scan_on_nim_sequences() {
+    use sicher::grundy::period::{find_proved_by_scan, PeriodFinder, ProofBound};
+    for spec in [
+        "octal:0.77",
+        "octal:0.07",
+        "octal:0.137",
+        "octal:0.16",
+        "octal:0.51",
+        "octal:4.07",
+        "octal:0.376",
+        "subtraction:1,3,4",
+        "subtraction:2,5,7",
+    ] {
+        let ruleset = resolve(spec).unwrap().ruleset;
+        let bound = ProofBound::for_ruleset(&ruleset).unwrap();
+        let values = nim_values(&ruleset, Method::Fast, 40_000).unwrap();
+        let mut finder = PeriodFinder::new(bound);
+        let mut len = 64;
+        while len <= values.len() {
+            let prefix = &values[..len];
+            assert_eq!(
+                finder.check(prefix),
+                find_proved_by_scan(prefix, bound),
+                "{spec} at {len}"
+            );
+            len += len / 8;
+        }
+    }
+}
+
+#[test]
 fn dawsons_kayles_has_period_34() {
     // Dawson's chess 0.137: last exception at n = 51 (OEIS A002187); 0.07 is it shifted by one.
     let (preperiod, period, _) = period_of("octal:0.137");

@@ -14,11 +14,14 @@
 
 mod chain;
 mod nim;
+mod quotient;
 mod search;
+pub mod survey;
 mod table;
 
 pub use chain::{Chain, Engine, Method, Policy};
 pub use nim::NimSource;
+pub use quotient::QuotientSource;
 pub use search::SearchSource;
 pub use table::TableSource;
 
@@ -34,6 +37,8 @@ use crate::value::Value;
 pub enum SourceKind {
     /// Sprague-Grundy theory: the XOR of nim-values (normal play, one-heap rulesets).
     NimValues,
+    /// Misère theory: Bouton's misère Nim rule or a misère quotient.
+    Quotient,
     /// An endgame table on disk.
     Table,
     /// The top-down search.
@@ -45,6 +50,7 @@ impl SourceKind {
     pub fn name(self) -> &'static str {
         match self {
             SourceKind::NimValues => "grundy",
+            SourceKind::Quotient => "quotient",
             SourceKind::Table => "table",
             SourceKind::Search => "search",
         }
@@ -54,14 +60,52 @@ impl SourceKind {
 /// What a caller wants besides the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Query {
-    /// Also find a winning move of a safe position.
+    /// Also find a winning move of a safe position (the fastest, when the remoteness is
+    /// known).
     pub best_move: bool,
+    /// Whether the answer must carry the remoteness.
+    pub remoteness: Remoteness,
 }
 
 impl Default for Query {
     fn default() -> Self {
-        Query { best_move: true }
+        Query {
+            best_move: true,
+            remoteness: Remoteness::IfAvailable,
+        }
     }
+}
+
+/// How much a caller wants the remoteness (how many moves best play takes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Remoteness {
+    /// Never: the verdict alone, as fast as it comes.
+    Skip,
+    /// Where the answering source has it at little cost (remoteness tables, the search);
+    /// sources that answer instantly without it (nim-values, outcome tables) still answer.
+    #[default]
+    IfAvailable,
+    /// Always: sources that cannot give it pass the position on.
+    Required,
+}
+
+/// Sorts moves with their children's values best first: winning moves by increasing
+/// remoteness, then losing moves by decreasing remoteness (the longest resistance);
+/// ties by position.
+pub fn sort_moves(moves: &mut [(Position, Value)]) {
+    moves.sort_by(|(a, x), (b, y)| {
+        let key = |v: &Value| {
+            let r = i64::from(v.remoteness().unwrap_or(0));
+            // Winning moves (unsafe children) first, fastest first; then the others,
+            // longest first.
+            if v.is_win() {
+                (1, -r)
+            } else {
+                (0, r)
+            }
+        };
+        key(x).cmp(&key(y)).then_with(|| a.cmp(b))
+    });
 }
 
 /// One answered position.
@@ -85,6 +129,9 @@ pub struct Solution {
     pub answer: Answer,
     /// Every winning move (the positions after them), sorted.
     pub winning_moves: Vec<Position>,
+    /// Every move with the value of the position it leads to, best first (see
+    /// [`sort_moves`]), when the remoteness was asked for; empty otherwise.
+    pub moves: Vec<(Position, Value)>,
     /// False when some heap was too large to list all its winning moves.
     pub complete: bool,
     /// Source-specific evidence.
@@ -100,6 +147,15 @@ pub enum Evidence {
         values: Vec<u64>,
         /// Their XOR: the position is unsafe exactly when it is 0.
         nim_sum: u64,
+    },
+    /// Bouton's misère Nim rule.
+    MisereNim,
+    /// The misère quotient that answered.
+    Quotient {
+        /// Its order.
+        order: u32,
+        /// Heaps `1..=max_heap` are covered.
+        max_heap: u64,
     },
     /// The table that held the answer.
     Table {
@@ -123,6 +179,7 @@ pub trait Oracle {
     /// Answers a position, or `Ok(None)` when this source does not cover it.
     fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>>;
 
-    /// Every winning move of a position, or `Ok(None)` when this source does not cover it.
-    fn solve(&mut self, position: &Position) -> Result<Option<Solution>>;
+    /// Every winning move of a position (and with [`Remoteness::Required`] every move with
+    /// its value), or `Ok(None)` when this source does not cover it.
+    fn solve(&mut self, position: &Position, query: Query) -> Result<Option<Solution>>;
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Answer, Evidence, Oracle, Query, Solution, SourceKind};
+use super::{Answer, Evidence, Oracle, Query, Remoteness, Solution, SourceKind};
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
 use crate::grundy::fast_path::applies;
@@ -78,7 +78,8 @@ impl Oracle for NimSource {
     }
 
     fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>> {
-        if !self.cover(position)? {
+        // Nim-values say who wins, not how fast.
+        if query.remoteness == Remoteness::Required || !self.cover(position)? {
             return Ok(None);
         }
         let verdict = self.oracle.verdict(position);
@@ -93,8 +94,8 @@ impl Oracle for NimSource {
         }))
     }
 
-    fn solve(&mut self, position: &Position) -> Result<Option<Solution>> {
-        let Some(answer) = self.answer(position, Query::default())? else {
+    fn solve(&mut self, position: &Position, query: Query) -> Result<Option<Solution>> {
+        let Some(answer) = self.answer(position, query)? else {
             return Ok(None);
         };
         let oracle = &self.oracle;
@@ -138,6 +139,7 @@ impl Oracle for NimSource {
         Ok(Some(Solution {
             answer,
             winning_moves: moves,
+            moves: Vec::new(),
             complete,
             evidence: Evidence::NimValues { values, nim_sum },
         }))

@@ -78,7 +78,7 @@ impl Oracle for SearchSource {
         }))
     }
 
-    fn solve(&mut self, position: &Position) -> Result<Option<Solution>> {
+    fn solve(&mut self, position: &Position, _query: Query) -> Result<Option<Solution>> {
         self.check_fits(position)?;
         let win = self.engine.is_win(position);
         let mut winning_moves = if win {
@@ -95,6 +95,7 @@ impl Oracle for SearchSource {
                 source: SourceKind::Search,
             },
             winning_moves,
+            moves: Vec::new(),
             complete: true,
             evidence: Evidence::Search {
                 stats: self.engine.stats(),

@@ -4,68 +4,22 @@
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use super::{Answer, Evidence, Oracle, Query, Solution, SourceKind};
-use crate::domain::{Ranker, Runs, Strides, TupleChildren};
+use super::{sort_moves, Answer, Evidence, Oracle, Query, Remoteness, Solution, SourceKind};
+use crate::domain::ChildRanks;
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
 use crate::label::child_into;
-use crate::table::{self, Table};
+use crate::table::{self, BodyKind, Table};
 use crate::value::Value;
 
 /// Open outcome tables of one game, probed memory-mapped.
 pub struct TableSource {
     tables: Vec<Table>,
     /// Per table, for ranking a position's children from its own rank.
-    children: Vec<Children>,
+    children: Vec<ChildRanks>,
     /// True for a table the user named: a position outside it is an error, not a
     /// fall-through to the next source.
     only: bool,
-}
-
-/// Incremental child ranking for one table: finding a winning move scans the children,
-/// and ranking each from scratch dominated answering.
-enum Children {
-    Heaps(TupleChildren),
-    Total(Box<Strides>, Runs),
-}
-
-impl Children {
-    fn new(ranker: &Ranker) -> Self {
-        match ranker {
-            Ranker::Heaps(_) => Children::Heaps(TupleChildren::default()),
-            Ranker::Total(p) => Children::Total(Box::new(Strides::new(p)), Runs::default()),
-        }
-    }
-
-    fn load(&mut self, ranker: &Ranker, heaps: &[Heap]) {
-        match (self, ranker) {
-            (Children::Heaps(c), Ranker::Heaps(t)) => c.load(t, heaps),
-            (Children::Total(strides, runs), Ranker::Total(_)) => runs.load(strides, heaps),
-            // Built by `Children::new` for this very ranker.
-            (Children::Heaps(_), Ranker::Total(_)) | (Children::Total(..), Ranker::Heaps(_)) => {}
-        }
-    }
-
-    /// `None` for moves of a shape the incremental rankers do not cover.
-    #[inline(always)]
-    fn child_rank(
-        &mut self,
-        ranker: &Ranker,
-        heaps: &[Heap],
-        removed: &[usize],
-        added: &[Heap],
-    ) -> Option<u64> {
-        match (self, ranker) {
-            (Children::Heaps(c), Ranker::Heaps(t)) => c.child_rank(t, removed, added),
-            (Children::Total(strides, runs), Ranker::Total(_)) => match removed {
-                &[removed] => runs.child_rank(strides, heaps, removed, added),
-                _ => None,
-            },
-            (Children::Heaps(_), Ranker::Total(_)) | (Children::Total(..), Ranker::Heaps(_)) => {
-                None
-            }
-        }
-    }
 }
 
 impl TableSource {
@@ -105,7 +59,7 @@ impl TableSource {
     }
 
     fn of(tables: Vec<Table>, only: bool) -> Self {
-        let children = tables.iter().map(|t| Children::new(t.ranker())).collect();
+        let children = tables.iter().map(|t| ChildRanks::new(t.ranker())).collect();
         TableSource {
             tables,
             children,
@@ -136,33 +90,70 @@ impl TableSource {
         }
     }
 
-    /// The value of ascending zero-free heaps and, with `best_move`, the heaps after a
-    /// winning move; `Ok(None)` when no table covers them.
-    pub fn probe(
-        &mut self,
-        heaps: &[Heap],
-        best_move: bool,
-    ) -> Result<Option<(Value, Option<Vec<Heap>>)>> {
+    /// The table covering ascending zero-free heaps that can answer `query`:
+    /// `Ok(None)` when none can and the position may fall through.
+    fn answering(&self, heaps: &[Heap], query: Query) -> Result<Option<usize>> {
         let Some(at) = self.covering(heaps)? else {
             return Ok(None);
         };
+        let has_remoteness = matches!(self.tables[at].header().kind, BodyKind::Remoteness { .. });
+        if query.remoteness != Remoteness::Required || has_remoteness {
+            return Ok(Some(at));
+        }
+        // A remoteness table of the same game may cover it too.
+        let other = self.tables.iter().position(|t| {
+            matches!(t.header().kind, BodyKind::Remoteness { .. }) && t.ranker().contains(heaps)
+        });
+        match other {
+            Some(other) => Ok(Some(other)),
+            None if self.only => Err(Error::input(format!(
+                "{} holds outcomes only, not how many moves they take; make a remoteness table with `sicher table --remoteness`, or leave out --remoteness",
+                self.tables[at].path().display()
+            ))),
+            None => Ok(None),
+        }
+    }
+
+    /// The value of ascending zero-free heaps and, with `query.best_move`, the heaps after
+    /// a winning move (the fastest, from a remoteness table); `Ok(None)` when no table
+    /// covers them as asked.
+    pub fn probe(
+        &mut self,
+        heaps: &[Heap],
+        query: Query,
+    ) -> Result<Option<(Value, Option<Vec<Heap>>)>> {
+        let Some(at) = self.answering(heaps, query)? else {
+            return Ok(None);
+        };
         let table = &self.tables[at];
-        let ranker = table.ranker();
-        let value = table.value_at(ranker.rank_unchecked(heaps))?;
-        if !(value.is_win() && best_move) {
+        let value = table.value_of(heaps, table.ranker().rank_unchecked(heaps))?;
+        if !(value.is_win() && query.best_move) {
             return Ok(Some((value, None)));
         }
-        let mut winning = None;
+        let mut winning: Option<(u32, Vec<Heap>)> = None;
+        let mut child = Vec::new();
+        let fastest = value.remoteness().is_some();
         self.for_each_child(at, heaps, |child_value, removed, added| {
             if child_value.is_win() {
                 return ControlFlow::Continue(());
             }
-            let mut child = Vec::new();
+            let r = child_value.remoteness().unwrap_or(0);
             child_into(heaps, removed, added, &mut child);
-            winning = Some(child);
-            ControlFlow::Break(())
+            let better = match &winning {
+                None => true,
+                Some((best, position)) => (r, &child) < (*best, position),
+            };
+            if better {
+                winning = Some((r, child.clone()));
+            }
+            // Any winning move will do when only the outcome is known.
+            if fastest {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
         })?;
-        Ok(Some((value, winning)))
+        Ok(Some((value, winning.map(|(_, heaps)| heaps))))
     }
 
     /// Calls `visit(child value, removed, added)` for every move of `heaps` in table `at`
@@ -178,15 +169,13 @@ impl TableSource {
         let ranker = table.ranker();
         let children = &mut self.children[at];
         children.load(ranker, heaps);
-        let (kind, convention) = (table.header().kind, table.header().convention);
-        let total = heaps.iter().sum();
         let mut failure = None;
+        // A compressed table predicts a child's outcome from its heaps.
+        let mut scratch = Vec::new();
         let _ = table.game().ruleset.for_each_move(heaps, |removed, added| {
-            let rank = children
-                .child_rank(ranker, heaps, removed, added)
-                .unwrap_or_else(|| ranker.rank_after_move(heaps, total, removed, added));
-            match table.field_at(rank) {
-                Ok(field) => visit(kind.value(field, convention), removed, added),
+            let rank = children.rank(ranker, heaps, removed, added);
+            match table.child_value(heaps, removed, added, rank, &mut scratch) {
+                Ok(value) => visit(value, removed, added),
                 Err(error) => {
                     failure = Some(error);
                     ControlFlow::Break(())
@@ -204,7 +193,7 @@ impl Oracle for TableSource {
 
     fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>> {
         Ok(self
-            .probe(position.heaps(), query.best_move)?
+            .probe(position.heaps(), query)?
             .map(|(value, best_move)| Answer {
                 position: position.clone(),
                 value,
@@ -213,37 +202,60 @@ impl Oracle for TableSource {
             }))
     }
 
-    fn solve(&mut self, position: &Position) -> Result<Option<Solution>> {
+    fn solve(&mut self, position: &Position, query: Query) -> Result<Option<Solution>> {
         let heaps = position.heaps();
-        let Some(at) = self.covering(heaps)? else {
+        let Some(at) = self.answering(heaps, query)? else {
             return Ok(None);
         };
         let table = &self.tables[at];
-        let value = table.value_at(table.ranker().rank_unchecked(heaps))?;
+        let value = table.value_of(heaps, table.ranker().rank_unchecked(heaps))?;
         let path = table.path().to_path_buf();
-        let mut winning_moves = Vec::new();
-        if value.is_win() {
+        let list_all = query.remoteness == Remoteness::Required;
+        let mut moves = Vec::new();
+        if value.is_win() || list_all {
             let mut child = Vec::new();
             self.for_each_child(at, heaps, |child_value, removed, added| {
-                if !child_value.is_win() {
+                if list_all || !child_value.is_win() {
                     child_into(heaps, removed, added, &mut child);
-                    winning_moves.push(Position::new(child.clone()));
+                    moves.push((Position::new(child.clone()), child_value));
                 }
                 ControlFlow::Continue(())
             })?;
         }
+        // Coupled moves can reach one position through different heaps.
+        moves.sort_by(|a, b| a.0.cmp(&b.0));
+        moves.dedup_by(|a, b| a.0 == b.0);
+        sort_moves(&mut moves);
+        let mut winning_moves: Vec<Position> = moves
+            .iter()
+            .filter(|(_, child)| !child.is_win())
+            .map(|(to, _)| to.clone())
+            .collect();
         winning_moves.sort();
-        winning_moves.dedup();
+        if !list_all {
+            moves.clear();
+        }
         Ok(Some(Solution {
             answer: Answer {
                 position: position.clone(),
                 value,
-                best_move: winning_moves.first().cloned(),
+                best_move: best_of(&moves, &winning_moves),
                 source: SourceKind::Table,
             },
             winning_moves,
+            moves,
             complete: true,
             evidence: Evidence::Table { path },
         }))
+    }
+}
+
+/// The best move of a solved position: the first of the sorted moves when they were
+/// listed, else the first winning move.
+fn best_of(moves: &[(Position, Value)], winning_moves: &[Position]) -> Option<Position> {
+    match moves.first() {
+        Some((to, child)) if !child.is_win() => Some(to.clone()),
+        Some(_) => None,
+        None => winning_moves.first().cloned(),
     }
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::answer::{Engine, Method, Policy};
+use crate::answer::{Engine, Method, Policy, Remoteness};
 use crate::error::{Error, Result};
 use crate::game::{self, Convention, Game};
 use crate::search::SearchConfig;
@@ -152,6 +152,9 @@ pub struct MethodArgs {
     /// Answer from this nim-value table (`nim-values --write`) instead of computing.
     #[arg(long, value_name = "FILE")]
     pub nim_table: Option<PathBuf>,
+    /// Answer misère play from this stored misère quotient (`quotient --write`).
+    #[arg(long, value_name = "FILE")]
+    pub quotient: Option<PathBuf>,
 }
 
 impl MethodArgs {
@@ -167,10 +170,37 @@ impl MethodArgs {
             method,
             table,
             nim_table: self.nim_table.clone(),
+            quotient_file: self.quotient.clone(),
             nim_max: self.max,
             search: search.config(),
             engine: search.engine(),
             ..Policy::default()
+        }
+    }
+}
+
+/// `--remoteness` and `--no-remoteness`: whether answers must say how many moves best play
+/// takes.
+#[derive(Args, Debug, Clone)]
+pub struct RemotenessArgs {
+    /// Always give the remoteness (the fastest win, the longest resistance), even where
+    /// nim-values or an outcome table would answer the verdict alone at once.
+    #[arg(long, conflicts_with = "no_remoteness")]
+    pub remoteness: bool,
+    /// Never compute the remoteness: the verdict alone, as fast as it comes.
+    #[arg(long)]
+    pub no_remoteness: bool,
+}
+
+impl RemotenessArgs {
+    /// The remoteness these flags ask for.
+    pub fn wanted(&self) -> Remoteness {
+        if self.remoteness {
+            Remoteness::Required
+        } else if self.no_remoteness {
+            Remoteness::Skip
+        } else {
+            Remoteness::IfAvailable
         }
     }
 }

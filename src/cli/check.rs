@@ -9,7 +9,9 @@ use indicatif::ProgressBar;
 
 use clap::Args;
 
-use super::args::{forced_convention, resolve_game, start_heaps, MethodArgs, SearchArgs};
+use super::args::{
+    forced_convention, resolve_game, start_heaps, MethodArgs, RemotenessArgs, SearchArgs,
+};
 use super::output::{per_second, show_progress, spinner, write_human, write_json_answer};
 use super::{input, stdout_error, EXAMPLES_CHECK};
 use crate::answer::{Chain, Query};
@@ -61,6 +63,9 @@ pub struct CheckArgs {
     /// No spinner during long searches, even on a terminal.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Remoteness: how many moves best play takes.
+    #[command(flatten)]
+    pub remoteness: RemotenessArgs,
 }
 
 /// Runs `sicher check`.
@@ -101,6 +106,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     }
     let query = Query {
         best_move: !args.no_move,
+        remoteness: args.remoteness.wanted(),
     };
     let spinner = SearchSpinner::new(show_progress(args.quiet));
     chain.set_search_progress(spinner.hook());

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::answer::Answer;
 use crate::error::{Error, Result};
 use crate::game::Position;
-use crate::value::Outcome;
+use crate::value::{Outcome, Value};
 
 /// `"safe"` when the player to move wins, `"unsafe"` when they lose.
 pub fn label(win: bool) -> &'static str {
@@ -37,6 +37,9 @@ pub struct AnswerRecord<'a> {
     pub winning_move: Option<&'a [u64]>,
     /// Which source answered: `"search"`, `"table"` or `"grundy"`.
     pub source: &'static str,
+    /// Moves until the game ends under best play (the winner hurrying, the loser holding
+    /// out), or `None` when the answering source did not compute it.
+    pub remoteness: Option<u32>,
 }
 
 impl<'a> AnswerRecord<'a> {
@@ -49,6 +52,7 @@ impl<'a> AnswerRecord<'a> {
             label: label(win),
             winning_move: answer.best_move.as_ref().map(Position::heaps),
             source: answer.source.name(),
+            remoteness: answer.value.remoteness(),
         }
     }
 }
@@ -59,19 +63,38 @@ pub fn write_human(out: &mut Vec<u8>, answer: &Answer, asked_move: bool) {
     let win = answer.value.is_win();
     write_heaps(out, answer.position.heaps());
     out.extend_from_slice(b": ");
-    out.extend_from_slice(verdict(win).as_bytes());
+    out.extend_from_slice(verdict_with_remoteness(answer.value).as_bytes());
+    let mut notes: Vec<String> = Vec::new();
     match &answer.best_move {
         Some(after) => {
-            out.extend_from_slice(b" (winning move: to ");
-            write_heaps(out, after.heaps());
-            out.push(b')');
+            let mut note = b"winning move: to ".to_vec();
+            write_heaps(&mut note, after.heaps());
+            notes.push(String::from_utf8_lossy(&note).into_owned());
         }
         None if win && asked_move => {
-            out.extend_from_slice(" (no move is left, which wins in misère play)".as_bytes());
+            notes.push("no move is left, which wins in misère play".into());
         }
         None => {}
     }
+    if answer.value.nimber().is_some() {
+        notes.push("remoteness not computed: nim-values give the verdict alone".into());
+    }
+    if !notes.is_empty() {
+        out.extend_from_slice(b" (");
+        out.extend_from_slice(notes.join("; ").as_bytes());
+        out.push(b')');
+    }
     out.push(b'\n');
+}
+
+/// The verdict in words with the remoteness when known: "safe: the player to move wins
+/// in 5", "unsafe: the player to move loses in 12 at most".
+pub fn verdict_with_remoteness(value: Value) -> String {
+    match value.remoteness() {
+        Some(r) if r > 0 && value.is_win() => format!("safe: the player to move wins in {r}"),
+        Some(r) if r > 0 => format!("unsafe: the player to move loses in {r} at most"),
+        _ => verdict(value.is_win()).to_string(),
+    }
 }
 
 /// Appends one JSON answer record and a newline.

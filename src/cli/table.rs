@@ -95,13 +95,29 @@ pub struct TableArgs {
     /// Print the statistics as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Store each position's remoteness (how many moves best play takes), not only safe
+    /// or unsafe: the fewest bits that hold the largest, the outcome following from parity.
+    #[arg(long)]
+    pub remoteness: bool,
+    /// Store the body flat and memory-mapped, as format 2 did, instead of in
+    /// compressed blocks (larger, no decoding on first read).
+    #[arg(long)]
+    pub uncompressed: bool,
 }
 
 /// Plans the labelling, announces the domain size and memory, refuses what will not fit
 /// (unless `--force-memory`), and labels with a progress bar.
-pub fn label_domain(game: &Game, domain: Domain, args: &LabelArgs) -> Result<(Plan, Labelled)> {
+pub fn label_domain(
+    game: &Game,
+    domain: Domain,
+    args: &LabelArgs,
+    remoteness: bool,
+) -> Result<(Plan, Labelled)> {
     let strategy = args.strategy.as_deref().map(str::parse).transpose()?;
-    let plan = Plan::new(game, domain, strategy, args.threads.map(|t| t as usize))?;
+    let mut plan = Plan::new(game, domain, strategy, args.threads.map(|t| t as usize))?;
+    if remoteness {
+        plan = plan.with_remoteness();
+    }
     if !args.quiet {
         let available = memory::available();
         eprintln!(
@@ -139,7 +155,13 @@ struct TableReport {
     unsafe_count: u64,
     bytes: u64,
     body_bytes: u64,
+    raw_body_bytes: u64,
+    codec: String,
+    prediction: String,
+    /// Packed bits per position (the width of an entry).
     bits_per_position: f64,
+    /// Bits per position of the whole file, as stored.
+    stored_bits_per_position: f64,
     seconds: f64,
     label_seconds: f64,
     positions_per_second: f64,
@@ -147,6 +169,9 @@ struct TableReport {
     plain_seconds: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     speedup_over_plain: Option<f64>,
+    /// Remoteness tables: the largest remoteness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rmax: Option<u32>,
 }
 
 /// Runs `sicher table`.
@@ -156,7 +181,11 @@ pub fn run(args: &TableArgs) -> Result<()> {
     let domain = args.domain.domain()?;
     let path = match &args.output {
         Some(path) => path.clone(),
-        None => Path::new(table::DEFAULT_DIR).join(table::default_file_name(&game, domain)),
+        None => Path::new(table::DEFAULT_DIR).join(table::default_file_name(
+            &game,
+            domain,
+            args.remoteness,
+        )),
     };
     let replace = if args.force {
         Replace::RegularFile
@@ -170,15 +199,15 @@ pub fn run(args: &TableArgs) -> Result<()> {
             path.display()
         )));
     }
-    let (plan, labelled) = label_domain(&game, domain, &args.label)?;
+    let (plan, labelled) = label_domain(&game, domain, &args.label, args.remoteness)?;
     let (plain_seconds, speedup) = if args.compare_plain {
         let plain = LabelArgs {
             strategy: Some("plain".into()),
             quiet: true,
             ..args.label.clone()
         };
-        let (_, baseline) = label_domain(&game, domain, &plain)?;
-        if baseline.labels != labelled.labels {
+        let (_, baseline) = label_domain(&game, domain, &plain, args.remoteness)?;
+        if baseline.labels != labelled.labels || baseline.remoteness != labelled.remoteness {
             return Err(Error::Disagreement(format!(
                 "the {} and plain labellers disagree on {}",
                 plan.strategy(),
@@ -192,7 +221,20 @@ pub fn run(args: &TableArgs) -> Result<()> {
     } else {
         (None, None)
     };
-    let header = table::write_outcomes(&path, &game, domain, &labelled.labels, replace)?;
+    let storage = if args.uncompressed {
+        table::Storage::Flat
+    } else {
+        table::Storage::Compressed
+    };
+    let header = match &labelled.remoteness {
+        Some(remoteness) => {
+            table::write_remoteness_stored(&path, &game, domain, remoteness, storage, replace)?
+        }
+        None => {
+            table::write_outcomes_stored(&path, &game, domain, &labelled.labels, storage, replace)?
+        }
+    };
+    let rmax = labelled.remoteness.as_ref().map(|r| r.rmax());
     let entries = plan.ranker().count();
     let report = TableReport {
         game: game.ruleset.spec(),
@@ -204,8 +246,12 @@ pub fn run(args: &TableArgs) -> Result<()> {
         entries,
         unsafe_count: labelled.labels.unsafe_count(),
         bytes: header.file_len(),
-        body_bytes: header.body_len(),
+        body_bytes: header.stored_len,
+        raw_body_bytes: header.body_len(),
+        codec: header.codec.name(),
+        prediction: header.prediction.name(),
         bits_per_position: header.body_len() as f64 * 8.0 / entries as f64,
+        stored_bits_per_position: header.file_len() as f64 * 8.0 / entries as f64,
         seconds: started.elapsed().as_secs_f64(),
         label_seconds: labelled.seconds,
         positions_per_second: per_second(
@@ -214,6 +260,7 @@ pub fn run(args: &TableArgs) -> Result<()> {
         ),
         plain_seconds,
         speedup_over_plain: speedup,
+        rmax,
     };
     if args.json {
         print_json(&report)?;
@@ -226,10 +273,23 @@ pub fn run(args: &TableArgs) -> Result<()> {
             report.unsafe_count,
             entries - report.unsafe_count
         )?;
+        if let Some(rmax) = rmax {
+            outln!(
+                "  remoteness:     at most {rmax}, stored in {} bits per position",
+                header.width
+            )?;
+        }
         outln!(
-            "  size:           {} bytes ({} bits per position, header aside)",
+            "  size:           {} bytes ({} bits per position; body {} bytes stored, {} raw)",
             report.bytes,
-            format_args!("{:.4}", report.bits_per_position)
+            format_args!("{:.4}", report.stored_bits_per_position),
+            report.body_bytes,
+            report.raw_body_bytes
+        )?;
+        outln!(
+            "  codec:          {} (prediction: {})",
+            report.codec,
+            report.prediction
         )?;
         outln!(
             "  labelling:      {:.3} s, {:.0} positions/s ({} strategy, {} threads)",

@@ -49,7 +49,7 @@ struct VerifyReport {
 pub fn run(args: &VerifyArgs) -> Result<()> {
     let game = args.game.resolve()?;
     let domain = args.domain.domain()?;
-    let (plan, labelled) = label_domain(&game, domain, &args.label)?;
+    let (plan, labelled) = label_domain(&game, domain, &args.label, false)?;
     let ranker = plan.ranker();
     let count = ranker.count();
     let ranks: Box<dyn Iterator<Item = u64>> = match args.sample {

@@ -5,6 +5,7 @@
 //! `--total T`.
 
 pub mod child;
+mod child_ranks;
 pub mod incremental;
 pub mod partitions;
 pub mod tuples;
@@ -14,6 +15,7 @@ use std::fmt;
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
 pub use child::ChildHeaps;
+pub use child_ranks::ChildRanks;
 pub use incremental::{Runs, Strides};
 pub use partitions::Partitions;
 pub use tuples::{BoundedTuples, TupleChildren, MAX_ENTRIES};

@@ -4,12 +4,14 @@
 
 use std::ops::ControlFlow;
 
-use super::period::{find_apparent, find_proved, Periodicity, ProofBound};
+use super::period::{find_apparent, PeriodFinder, Periodicity, ProofBound};
 use super::values::{check_request, engine, Method, Nimber};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Ruleset};
 
-/// Heaps computed before the first look for a period; later looks come every 1/16 more.
+/// Heaps computed before the first look for a period; later looks come every 1/64 more
+/// (a look costs a pass over the candidate periods, cheap next to computing the values,
+/// and values computed past the proof are wasted).
 const FIRST_CHECKPOINT: u64 = 256;
 
 /// What a complete solution found.
@@ -69,7 +71,7 @@ pub fn solve(game: &Game, max: u64, progress: &mut dyn FnMut(u64)) -> Result<Sol
 }
 
 fn next_checkpoint(at: u64) -> u64 {
-    at + (at / 16).max(FIRST_CHECKPOINT)
+    at + (at / 64).max(FIRST_CHECKPOINT)
 }
 
 fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
@@ -91,12 +93,13 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     let bound = ProofBound::for_ruleset(ruleset);
     solution.no_theorem = bound.is_none();
     let mut sequence = engine(ruleset, Method::Fast, len)?;
+    let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
         sequence.extend_to(target as usize);
         progress(target);
-        if let Some(bound) = bound {
-            if let Some(found) = find_proved(sequence.values(), bound) {
+        if let Some(finder) = &mut finder {
+            if let Some(found) = finder.check(sequence.values()) {
                 solution.periodicity = Some(found);
                 break;
             }
@@ -143,29 +146,15 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     outcomes
         .try_reserve_exact(len as usize)
         .map_err(|_| Error::input(format!("not enough memory for {len} outcomes; lower --max")))?;
+    let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
         while (outcomes.len() as u64) < target {
-            let n = outcomes.len() as u64;
-            // No move at all (including the empty heap) wins in misère play.
-            let mut any = false;
-            let mut win = false;
-            let _ = ruleset.for_each_heap_option(n, |parts| {
-                any = true;
-                // Leaving nothing hands the opponent a position without moves: their win.
-                let option_wins = parts.first().is_none_or(|&h| outcomes[h as usize]);
-                if option_wins {
-                    ControlFlow::Continue(())
-                } else {
-                    win = true;
-                    ControlFlow::Break(())
-                }
-            });
-            outcomes.push(!any || win);
+            push_lone_heap_outcome(ruleset, &mut outcomes);
         }
         progress(target);
-        if let Some(bound) = bound {
-            if let Some(found) = find_proved(&outcomes, bound) {
+        if let Some(finder) = &mut finder {
+            if let Some(found) = finder.check(&outcomes) {
                 solution.periodicity = Some(found);
                 break;
             }
@@ -182,4 +171,43 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         solution.sequence = Sequence::Outcomes(outcomes);
     }
     Ok(solution)
+}
+
+/// Appends whether a lone heap of the next size is safe in misère play, from the smaller
+/// heaps' outcomes (rulesets that never split a heap).
+fn push_lone_heap_outcome(ruleset: &Ruleset, outcomes: &mut Vec<bool>) {
+    let n = outcomes.len() as u64;
+    // No move at all (including the empty heap) wins in misère play.
+    let mut any = false;
+    let mut win = false;
+    let _ = ruleset.for_each_heap_option(n, |parts| {
+        any = true;
+        // Leaving nothing hands the opponent a position without moves: their win.
+        let option_wins = parts.first().is_none_or(|&h| outcomes[h as usize]);
+        if option_wins {
+            ControlFlow::Continue(())
+        } else {
+            win = true;
+            ControlFlow::Break(())
+        }
+    });
+    outcomes.push(!any || win);
+}
+
+/// Whether a lone heap of each size `0..len` is safe in misère play, for rulesets that
+/// never split a heap.
+pub fn lone_heap_outcomes(ruleset: &Ruleset, len: u64) -> Result<Vec<bool>> {
+    if ruleset.splits() || !ruleset.moves_one_heap() {
+        return Err(Error::input(format!(
+            "{ruleset}: a lone heap's misère outcome alone says little when moves split heaps or change several"
+        )));
+    }
+    let mut outcomes: Vec<bool> = Vec::new();
+    outcomes
+        .try_reserve_exact(usize::try_from(len).unwrap_or(usize::MAX))
+        .map_err(|_| Error::input(format!("not enough memory for {len} outcomes; lower --max")))?;
+    while (outcomes.len() as u64) < len {
+        push_lone_heap_outcome(ruleset, &mut outcomes);
+    }
+    Ok(outcomes)
 }

@@ -8,9 +8,12 @@
 
 use std::ops::ControlFlow;
 
-use super::period::{find_proved, Periodicity, ProofBound};
+use self::scan::{Kernel, Wanted};
+use super::period::{PeriodFinder, Periodicity, ProofBound};
 use crate::error::{Error, Result};
 use crate::game::Ruleset;
+
+mod scan;
 
 /// A nim-value.
 pub type Nimber = u32;
@@ -69,12 +72,10 @@ pub fn engine(ruleset: &Ruleset, method: Method, len: u64) -> Result<Box<dyn Seq
     })?;
     Ok(match method {
         Method::Reference => Box::new(MexReference::with_storage(ruleset.clone(), values)),
-        Method::Fast => match ruleset {
-            Ruleset::Nim => Box::new(NimClosedForm { values }),
-            _ => match SparseSpace::with_storage(ruleset, values) {
-                Ok(fast) => Box::new(fast),
-                Err(values) => Box::new(MexReference::with_storage(ruleset.clone(), values)),
-            },
+        Method::Fast if ruleset.nim_values_are_sizes() => Box::new(NimClosedForm { values }),
+        Method::Fast => match SparseSpace::with_storage(ruleset, values) {
+            Ok(fast) => Box::new(fast),
+            Err(values) => Box::new(MexReference::with_storage(ruleset.clone(), values)),
         },
     })
 }
@@ -196,6 +197,17 @@ struct Split {
     unequal: bool,
 }
 
+impl Split {
+    /// The largest smaller part `a` of a split of `rest` (unequal parts for Grundy's game).
+    fn half(&self, rest: usize) -> usize {
+        if self.unequal {
+            (rest - 1) / 2
+        } else {
+            rest / 2
+        }
+    }
+}
+
 /// Value ranges up to this size take the scan path without bounds checks.
 const SMALL_CAP: usize = 1024;
 
@@ -274,24 +286,57 @@ pub struct SparseSpace {
     values: Vec<Nimber>,
     cap: u32,
     seen: Stamps,
-    need: Stamps,
+    need_marks: Stamps,
     mask: u32,
     domain: usize,
     flip: u32,
     /// Rare heap sizes, ascending, excluding 0.
     rare: Vec<u32>,
+    /// Their values, `rare_vals[i] = G(rare[i])`, read in order by the rare-pair loop.
+    rare_vals: Vec<u16>,
     /// `histogram[v][a & 1]`: how many heaps `a >= 1` have G(a) = v.
     histogram: Vec<[u64; 2]>,
     next_review: usize,
     pairs_scanned: u64,
     /// True until the first review picks a real split.
     warm: bool,
-    /// The periodicity theorem for the ruleset, if one applies.
-    bound: Option<ProofBound>,
+    /// Looks for a period the ruleset's periodicity theorem proves, if one applies.
+    finder: Option<PeriodFinder>,
     /// Once a period is proved, every further value is read off it.
     proved: Option<Periodicity>,
     next_proof_check: usize,
+    /// True while every value fits the 16-bit copies below (values below [`NARROW_CAP`]).
+    narrow: bool,
+    /// G(a) as 16 bits, and the same back to front: `rev[rev.len() - 1 - a] = G(a)`, so
+    /// that the partners `rest - a` of ascending `a` are ascending too.
+    fwd: Vec<u16>,
+    rev: Vec<u16>,
+    /// Values some option reaches, for the heap being computed.
+    marks: Vec<u8>,
+    /// parity(v & mask) for every value below the cap.
+    parity: Vec<u8>,
+    /// Values below `c` still needing a witness pair, as a list and as a bitmap.
+    need: Vec<u16>,
+    wanted: Wanted,
+    kernel: Kernel,
 }
+
+/// Values below this use the 16-bit engine (XORs then stay below 2^15, never the padding).
+const NARROW_CAP: u32 = 1 << 15;
+
+/// A rare/common split is used only while the rare heaps are at most this share of all
+/// heaps: enumerating a rare pair is a random access, while the witness scans run 32 pairs
+/// per vector step, so a dense split costs more than it saves (Treblecross).
+const RARE_SHARE: u64 = 16;
+
+/// With this many values wanting a witness, the first pairs are marked rather than searched.
+const MARK_FIRST: usize = 32;
+
+/// Values looked for at once; further ones only if every one of these has a witness.
+const WINDOW: usize = 64;
+
+/// Longest block of one split scanned before the other splits get a turn.
+const MAX_BLOCK: usize = 1 << 14;
 
 impl SparseSpace {
     /// The engine for a take-and-break code whose moves leave at most two heaps and whose
@@ -345,7 +390,8 @@ impl SparseSpace {
                 t: 0,
                 unequal: true,
             }),
-            _ => return Err(values),
+            // Nim is its own closed form; Wythoff and Moore have no per-heap values.
+            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => return Err(values),
         }
         values.clear();
         let mut engine = SparseSpace {
@@ -354,23 +400,35 @@ impl SparseSpace {
             values,
             cap: 1,
             seen: Stamps::default(),
-            need: Stamps::default(),
+            need_marks: Stamps::default(),
             mask: 0,
             domain: 0,
             // Everything common until the first review: the method is then a plain scan
             // that stops early.
             flip: 1,
             rare: Vec::new(),
+            rare_vals: Vec::new(),
             histogram: Vec::new(),
             next_review: 64,
             pairs_scanned: 0,
             warm: true,
-            bound: ProofBound::for_ruleset(ruleset),
+            finder: ProofBound::for_ruleset(ruleset).map(PeriodFinder::new),
             proved: None,
             next_proof_check: 1024,
+            narrow: true,
+            fwd: Vec::new(),
+            rev: Vec::new(),
+            marks: Vec::new(),
+            parity: Vec::new(),
+            need: Vec::new(),
+            wanted: Wanted::default(),
+            kernel: Kernel::detect(),
         };
         engine.seen.ensure(SMALL_CAP as u32);
-        engine.need.ensure(SMALL_CAP as u32);
+        engine.need_marks.ensure(SMALL_CAP as u32);
+        engine.fwd.reserve(engine.values.capacity());
+        engine.rev = vec![0; engine.values.capacity().max(1024)];
+        engine.resize_tables();
         Ok(engine)
     }
 
@@ -426,13 +484,227 @@ impl SparseSpace {
                 }
             }
         }
-        if best.0 < current / 10 * 9 {
+        if best.0 < current / 10 * 9 && best.0 <= total / RARE_SHARE {
             (_, self.mask, self.domain, self.flip) = best;
             self.warm = false;
             self.rare.clear();
+            self.rare_vals.clear();
             for a in 1..n {
                 if self.is_rare(a, self.values[a]) {
                     self.rare.push(a as u32);
+                    self.rare_vals.push(self.values[a] as u16);
+                }
+            }
+            self.resize_tables();
+        }
+    }
+
+    /// Sizes the per-value tables for the current cap and recomputes the parities.
+    fn resize_tables(&mut self) {
+        let cap = self.cap as usize;
+        self.marks.resize(cap, 0);
+        self.wanted.ensure(cap);
+        self.parity.clear();
+        self.parity
+            .extend((0..cap as u32).map(|v| ((v & self.mask).count_ones() & 1) as u8));
+    }
+
+    /// Stores G(n) in the 16-bit copies, growing the back-to-front one at its front.
+    fn mirror(&mut self, value: Nimber) {
+        let n = self.fwd.len();
+        // One slot spare: heap n + 1 reads G(rest) for rest up to n + 1 (Grundy's game).
+        if n + 2 > self.rev.len() {
+            let old = self.rev.len();
+            let grown = (2 * old).max(1024);
+            let mut rev = vec![0; grown];
+            rev[grown - n..].copy_from_slice(&self.rev[old - n..]);
+            self.rev = rev;
+        }
+        self.fwd.push(value as u16);
+        let k = self.rev.len();
+        self.rev[k - 1 - n] = value as u16;
+    }
+
+    /// G(n) by the 16-bit engine: marks from the takes and the rare pairs, then vector
+    /// scans for witnesses of the values below `c` that common pairs may reach.
+    fn next_narrow(&mut self, n: usize) -> Nimber {
+        let cap = self.cap as usize;
+        let marks = &mut self.marks[..cap];
+        marks.fill(0);
+        let g = &self.values[..];
+        for take in &self.takes {
+            if take.t > n {
+                break;
+            }
+            if take.t == n {
+                if take.none {
+                    marks[0] = 1;
+                }
+            } else if take.one && take.t >= 1 {
+                marks[g[n - take.t] as usize] = 1;
+            }
+        }
+        let (fwd, rev) = (&self.fwd[..], &self.rev[..]);
+        let k = rev.len();
+        let mut open = [false; 2];
+        for split in &self.splits {
+            if n < split.t + 2 {
+                break;
+            }
+            let rest = n - split.t;
+            open[self.domain & rest & 1] = true;
+            let rare = &self.rare[..self.rare.partition_point(|&a| (a as usize) < rest)];
+            // rev[off + a] = G(rest - a).
+            let off = k - 1 - rest;
+            if split.unequal {
+                for &a in rare {
+                    let a = a as usize;
+                    if 2 * a != rest {
+                        marks[(fwd[a] ^ rev[off + a]) as usize] = 1;
+                    }
+                }
+            } else {
+                // The hottest loop for codes with many rare heaps (0.6): every index is in
+                // range by construction, so the checks are asserted once, not per pair.
+                let rare_vals = &self.rare_vals[..rare.len()];
+                assert!(marks.len() == cap && cap.is_power_of_two());
+                assert!(rare.last().is_none_or(|&a| off + (a as usize) < k));
+                for (&a, &va) in rare.iter().zip(rare_vals) {
+                    // SAFETY: a < rest, so off + a < k (asserted for the largest a); both
+                    // values are below the power-of-two cap, so is their XOR.
+                    unsafe {
+                        let y = *rev.get_unchecked(off + a as usize);
+                        *marks.get_unchecked_mut((va ^ y) as usize & (cap - 1)) = 1;
+                    }
+                }
+            }
+        }
+        let parity = &self.parity[..cap];
+        // c: the smallest unreached value no common-common pair can reach. Below it, the
+        // unreached values of an open parity still need a witness pair.
+        let mut c = cap;
+        let mut unreached = 0;
+        for v in 0..cap {
+            if marks[v] == 0 {
+                if !open[parity[v] as usize] {
+                    c = v;
+                    break;
+                }
+                unreached += 1;
+            }
+        }
+        if unreached == 0 {
+            return c as Nimber;
+        }
+        // Many values wanted (no sparse split, as in Treblecross): most turn up among the
+        // first pairs, where marking every pair's value (a store per pair) beats stopping
+        // the vector scan at every hit. Marking goes on while blocks still find values.
+        let mut from = 1;
+        let mut block = 64;
+        if unreached >= MARK_FIRST {
+            loop {
+                let mut more = false;
+                for split in &self.splits {
+                    if n < split.t + 2 {
+                        break;
+                    }
+                    let rest = n - split.t;
+                    let half = split.half(rest);
+                    if from > half {
+                        continue;
+                    }
+                    more = true;
+                    let to = (from + block - 1).min(half);
+                    let off = k - 1 - rest;
+                    for (&x, &y) in fwd[from..=to].iter().zip(&rev[off + from..=off + to]) {
+                        marks[(x ^ y) as usize] = 1;
+                    }
+                    self.pairs_scanned += (to + 1 - from) as u64;
+                }
+                from += block;
+                let left = marks[..c].iter().filter(|&&m| m == 0).count();
+                let found = unreached - left;
+                unreached = left;
+                if !more || unreached == 0 || found < block / 16 {
+                    break;
+                }
+                block *= 2;
+            }
+            if unreached == 0 {
+                return c as Nimber;
+            }
+        }
+        // The answer is the smallest value below c that no pair reaches: look for
+        // witnesses of the unreached values a window at a time, smallest first, and stop at
+        // the first window with a value no pair reaches.
+        let mut next = 0;
+        let scan_from = from;
+        loop {
+            self.need.clear();
+            let mut waiting = [0usize; 2];
+            while next < c && self.need.len() < WINDOW {
+                if marks[next] == 0 {
+                    self.need.push(next as u16);
+                    self.wanted.insert(next as u16);
+                    waiting[parity[next] as usize] += 1;
+                }
+                next += 1;
+            }
+            if self.need.is_empty() {
+                return c as Nimber;
+            }
+            // Splits take turns by blocks, so a value one split never reaches does not cost
+            // a full pass before another split finds it; blocks grow, since most heaps are
+            // settled within a few pairs.
+            let mut from = scan_from;
+            let mut block = 64;
+            while waiting != [0, 0] {
+                let mut active = false;
+                for split in &self.splits {
+                    if n < split.t + 2 {
+                        break;
+                    }
+                    let rest = n - split.t;
+                    let p = self.domain & rest & 1;
+                    let half = split.half(rest);
+                    if waiting[p] == 0 || from > half {
+                        continue;
+                    }
+                    active = true;
+                    let to = (from + block - 1).min(half);
+                    let off = k - 1 - rest;
+                    let lo = &fwd[from..=to];
+                    let hi = &rev[off + from..=off + to];
+                    let mut i = 0;
+                    while waiting[p] > 0 {
+                        match self.kernel.first_hit(&lo[i..], &hi[i..], &self.wanted) {
+                            Some(j) => {
+                                let x = lo[i + j] ^ hi[i + j];
+                                if self.wanted.remove(x) {
+                                    waiting[parity[x as usize] as usize] -= 1;
+                                }
+                                i += j + 1;
+                            }
+                            None => {
+                                i = lo.len();
+                                break;
+                            }
+                        }
+                    }
+                    self.pairs_scanned += i as u64;
+                }
+                if !active {
+                    break;
+                }
+                from += block;
+                block = (block * 2).min(MAX_BLOCK);
+            }
+            if waiting != [0, 0] {
+                let wanted = &self.wanted;
+                let value = self.need.iter().find(|&&v| wanted.contains(v)).copied();
+                self.wanted.clear(&self.need);
+                if let Some(v) = value {
+                    return Nimber::from(v);
                 }
             }
         }
@@ -452,15 +724,9 @@ impl SparseSpace {
     }
 }
 
-impl Sequence for SparseSpace {
-    fn push_next(&mut self) {
-        let n = self.values.len();
-        if let Some(found) = self.proved {
-            // The theorem guarantees the periodic extension: no need to compute.
-            let value = self.values[found.reduce(n as u64) as usize];
-            self.values.push(value);
-            return;
-        }
+impl SparseSpace {
+    /// G(n) by the 32-bit engine, for values beyond the 16-bit copies.
+    fn next_wide(&mut self, n: usize) -> Nimber {
         let stamp = n as u32 + 1;
         let g = &self.values[..];
         let seen = &mut self.seen.marks[..];
@@ -506,7 +772,7 @@ impl Sequence for SparseSpace {
         }
         // c: the smallest unreached value no common-common pair can reach. Below it, the
         // unreached values of an open parity still need a witness pair.
-        let need = &mut self.need.marks[..];
+        let need = &mut self.need_marks.marks[..];
         let mut waiting = [0u32; 2];
         let mut c = self.cap;
         for v in 0..self.cap {
@@ -561,17 +827,48 @@ impl Sequence for SparseSpace {
             from += block;
             block = (block * 2).min(1 << 12);
         }
-        let value = if waiting == [0, 0] {
+        if waiting == [0, 0] {
             c
         } else {
             (0..c).find(|&v| need[v as usize] == stamp).unwrap_or(c)
+        }
+    }
+}
+
+impl Sequence for SparseSpace {
+    fn push_next(&mut self) {
+        let n = self.values.len();
+        if let Some(found) = self.proved {
+            // The theorem guarantees the periodic extension: no need to compute.
+            let value = self.values[found.reduce(n as u64) as usize];
+            self.values.push(value);
+            if self.narrow {
+                self.mirror(value);
+            }
+            return;
+        }
+        let value = if self.narrow {
+            self.next_narrow(n)
+        } else {
+            self.next_wide(n)
         };
         self.values.push(value);
         let old_cap = self.cap;
         self.cap = cap_above(value, self.cap);
         if self.cap != old_cap {
+            if self.cap > NARROW_CAP {
+                self.narrow = false;
+                self.fwd = Vec::new();
+                self.rev = Vec::new();
+            }
             self.seen.ensure(self.cap);
-            self.need.ensure(self.cap);
+            self.need_marks.ensure(self.cap);
+            if self.narrow {
+                self.resize_tables();
+            }
+        }
+        if self.narrow {
+            self.mirror(value);
         }
         if n >= 1 {
             if self.histogram.len() <= value as usize {
@@ -580,13 +877,17 @@ impl Sequence for SparseSpace {
             self.histogram[value as usize][n & 1] += 1;
             if self.is_rare(n, value) {
                 self.rare.push(n as u32);
+                self.rare_vals.push(value as u16);
             }
         }
         if n + 1 == self.next_proof_check {
-            self.proved = self
-                .bound
-                .and_then(|bound| find_proved(&self.values, bound));
-            self.next_proof_check *= 2;
+            if let Some(finder) = &mut self.finder {
+                self.proved = finder.check(&self.values);
+            }
+            // Looks cost a pass over the new candidate periods; callers that look on their
+            // own (`solve`) look more often, so these only spare long runs (`nim-values`)
+            // the values past a proof, within a quarter.
+            self.next_proof_check += (self.next_proof_check / 4).max(1024);
         }
         if n + 1 == self.next_review {
             self.review();
@@ -663,6 +964,61 @@ mod tests {
         }
         let (reference, fast) = both(&Ruleset::Nim, 300);
         assert_eq!(reference, fast);
+    }
+
+    #[test]
+    fn vector_engine_equals_reference_on_long_runs() {
+        // Long enough for hundreds of values wanting witnesses at once (Treblecross has no
+        // sparse split), the marking of first pairs, and several witness windows.
+        for (spec, len) in [("octal:0.007", 9000), ("octal:0.6", 9000), ("grundy", 6000)] {
+            let (reference, fast) = both(&rules(spec), len);
+            assert_eq!(reference, fast, "{spec}");
+        }
+    }
+
+    #[test]
+    fn every_scan_kernel_gives_the_same_values() {
+        for spec in [
+            "octal:0.007",
+            "octal:0.6",
+            "octal:0.16",
+            "octal:0.77",
+            "grundy",
+        ] {
+            let ruleset = rules(spec);
+            let reference = nim_values(&ruleset, Method::Reference, 3000).unwrap();
+            for kernel in [Kernel::Scalar, Kernel::Avx2, Kernel::Avx512] {
+                if kernel != Kernel::Scalar && kernel != Kernel::detect() {
+                    // Only what this processor runs (AVX-512 machines run AVX2 too).
+                    if !(kernel == Kernel::Avx2 && Kernel::detect() == Kernel::Avx512) {
+                        continue;
+                    }
+                }
+                let mut fast = SparseSpace::new(&ruleset).unwrap();
+                fast.kernel = kernel;
+                fast.extend_to(3000);
+                assert_eq!(fast.values(), &reference[..], "{spec} {kernel:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn wide_engine_equals_reference() {
+        // The 32-bit path takes over once values pass 2^15; force it from the start.
+        for spec in [
+            "octal:0.77",
+            "octal:0.007",
+            "octal:0.16",
+            "octal:0.6",
+            "grundy",
+        ] {
+            let ruleset = rules(spec);
+            let mut wide = SparseSpace::new(&ruleset).unwrap();
+            wide.narrow = false;
+            wide.extend_to(2500);
+            let reference = nim_values(&ruleset, Method::Reference, 2500).unwrap();
+            assert_eq!(wide.values(), &reference[..], "{spec}");
+        }
     }
 
     #[test]

@@ -10,11 +10,14 @@
 mod backward;
 mod bits;
 mod forward;
+mod parents;
 mod plain;
 mod plan;
+mod remoteness;
 mod tiers;
 
 pub use plan::{Labelled, Plan};
+pub use remoteness::Remotenesses;
 pub use tiers::child_into;
 
 use std::fmt;
@@ -112,16 +115,31 @@ pub fn label(
     }
 }
 
+/// Labels every position of the domain with its remoteness: retrograde, or with
+/// `Strategy::Plain` the single-threaded forward baseline.
+pub fn label_remoteness(
+    game: &Game,
+    ranker: &Ranker,
+    strategy: Strategy,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Remotenesses> {
+    ranker.domain().check_game(game)?;
+    match strategy {
+        Strategy::Plain => plain::label_remoteness(game, ranker, progress),
+        Strategy::Forward | Strategy::Backward => remoteness::label(game, ranker, progress),
+    }
+}
+
 /// Refuses a strategy that cannot label the game.
 pub fn check_strategy(game: &Game, strategy: Strategy) -> Result<()> {
     match strategy {
-        Strategy::Backward if !game.ruleset.reversible() => {
-            Err(Error::input(format!(
-                "the backward strategy needs nim, subtraction, wythoff or moore rules, not {}; use --strategy forward",
-                game.ruleset
-            )))
-        }
-        _ => Ok(()),
+        // Unsafe positions of take-and-break games are common, and each would scan its
+        // merges: forward labelling, which stops at the first unsafe child, is the fit.
+        Strategy::Backward if !game.ruleset.reversible() => Err(Error::input(format!(
+            "the backward strategy needs nim, subtraction, wythoff or moore rules, not {}; use --strategy forward",
+            game.ruleset
+        ))),
+        Strategy::Forward | Strategy::Backward | Strategy::Plain => Ok(()),
     }
 }
 

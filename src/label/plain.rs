@@ -20,25 +20,9 @@ pub(crate) fn label(
         .map_err(|_| out_of_memory("the plain labeller's flags", count))?;
     safe.resize(count as usize, false);
     let mut child = Vec::new();
-    let mut heaps = Vec::new();
-    let mut padded = match ranker {
-        Ranker::Heaps(t) => vec![0; t.heaps()],
-        Ranker::Total(_) => Vec::new(),
-    };
+    let mut walk = Walk::new(ranker);
     for rank in 0..count {
-        let current: &[u64] = match ranker {
-            Ranker::Heaps(tuples) => {
-                if rank > 0 {
-                    tuples.advance(&mut padded);
-                }
-                let start = padded.iter().position(|&h| h != 0).unwrap_or(padded.len());
-                &padded[start..]
-            }
-            Ranker::Total(partitions) => {
-                partitions.unrank(rank, &mut heaps);
-                &heaps
-            }
-        };
+        let current = walk.position(ranker, rank);
         let mut any_move = false;
         let found_unsafe = game
             .ruleset
@@ -71,4 +55,84 @@ pub(crate) fn label(
         words[rank / 64] |= 1 << (rank % 64);
     }
     Ok(Labels::from_words(words, count))
+}
+
+/// The baseline remoteness labeller: a `Vec<u32>` over the domain, one thread, every
+/// position scanning all of its moves in rank order, children ranked from scratch.
+pub(crate) fn label_remoteness(
+    game: &Game,
+    ranker: &Ranker,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<super::Remotenesses> {
+    let count = ranker.count();
+    let mut remoteness: Vec<u32> = Vec::new();
+    remoteness
+        .try_reserve_exact(count as usize)
+        .map_err(|_| out_of_memory("the remotenesses", count))?;
+    let misere = game.terminal_is_win();
+    let mut child = Vec::new();
+    let mut walk = Walk::new(ranker);
+    for rank in 0..count {
+        let heaps = walk.position(ranker, rank);
+        let (mut shortest_win, mut longest) = (None::<u32>, None::<u32>);
+        let _ = game.ruleset.for_each_move(heaps, |removed, added| {
+            child_into(heaps, removed, added, &mut child);
+            let r = remoteness[ranker.rank_unchecked(&child) as usize];
+            // A child is unsafe at even remoteness in normal play, odd in misère play.
+            if (r % 2 == 1) == misere {
+                shortest_win = Some(shortest_win.map_or(r, |s| s.min(r)));
+            }
+            longest = Some(longest.map_or(r, |l| l.max(r)));
+            ControlFlow::Continue(())
+        });
+        remoteness.push(match (shortest_win, longest) {
+            (Some(r), _) | (None, Some(r)) => r + 1,
+            (None, None) => 0,
+        });
+        if rank % (1 << 16) == 0xFFFF {
+            progress(1 << 16);
+        }
+    }
+    progress(count % (1 << 16));
+    Ok(super::Remotenesses::new(remoteness, game.convention))
+}
+
+/// Visits a domain's positions in rank order without allocating: tuples step to the
+/// next, partitions unrank (as one writes it first).
+struct Walk {
+    padded: Vec<u64>,
+    heaps: Vec<u64>,
+}
+
+impl Walk {
+    fn new(ranker: &Ranker) -> Self {
+        Walk {
+            padded: match ranker {
+                Ranker::Heaps(t) => vec![0; t.heaps()],
+                Ranker::Total(_) => Vec::new(),
+            },
+            heaps: Vec::new(),
+        }
+    }
+
+    /// The position of `rank`; ranks must come in order from 0.
+    fn position(&mut self, ranker: &Ranker, rank: u64) -> &[u64] {
+        match ranker {
+            Ranker::Heaps(tuples) => {
+                if rank > 0 {
+                    tuples.advance(&mut self.padded);
+                }
+                let start = self
+                    .padded
+                    .iter()
+                    .position(|&h| h != 0)
+                    .unwrap_or(self.padded.len());
+                &self.padded[start..]
+            }
+            Ranker::Total(partitions) => {
+                partitions.unrank(rank, &mut self.heaps);
+                &self.heaps
+            }
+        }
+    }
 }

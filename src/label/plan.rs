@@ -4,7 +4,9 @@
 
 use std::time::Instant;
 
-use super::{check_strategy, estimate_bytes, label, Labels, Strategy};
+use super::{
+    check_strategy, estimate_bytes, label, label_remoteness, Labels, Remotenesses, Strategy,
+};
 use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Result};
 use crate::game::Game;
@@ -16,12 +18,15 @@ pub struct Plan {
     strategy: Strategy,
     threads: Option<usize>,
     bytes: u64,
+    remoteness: bool,
 }
 
 /// A labelled domain with its timing.
 pub struct Labelled {
-    /// The labels, by rank.
+    /// The outcomes, by rank.
     pub labels: Labels,
+    /// The remotenesses, by rank, when the plan asked for them.
+    pub remoteness: Option<Remotenesses>,
     /// Wall-clock seconds the labelling took.
     pub seconds: f64,
 }
@@ -46,7 +51,23 @@ impl Plan {
             strategy,
             threads,
             bytes,
+            remoteness: false,
         })
+    }
+
+    /// Labels remotenesses (and the outcomes they imply) instead of outcomes alone.
+    pub fn with_remoteness(mut self) -> Self {
+        self.remoteness = true;
+        // Four bytes per position, then the packed outcomes derived from them.
+        let count = self.ranker.count();
+        self.bytes =
+            count * 4 + count.div_ceil(64) * 8 + estimate_bytes(&self.ranker, self.strategy);
+        self
+    }
+
+    /// True when the plan labels remotenesses.
+    pub fn labels_remoteness(&self) -> bool {
+        self.remoteness
     }
 
     /// The domain's ranker.
@@ -81,8 +102,19 @@ impl Plan {
     /// Labels every position; `progress` hears how many positions each step finished.
     pub fn run(&self, progress: &(dyn Fn(u64) + Sync)) -> Result<Labelled> {
         let started = Instant::now();
-        let work = || label(&self.game, &self.ranker, self.strategy, progress);
-        let labels = match self.threads {
+        let work = || -> Result<(Labels, Option<Remotenesses>)> {
+            if self.remoteness {
+                let remoteness =
+                    label_remoteness(&self.game, &self.ranker, self.strategy, progress)?;
+                Ok((remoteness.outcomes()?, Some(remoteness)))
+            } else {
+                Ok((
+                    label(&self.game, &self.ranker, self.strategy, progress)?,
+                    None,
+                ))
+            }
+        };
+        let (labels, remoteness) = match self.threads {
             Some(threads) => rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
@@ -92,6 +124,7 @@ impl Plan {
         };
         Ok(Labelled {
             labels,
+            remoteness,
             seconds: started.elapsed().as_secs_f64(),
         })
     }

@@ -291,3 +291,172 @@ mod random_rulesets {
         }
     }
 }
+
+/// Remoteness by its definition, memoised: the reference the remoteness labellers match.
+fn naive_remoteness(
+    game: &Game,
+    p: &Position,
+    memo: &mut hashbrown::HashMap<Position, u32>,
+) -> u32 {
+    if let Some(&r) = memo.get(p) {
+        return r;
+    }
+    let children: Vec<u32> = game
+        .children(p)
+        .iter()
+        .map(|c| naive_remoteness(game, c, memo))
+        .collect();
+    let child_unsafe =
+        |r: u32| !crate::value::Outcome::from_remoteness(r, game.convention).is_win();
+    let r = match children.iter().copied().filter(|&r| child_unsafe(r)).min() {
+        Some(fastest) => fastest + 1,
+        None => children
+            .iter()
+            .copied()
+            .max()
+            .map_or(0, |longest| longest + 1),
+    };
+    memo.insert(p.clone(), r);
+    r
+}
+
+/// Checks both remoteness labellers against the definition on every position of a
+/// domain, and the outcome they imply against the outcome labeller.
+fn check_remoteness(spec: &str, convention: Convention, domain: Domain) {
+    let game = resolve(spec).unwrap().with_convention(convention);
+    let ranker = Ranker::new(domain).unwrap();
+    let retrograde = label_remoteness(&game, &ranker, Strategy::Backward, &|_| {}).unwrap();
+    let plain = label_remoteness(&game, &ranker, Strategy::Plain, &|_| {}).unwrap();
+    let outcomes = label(&game, &ranker, Strategy::Forward, &|_| {}).unwrap();
+    let mut memo = hashbrown::HashMap::new();
+    for rank in 0..ranker.count() {
+        let p = ranker.unrank(rank);
+        let expected = naive_remoteness(&game, &p, &mut memo);
+        assert_eq!(
+            retrograde.remoteness(rank),
+            expected,
+            "{spec} {convention} at {p}"
+        );
+        assert_eq!(
+            plain.remoteness(rank),
+            expected,
+            "{spec} {convention} plain at {p}"
+        );
+        assert_eq!(
+            retrograde.value(rank).is_win(),
+            outcomes.is_safe(rank),
+            "{spec} {convention} parity at {p}"
+        );
+    }
+    assert_eq!(retrograde.outcomes().unwrap(), outcomes);
+}
+
+#[test]
+fn remoteness_matches_the_definition_on_every_shipped_game() {
+    for shipped in crate::game::shipped_games() {
+        let game = resolve(shipped.name).unwrap();
+        let domain = if game.ruleset.splits() {
+            Domain::Total { total: 14 }
+        } else {
+            Domain::Heaps { heaps: 3, max: 6 }
+        };
+        for convention in [Convention::Normal, Convention::Misere] {
+            check_remoteness(shipped.name, convention, domain);
+        }
+    }
+    check_remoteness(
+        "octal:4.07",
+        Convention::Misere,
+        Domain::Total { total: 11 },
+    );
+    check_remoteness("hex:0.8F", Convention::Normal, Domain::Total { total: 12 });
+}
+
+#[test]
+fn remoteness_closed_forms() {
+    let (ranker, nim) = {
+        let game = resolve("nim").unwrap();
+        let ranker = Ranker::new(Domain::Heaps { heaps: 1, max: 50 }).unwrap();
+        let r = label_remoteness(&game, &ranker, Strategy::Backward, &|_| {}).unwrap();
+        (ranker, r)
+    };
+    for n in 1..=50u64 {
+        assert_eq!(
+            nim.remoteness(ranker.rank(&Position::new(vec![n])).unwrap()),
+            1
+        );
+    }
+    let game = resolve("subtraction:1").unwrap();
+    let r = label_remoteness(&game, &ranker, Strategy::Backward, &|_| {}).unwrap();
+    for n in 0..=50u64 {
+        assert_eq!(r.remoteness(n), n as u32, "subtraction {{1}} heap {n}");
+    }
+    let misere = resolve("nim").unwrap().with_convention(Convention::Misere);
+    let r = label_remoteness(&misere, &ranker, Strategy::Backward, &|_| {}).unwrap();
+    assert_eq!(
+        r.value(1),
+        crate::value::Value::remote(1, Convention::Misere)
+    );
+    assert!(!r.value(1).is_win());
+    for n in 2..=50u64 {
+        assert_eq!(r.remoteness(n), 2, "misère Nim heap {n}");
+        assert!(r.value(n).is_win());
+    }
+}
+
+#[test]
+fn remoteness_does_not_depend_on_threads() {
+    for (spec, domain) in [
+        ("kayles", Domain::Total { total: 32 }),
+        ("grundy", Domain::Total { total: 30 }),
+        ("nim", Domain::Heaps { heaps: 3, max: 40 }),
+    ] {
+        let game = resolve(spec).unwrap().with_convention(Convention::Misere);
+        let ranker = Ranker::new(domain).unwrap();
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| label_remoteness(&game, &ranker, Strategy::Backward, &|_| {}).unwrap())
+        };
+        assert_eq!(run(1), run(3), "{spec}");
+    }
+}
+
+mod random_remoteness {
+    use super::*;
+    use proptest::prelude::{proptest, ProptestConfig};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn octal_codes(splits_first: bool, digits in proptest::collection::vec(0u8..8, 1..4), misere: bool, total in 0u64..12) {
+            let first = if splits_first { '4' } else { '0' };
+            let code: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+            let convention = if misere { Convention::Misere } else { Convention::Normal };
+            check_remoteness(&format!("octal:{first}.{code}"), convention, Domain::Total { total });
+        }
+
+        #[test]
+        fn hex_codes(digits in proptest::collection::vec(0u8..16, 1..3), misere: bool, total in 0u64..11) {
+            let code: String = digits.iter().map(|d| format!("{d:X}")).collect();
+            let convention = if misere { Convention::Misere } else { Convention::Normal };
+            check_remoteness(&format!("hex:0.{code}"), convention, Domain::Total { total });
+        }
+
+        #[test]
+        fn other_rulesets(k in 1u32..4, set in proptest::collection::btree_set(1u64..6, 1..4), misere: bool, heaps in 1u32..4, max in 0u64..6) {
+            let convention = if misere { Convention::Misere } else { Convention::Normal };
+            let list: Vec<String> = set.iter().map(u64::to_string).collect();
+            let spec = format!("subtraction:{}", list.join(","));
+            check_remoteness(&spec, convention, Domain::Heaps { heaps, max });
+            check_remoteness(&spec, convention, Domain::Total { total: max + 3 });
+            check_remoteness(&format!("moore:{k}"), convention, Domain::Heaps { heaps, max });
+            check_remoteness("wythoff", convention, Domain::Heaps { heaps, max });
+            check_remoteness("wythoff", convention, Domain::Total { total: max + 4 });
+            check_remoteness("grundy", convention, Domain::Total { total: max + 6 });
+        }
+    }
+}

@@ -4,20 +4,20 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::domain::{Partitions, Ranker, Runs, Strides};
+use crate::domain::{ChildRanks, Partitions, Ranker, Runs, Strides};
 use crate::game::{Game, Heap};
 
 /// Per-thread buffers for building children and parents without allocating.
 #[derive(Default)]
 pub(crate) struct Scratch {
-    /// A child or parent being built.
-    pub(crate) work: Vec<Heap>,
     /// Heap slots a parent is raised from.
     pub(crate) slots: Vec<Heap>,
     /// The position being labelled as runs of equal heaps, for incremental child ranks.
     pub(crate) runs: Runs,
     /// The position being labelled, when stepped from rank to rank.
     pub(crate) heaps: Vec<Heap>,
+    /// Ranks the children of the position being labelled.
+    pub(crate) children: Option<ChildRanks>,
 }
 
 /// Tiers smaller than this are labelled on the calling thread: a rayon job costs more.

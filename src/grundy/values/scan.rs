@@ -1,0 +1,300 @@
+//! Word-parallel search for the first split whose value is still wanted.
+//!
+//! The pairs `(a, rest - a)` of a split are laid out as two ascending slices of 16-bit
+//! values, `lo[i] = G(from + i)` and `hi[i] = G(rest - from - i)` (the second one read from
+//! a copy of the sequence stored back to front), so one vector load of each gives 16 or 32
+//! pairs, and their XORs are the option values. The wanted values are a bitmap; with
+//! AVX-512 a whole 1024-value page of it sits in two registers and a lane's bit is found by
+//! a table lookup (`vpermi2w`) and a shift, so any number of wanted values costs the same.
+//! With AVX2 only, a handful of wanted values are compared lane by lane; otherwise, and on
+//! other processors, the scalar loop answers. All three give the same index.
+
+/// Values one page of the wanted bitmap covers (64 words of 16 bits).
+pub const PAGE: usize = 1024;
+
+/// Most wanted values the AVX2 comparison handles.
+const AVX2_MAX: usize = 8;
+
+/// The wanted values: a bitmap over `0..pages * PAGE`, plus how many are set and, while
+/// they are few, the values themselves.
+#[derive(Clone, Debug, Default)]
+pub struct Wanted {
+    bits: Vec<u64>,
+    count: usize,
+}
+
+impl Wanted {
+    /// Makes room for values below `cap`.
+    pub fn ensure(&mut self, cap: usize) {
+        let words = cap.div_ceil(PAGE) * (PAGE / 64);
+        if self.bits.len() < words {
+            self.bits.resize(words, 0);
+        }
+    }
+
+    /// Marks `v` wanted (it must not be already).
+    #[inline]
+    pub fn insert(&mut self, v: u16) {
+        self.bits[v as usize / 64] |= 1 << (v % 64);
+        self.count += 1;
+    }
+
+    /// Unmarks `v`; true if it was wanted.
+    #[inline]
+    pub fn remove(&mut self, v: u16) -> bool {
+        let word = &mut self.bits[v as usize / 64];
+        let bit = 1u64 << (v % 64);
+        let was = *word & bit != 0;
+        *word &= !bit;
+        self.count -= was as usize;
+        was
+    }
+
+    /// True if `v` is wanted.
+    #[inline]
+    pub fn contains(&self, v: u16) -> bool {
+        self.bits[v as usize / 64] >> (v % 64) & 1 != 0
+    }
+
+    /// Unmarks the given values, which must include every wanted one.
+    pub fn clear(&mut self, values: &[u16]) {
+        for &v in values {
+            self.bits[v as usize / 64] = 0;
+        }
+        self.count = 0;
+    }
+
+    /// The wanted values, ascending, at most `N` of them (padding: `u16::MAX`).
+    fn first<const N: usize>(&self) -> [u16; N] {
+        let mut out = [u16::MAX; N];
+        let mut k = 0;
+        for (w, &word) in self.bits.iter().enumerate() {
+            let mut word = word;
+            while word != 0 && k < N {
+                out[k] = (w * 64 + word.trailing_zeros() as usize) as u16;
+                word &= word - 1;
+                k += 1;
+            }
+            if k == N || k == self.count {
+                break;
+            }
+        }
+        out
+    }
+}
+
+/// Which instructions the searches use: picked once per engine, since the check is not
+/// free at this call rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Plain loop.
+    Scalar,
+    /// 16 lanes, comparing with up to 8 wanted values.
+    Avx2,
+    /// 32 lanes, any wanted set through the bitmap.
+    Avx512,
+}
+
+impl Kernel {
+    /// The best kernel this processor runs.
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512bw") {
+                return Kernel::Avx512;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Kernel::Avx2;
+            }
+        }
+        Kernel::Scalar
+    }
+
+    /// The first `i` with `lo[i] ^ hi[i]` wanted, if any. Values must lie below the cap
+    /// `wanted` was sized for (and below 2^15, so no XOR equals the padding `u16::MAX`).
+    #[inline]
+    pub fn first_hit(self, lo: &[u16], hi: &[u16], wanted: &Wanted) -> Option<usize> {
+        let len = lo.len().min(hi.len());
+        let (lo, hi) = (&lo[..len], &hi[..len]);
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `detect` chose this kernel only where the CPU has AVX-512BW.
+            Kernel::Avx512 => unsafe { avx512::first_hit(lo, hi, wanted) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 if wanted.count <= AVX2_MAX => {
+                let values = wanted.first::<AVX2_MAX>();
+                // SAFETY: `detect` chose this kernel only where the CPU has AVX2.
+                unsafe { avx2::first_hit(lo, hi, &values) }
+            }
+            _ => scalar_from(lo, hi, wanted, 0),
+        }
+    }
+}
+
+/// The plain loop, from index `from`.
+#[inline]
+fn scalar_from(lo: &[u16], hi: &[u16], wanted: &Wanted, from: usize) -> Option<usize> {
+    (from..lo.len()).find(|&i| wanted.contains(lo[i] ^ hi[i]))
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    /// Lane-by-lane comparison with up to 8 values (`u16::MAX` pads, never an XOR).
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn first_hit(lo: &[u16], hi: &[u16], values: &[u16; 8]) -> Option<usize> {
+        let len = lo.len();
+        let mut targets = [_mm256_setzero_si256(); 8];
+        for (t, &v) in targets.iter_mut().zip(values) {
+            *t = _mm256_set1_epi16(v as i16);
+        }
+        let count = values.iter().take_while(|&&v| v != u16::MAX).count().max(1);
+        let mut i = 0;
+        while i + 16 <= len {
+            // SAFETY: i + 16 <= len for both slices.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(lo.as_ptr().add(i) as *const __m256i),
+                    _mm256_loadu_si256(hi.as_ptr().add(i) as *const __m256i),
+                )
+            };
+            let x = _mm256_xor_si256(a, b);
+            let mut eq = _mm256_cmpeq_epi16(x, targets[0]);
+            for t in &targets[1..count] {
+                eq = _mm256_or_si256(eq, _mm256_cmpeq_epi16(x, *t));
+            }
+            let mask = _mm256_movemask_epi8(eq) as u32;
+            if mask != 0 {
+                return Some(i + mask.trailing_zeros() as usize / 2);
+            }
+            i += 16;
+        }
+        (i..len).find(|&j| values.contains(&(lo[j] ^ hi[j])))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::{scalar_from, Wanted, PAGE};
+    use std::arch::x86_64::*;
+
+    /// Bitmap lookup: lane `x` reads 16-bit word `x >> 4` of its page (two registers hold
+    /// the page's 64 words) and tests bit `x & 15`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn first_hit(lo: &[u16], hi: &[u16], wanted: &Wanted) -> Option<usize> {
+        let len = lo.len();
+        let pages = wanted.bits.len() * 64 / PAGE;
+        let base = wanted.bits.as_ptr() as *const u8;
+        let low4 = _mm512_set1_epi16(15);
+        let one = _mm512_set1_epi16(1);
+        let mut i = 0;
+        if pages == 1 {
+            // SAFETY: one page is 128 bytes of `bits`.
+            let (ta, tb) = unsafe {
+                (
+                    _mm512_loadu_si512(base as *const _),
+                    _mm512_loadu_si512(base.add(64) as *const _),
+                )
+            };
+            while i + 32 <= len {
+                // SAFETY: i + 32 <= len for both slices.
+                let (a, b) = unsafe {
+                    (
+                        _mm512_loadu_si512(lo.as_ptr().add(i) as *const _),
+                        _mm512_loadu_si512(hi.as_ptr().add(i) as *const _),
+                    )
+                };
+                let x = _mm512_xor_si512(a, b);
+                let word = _mm512_permutex2var_epi16(ta, _mm512_srli_epi16::<4>(x), tb);
+                let bit = _mm512_srlv_epi16(word, _mm512_and_si512(x, low4));
+                let mask = _mm512_test_epi16_mask(bit, one);
+                if mask != 0 {
+                    return Some(i + mask.trailing_zeros() as usize);
+                }
+                i += 32;
+            }
+        } else {
+            let low6 = _mm512_set1_epi16(63);
+            while i + 32 <= len {
+                // SAFETY: i + 32 <= len for both slices.
+                let (a, b) = unsafe {
+                    (
+                        _mm512_loadu_si512(lo.as_ptr().add(i) as *const _),
+                        _mm512_loadu_si512(hi.as_ptr().add(i) as *const _),
+                    )
+                };
+                let x = _mm512_xor_si512(a, b);
+                let index = _mm512_and_si512(_mm512_srli_epi16::<4>(x), low6);
+                let page_of = _mm512_srli_epi16::<10>(x);
+                let shift = _mm512_and_si512(x, low4);
+                let mut mask = 0;
+                for page in 0..pages {
+                    // SAFETY: page < pages, each 128 bytes of `bits`.
+                    let (ta, tb) = unsafe {
+                        (
+                            _mm512_loadu_si512(base.add(page * 128) as *const _),
+                            _mm512_loadu_si512(base.add(page * 128 + 64) as *const _),
+                        )
+                    };
+                    let on_page = _mm512_cmpeq_epi16_mask(page_of, _mm512_set1_epi16(page as i16));
+                    let word = _mm512_permutex2var_epi16(ta, index, tb);
+                    let bit = _mm512_srlv_epi16(word, shift);
+                    mask |= _mm512_mask_test_epi16_mask(on_page, bit, one);
+                }
+                if mask != 0 {
+                    return Some(i + mask.trailing_zeros() as usize);
+                }
+                i += 32;
+            }
+        }
+        scalar_from(lo, hi, wanted, i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn kernels() -> Vec<Kernel> {
+        let mut all = vec![Kernel::Scalar];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                all.push(Kernel::Avx2);
+            }
+            if std::arch::is_x86_feature_detected!("avx512bw") {
+                all.push(Kernel::Avx512);
+            }
+        }
+        all
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn kernels_find_the_same_first_hit(
+            bits in 1u32..15,
+            pairs in prop::collection::vec((any::<u16>(), any::<u16>()), 0..300),
+            wanted in prop::collection::btree_set(any::<u16>(), 0..12),
+        ) {
+            let cap = 1usize << bits;
+            let mask = (cap - 1) as u16;
+            let lo: Vec<u16> = pairs.iter().map(|p| p.0 & mask).collect();
+            let hi: Vec<u16> = pairs.iter().map(|p| p.1 & mask).collect();
+            let mut set = Wanted::default();
+            set.ensure(cap);
+            let values: Vec<u16> = wanted.iter().map(|v| v & mask).collect();
+            for &v in &values {
+                if !set.contains(v) {
+                    set.insert(v);
+                }
+            }
+            let expected = (0..lo.len()).find(|&i| values.contains(&(lo[i] ^ hi[i])));
+            for kernel in kernels() {
+                prop_assert_eq!(kernel.first_hit(&lo, &hi, &set), expected, "{:?}", kernel);
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Remoteness labelling, retrograde: how many moves best play takes from every position
+//! of a domain.
+//!
+//! Retrograde, tier by tier (children first): a position still unmarked when its turn
+//! comes has no unsafe child, so it is unsafe (or a misère terminal): its remoteness is
+//! one more than the largest of its children's, all final. Each unsafe position then
+//! offers its remoteness plus one to its parents ([`super::parents`]), which keep the
+//! smallest offer (an atomic minimum): a safe position's remoteness is one more than the
+//! smallest among its unsafe children, all in earlier tiers. Only unsafe positions scan
+//! their moves and parents, both ranked incrementally from the position's own rank, so
+//! the work follows the unsafe positions, not every edge of the game graph (measured: on
+//! misère Kayles `--total 60`, 13% of the positions are unsafe, and a forward scan of
+//! every move of every position took 1.7 times as long). The result does not depend on
+//! the thread count.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::bits::{out_of_memory, Labels};
+use super::parents::{for_each_parent, Limits};
+use super::tiers::for_each_position;
+use crate::domain::{ChildRanks, Ranker};
+use crate::error::Result;
+use crate::game::{Convention, Game};
+use crate::value::{Outcome, Value};
+
+/// Not yet reached by any offer.
+const UNKNOWN: u32 = u32::MAX;
+
+/// The remoteness of every position of a domain, by rank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Remotenesses {
+    values: Vec<u32>,
+    convention: Convention,
+}
+
+impl Remotenesses {
+    /// Wraps remotenesses by rank.
+    pub fn new(values: Vec<u32>, convention: Convention) -> Self {
+        Remotenesses { values, convention }
+    }
+
+    /// Number of positions.
+    pub fn entries(&self) -> u64 {
+        self.values.len() as u64
+    }
+
+    /// The remoteness of rank `rank`.
+    pub fn remoteness(&self, rank: u64) -> u32 {
+        self.values[rank as usize]
+    }
+
+    /// The value (outcome and remoteness) of rank `rank`.
+    pub fn value(&self, rank: u64) -> Value {
+        Value::remote(self.remoteness(rank), self.convention)
+    }
+
+    /// The remotenesses, by rank.
+    pub fn values(&self) -> &[u32] {
+        &self.values
+    }
+
+    /// The largest remoteness.
+    pub fn rmax(&self) -> u32 {
+        self.values.iter().copied().max().unwrap_or(0)
+    }
+
+    /// How many positions have each remoteness `0..=rmax`.
+    pub fn histogram(&self) -> Vec<u64> {
+        let mut counts = vec![0u64; self.rmax() as usize + 1];
+        for &r in &self.values {
+            counts[r as usize] += 1;
+        }
+        counts
+    }
+
+    /// The outcomes the remotenesses imply, packed as outcome labels.
+    pub fn outcomes(&self) -> Result<Labels> {
+        let count = self.entries();
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(count.div_ceil(64) as usize)
+            .map_err(|_| out_of_memory("the labels", count))?;
+        words.resize(count.div_ceil(64) as usize, 0u64);
+        for (rank, &r) in self.values.iter().enumerate() {
+            if Outcome::from_remoteness(r, self.convention).is_win() {
+                words[rank / 64] |= 1 << (rank % 64);
+            }
+        }
+        Ok(Labels::from_words(words, count))
+    }
+}
+
+/// Cells of `count` unknown remotenesses; an allocation the system refuses is an error.
+fn unknown_cells(count: u64) -> Result<Vec<AtomicU32>> {
+    let len = usize::try_from(count).unwrap_or(usize::MAX);
+    let mut cells: Vec<AtomicU32> = Vec::new();
+    cells
+        .try_reserve_exact(len)
+        .map_err(|_| out_of_memory("the remotenesses", count))?;
+    cells.resize_with(len, || AtomicU32::new(UNKNOWN));
+    Ok(cells)
+}
+
+/// Labels every position of the domain with its remoteness (see the module documentation).
+pub(crate) fn label(
+    game: &Game,
+    ranker: &Ranker,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Remotenesses> {
+    let cells = unknown_cells(ranker.count())?;
+    let terminal_win = game.terminal_is_win();
+    let children = ChildRanks::new(ranker);
+    // Relaxed is enough: tiers are separated by rayon joins, which order all accesses,
+    // and offers within a tier only go to later tiers.
+    for_each_position(game, ranker, progress, |scratch, rank, heaps| {
+        if cells[rank as usize].load(Ordering::Relaxed) != UNKNOWN {
+            return;
+        }
+        let mut longest = None;
+        let ranks = scratch.children.get_or_insert_with(|| children.fork());
+        ranks.load(ranker, heaps);
+        let _ = game.ruleset.for_each_move(heaps, |removed, added| {
+            let child = ranks.rank(ranker, heaps, removed, added);
+            let r = cells[child as usize].load(Ordering::Relaxed);
+            longest = Some(longest.map_or(r, |l: u32| l.max(r)));
+            std::ops::ControlFlow::Continue(())
+        });
+        let remoteness = match longest {
+            Some(longest) => longest + 1,
+            None => 0,
+        };
+        cells[rank as usize].store(remoteness, Ordering::Relaxed);
+        if longest.is_none() && terminal_win {
+            // A misère terminal is safe: it offers nothing.
+            return;
+        }
+        let offer = remoteness + 1;
+        let limits = Limits::of(ranker, heaps);
+        let ranks = scratch.children.as_mut().expect("loaded above");
+        for_each_parent(
+            &game.ruleset,
+            heaps,
+            limits,
+            &mut scratch.slots,
+            |removed, added| {
+                let cell = &cells[ranks.parent_rank(ranker, heaps, removed, added) as usize];
+                // Most parents already hold a smaller offer: read before paying for the
+                // atomic read-modify-write.
+                if offer < cell.load(Ordering::Relaxed) {
+                    cell.fetch_min(offer, Ordering::Relaxed);
+                }
+            },
+        );
+    });
+    Ok(Remotenesses::new(
+        cells.into_iter().map(AtomicU32::into_inner).collect(),
+        game.convention,
+    ))
+}
