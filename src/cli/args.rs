@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use crate::answer::{Engine, Method, Policy, Remoteness};
 use crate::error::{Error, Result};
 use crate::game::{self, Convention, Game};
-use crate::search::SearchConfig;
+use crate::search::{Algorithm, SearchConfig};
 
 /// Which game, under which convention.
 #[derive(Args, Debug, Clone)]
@@ -190,6 +190,10 @@ pub struct RemotenessArgs {
     /// Never compute the remoteness: the verdict alone, as fast as it comes.
     #[arg(long)]
     pub no_remoteness: bool,
+    /// How the remoteness search chooses its windows: alphabeta, aspiration, negascout
+    /// or mtdf (default: the best measured, mtdf).
+    #[arg(long, value_name = "NAME")]
+    pub algorithm: Option<Algorithm>,
 }
 
 impl RemotenessArgs {
@@ -202,5 +206,10 @@ impl RemotenessArgs {
         } else {
             Remoteness::IfAvailable
         }
+    }
+
+    /// The remoteness search's variant these flags choose.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm.unwrap_or_default()
     }
 }

@@ -108,6 +108,11 @@ impl PlainRemoteness {
         self.nodes
     }
 
+    /// The game solved.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
     /// The remoteness of `position`, with its outcome.
     pub fn value(&mut self, position: &Position) -> Value {
         let PlainRemoteness { game, memo, nodes } = self;

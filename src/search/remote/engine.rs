@@ -125,6 +125,10 @@ pub(super) struct Engine {
     ops: Vec<Heap>,
     frames: Vec<Frame>,
     progress: Option<ProgressHook>,
+    /// Node count at which the search gives up (`u64::MAX`: never).
+    limit: u64,
+    /// The last search gave up at the limit; its score means nothing.
+    aborted: bool,
 }
 
 impl Engine {
@@ -148,7 +152,21 @@ impl Engine {
             ops: Vec::new(),
             frames: Vec::new(),
             progress: None,
+            limit: u64::MAX,
+            aborted: false,
         }
+    }
+
+    /// Gives up any search once `limit` nodes have been expanded in all (`u64::MAX`:
+    /// never), and forgets an earlier give-up.
+    pub(super) fn set_limit(&mut self, limit: u64) {
+        self.limit = limit;
+        self.aborted = false;
+    }
+
+    /// True when a search gave up at the limit since it was last set.
+    pub(super) fn aborted(&self) -> bool {
+        self.aborted
     }
 
     pub(super) fn game(&self) -> &Game {
@@ -343,6 +361,13 @@ impl Engine {
     /// The search loop: runs until the root frame is finished, and returns its score.
     fn run(&mut self) -> Score {
         loop {
+            if self.stats.nodes >= self.limit {
+                // Frames store their bounds only when concluded, so dropping the open
+                // ones leaves nothing unproved in the table.
+                self.aborted = true;
+                self.frames.clear();
+                return 0;
+            }
             let top = self.frames.len() - 1;
             let step = if self.frames[top].expanded {
                 self.descend(top)

@@ -165,6 +165,18 @@ impl RemotenessSolver {
         score::to_value(score, self.engine.game().convention)
     }
 
+    /// The remoteness of `position` if the search needs at most `nodes` more nodes
+    /// for it; `None` when it gives up. What it proved before giving up stays in the
+    /// table.
+    pub fn value_within(&mut self, position: &Position, nodes: u64) -> Option<Value> {
+        let limit = self.engine.stats().nodes.saturating_add(nodes);
+        self.engine.set_limit(limit);
+        let score = self.score(position);
+        let aborted = self.engine.aborted();
+        self.engine.set_limit(u64::MAX);
+        (!aborted).then(|| score::to_value(score, self.engine.game().convention))
+    }
+
     /// The remoteness-optimal move: the fastest win, or when the position is lost the
     /// move that holds out longest; ties go to the smallest position. With the
     /// position after it and that position's value; `None` when there is no move.
@@ -240,6 +252,9 @@ impl RemotenessSolver {
             };
             self.engine.stats_mut().root_searches += 1;
             guess = self.engine.search(position, gamma - 1, gamma);
+            if self.engine.aborted() {
+                return guess;
+            }
             if guess < gamma {
                 upper = guess;
             } else {
@@ -258,6 +273,9 @@ impl RemotenessSolver {
         let clamp = |x: i64| x.clamp(i64::from(MIN) - 1, i64::from(MAX) + 1) as Score;
         self.engine.stats_mut().root_searches += 1;
         let guess = self.engine.search(position, 0, 1);
+        if self.engine.aborted() {
+            return guess;
+        }
         let mut delta = ASPIRATION_DELTA;
         let (mut alpha, mut beta) = if guess > 0 {
             (
@@ -270,6 +288,9 @@ impl RemotenessSolver {
         loop {
             self.engine.stats_mut().root_searches += 1;
             let score = self.engine.search(position, alpha, beta);
+            if self.engine.aborted() {
+                return score;
+            }
             delta *= ASPIRATION_GROWTH;
             if score <= alpha {
                 (alpha, beta) = (clamp(i64::from(score) - delta), score + 1);
