@@ -191,7 +191,7 @@ pub struct RemotenessArgs {
     #[arg(long)]
     pub no_remoteness: bool,
     /// How the remoteness search chooses its windows: alphabeta, aspiration, negascout
-    /// or mtdf (default: the best measured, mtdf).
+    /// or mtdf (default: alphabeta, the best measured).
     #[arg(long, value_name = "NAME")]
     pub algorithm: Option<Algorithm>,
 }

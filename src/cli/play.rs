@@ -52,7 +52,7 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub search: SearchArgs,
     /// How the remoteness search chooses its windows: alphabeta, aspiration, negascout
-    /// or mtdf (default: the best measured, mtdf).
+    /// or mtdf (default: alphabeta, the best measured).
     #[arg(long, value_name = "NAME")]
     pub algorithm: Option<Algorithm>,
 }
