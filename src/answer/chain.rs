@@ -123,15 +123,17 @@ impl Chain {
                     let source = NimSource::computing(game, nim_len, Some(AUTO_SEARCH_FALLBACK))?;
                     sources.push(Box::new(source));
                 }
-                if let Some(source) = QuotientSource::new(game, policy.quotient_budget.clone()) {
-                    sources.push(Box::new(source));
-                }
+                // A covering table before the quotient: it is the user's own, it may know
+                // remoteness, and probing it costs less than building a quotient.
                 let tables = policy
                     .tables_dir
                     .as_deref()
                     .and_then(|dir| TableSource::in_dir(dir, game));
                 if let Some(tables) = tables {
                     sources.push(Box::new(tables));
+                }
+                if let Some(source) = QuotientSource::new(game, policy.quotient_budget.clone()) {
+                    sources.push(Box::new(source));
                 }
             }
         }

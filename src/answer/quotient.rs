@@ -24,6 +24,10 @@ pub fn on_the_fly_budget() -> Budget {
     }
 }
 
+/// The largest heap a quotient is built to on the fly (Kayles: about half a second);
+/// larger heaps pass on to the next source rather than stall the answer.
+pub const ON_THE_FLY_MAX_HEAP: Heap = 1000;
+
 /// Misère Nim's rule, or a misère quotient grown as positions need it.
 pub struct QuotientSource {
     ruleset: Ruleset,
@@ -91,14 +95,14 @@ impl QuotientSource {
         let covered = quotient.as_ref().map_or(0, |q| q.max_heap);
         if largest > covered {
             let budget = budget.as_ref()?;
-            if failed_at.is_some_and(|failed| largest >= failed) {
+            if largest > ON_THE_FLY_MAX_HEAP || failed_at.is_some_and(|failed| largest >= failed) {
                 return None;
             }
             // Grow by doubling, so a batch of growing heaps costs little more than its
             // largest; fall back to the heap asked for when the doubling runs out of budget.
             let target = largest
                 .max(covered.saturating_mul(2))
-                .min(quotient::MAX_HEAPS);
+                .min(ON_THE_FLY_MAX_HEAP);
             match quotient::compute(&self.ruleset, target, budget) {
                 Ok(q) => *quotient = Some(Box::new(q)),
                 Err(QuotientError::Incomplete { partial, heap, .. }) => {
