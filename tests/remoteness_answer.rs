@@ -67,7 +67,7 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         }),
         Just(Rules::Code {
             hex: false,
-            digits: vec![4],
+            digits: vec![0, 4],
             repeat: true
         }),
         prop::collection::btree_set(1u64..6, 1..4)
@@ -176,15 +176,15 @@ fn check_says_the_remoteness_of_searched_positions() {
     assert_eq!(reference.value(&to), (false, r - 1));
 
     // An unsafe position holds out for its remoteness at most.
-    let (win, r) = reference.value(&[1, 4, 5]);
+    let (win, r) = reference.value(&[1, 2, 3]);
     assert!(!win);
     let (_, out, _) = run(
-        &["check", "kayles", "1", "4", "5", "--method", "search"],
+        &["check", "kayles", "1", "2", "3", "--method", "search"],
         None,
     );
     assert_eq!(
         out,
-        format!("1 4 5: unsafe: the player to move loses in {r} at most\n")
+        format!("1 2 3: unsafe: the player to move loses in {r} at most\n")
     );
     // --no-remoteness: the verdict alone, without a note.
     let (_, out, _) = run(
@@ -192,8 +192,8 @@ fn check_says_the_remoteness_of_searched_positions() {
             "check",
             "kayles",
             "1",
-            "4",
-            "5",
+            "2",
+            "3",
             "--method",
             "search",
             "--no-remoteness",
@@ -202,15 +202,15 @@ fn check_says_the_remoteness_of_searched_positions() {
     );
     assert_eq!(
         out,
-        "1 4 5: unsafe: the player to move loses against best play\n"
+        "1 2 3: unsafe: the player to move loses against best play\n"
     );
     let (_, out, _) = run(
         &[
             "check",
             "kayles",
             "1",
-            "4",
-            "5",
+            "2",
+            "3",
             "--method",
             "search",
             "--no-remoteness",
@@ -387,29 +387,34 @@ fn play_against_script(
     let mut output = BufReader::new(child.stdout.take().unwrap());
     let mut rng = Lcg(seed);
     let mut trail = Vec::new();
-    loop {
-        let mut line = String::new();
-        assert!(output.read_line(&mut line).unwrap() > 0, "play ended early");
-        let record: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let mut result = None;
+    let mut line = String::new();
+    // Lines until the result record; the child is waited for on every path.
+    while output.read_line(&mut line).unwrap_or(0) > 0 {
+        let record: serde_json::Value = serde_json::from_str(&line).unwrap_or_default();
+        line.clear();
         if let Some(winner) = record["winner"].as_str() {
-            let plies = record["plies"].as_u64().unwrap();
-            drop(input);
-            assert!(child.wait().unwrap().success());
-            return (announced, plies, winner.to_string(), trail);
+            result = Some((winner.to_string(), record["plies"].as_u64().unwrap_or(0)));
+            break;
         }
-        trail.push(record["remoteness"].as_u64().unwrap() as u32);
+        trail.push(record["remoteness"].as_u64().unwrap_or(u64::MAX) as u32);
         if record["by"] == "computer" {
-            let position: Vec<u64> = serde_json::from_value(record["position"].clone()).unwrap();
+            let position: Vec<u64> =
+                serde_json::from_value(record["position"].clone()).unwrap_or_default();
             let mut moves = spec.children(&Position::new(position));
-            if moves.is_empty() {
-                continue;
-            }
             moves.sort();
             moves.dedup();
-            let number = rng.below(moves.len()) + 1;
-            writeln!(input, "{number}").unwrap();
+            if !moves.is_empty() {
+                let number = rng.below(moves.len()) + 1;
+                let _ = writeln!(input, "{number}");
+            }
         }
     }
+    drop(input);
+    let status = child.wait().unwrap();
+    let (winner, plies) = result.expect("play ended with a result record");
+    assert!(status.success());
+    (announced, plies, winner, trail)
 }
 
 #[test]
