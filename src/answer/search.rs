@@ -3,9 +3,9 @@
 //! The verdict comes from the boolean engine; the remoteness from the valued search
 //! ([`RemotenessSolver`]). [`Remoteness::Required`] runs the valued search alone;
 //! [`Remoteness::IfAvailable`] runs the boolean one, then the valued one within a node
-//! budget proportional to the verdict's work, and answers the verdict alone when the
-//! budget runs out (the remoteness can cost far more than the verdict, where the
-//! boolean search's pair cancelling does not hold).
+//! budget proportional to the verdict's work (the plain baseline: without one), and
+//! answers the verdict alone when the budget runs out (the remoteness can cost far
+//! more than the verdict, where the boolean search's pair cancelling does not hold).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -116,7 +116,9 @@ impl SearchSource {
     /// The value of `position` as `wanted`: with its remoteness when required, or when
     /// available within the budget; the verdict alone otherwise.
     fn value(&mut self, position: &Position, wanted: Remoteness) -> Value {
-        if wanted == Remoteness::Required {
+        // The plain baseline has no budget, so it answers what it is asked in full.
+        let plain = self.engine == Engine::Plain && wanted == Remoteness::IfAvailable;
+        if wanted == Remoteness::Required || plain {
             return match self.valued() {
                 Valued::Search(solver) => solver.value(position),
                 Valued::Plain(plain) => plain.value(position),
@@ -125,8 +127,7 @@ impl SearchSource {
         let before = self.boolean.stats().nodes;
         let win = self.boolean.is_win(position);
         let verdict = Value::Outcome(Outcome::from_win(win));
-        // The plain baseline has no budget: it gives the verdict alone unless told.
-        if wanted == Remoteness::Skip || self.engine == Engine::Plain {
+        if wanted == Remoteness::Skip {
             return verdict;
         }
         let spent = self.boolean.stats().nodes - before;
