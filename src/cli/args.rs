@@ -184,7 +184,8 @@ impl MethodArgs {
 #[derive(Args, Debug, Clone)]
 pub struct RemotenessArgs {
     /// Always give the remoteness (the fastest win, the longest resistance), even where
-    /// nim-values or an outcome table would answer the verdict alone at once.
+    /// nim-values or an outcome table would answer the verdict alone at once, or where
+    /// it would cost the search more than 16 times the verdict.
     #[arg(long, conflicts_with = "no_remoteness")]
     pub remoteness: bool,
     /// Never compute the remoteness: the verdict alone, as fast as it comes.
