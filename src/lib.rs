@@ -47,7 +47,9 @@
 //!        TableSource   a table under tables/ (or --table FILE) covering the position
 //!        QuotientSource misère play, one-heap rules: misère Nim's rule, or a misère
 //!                      quotient (quotient::compute on the fly, or --quotient FILE)
-//!        SearchSource  otherwise: search::Solver, boolean alpha-beta
+//!        SearchSource  otherwise: search::Solver, boolean alpha-beta for the verdict;
+//!                      search::RemotenessSolver (fail-soft alpha-beta by default)
+//!                      for the remoteness, within a budget unless required
 //!      ─► Answer { value: Value, best_move, source } / Solution { winning_moves, evidence }
 //!
 //!   table GAME --heaps/--total ─► label::Plan (domain ranking, memory) ─► label ─► table (file)
@@ -75,7 +77,13 @@
 //!   explicit stack (no recursion limit); `key.rs` gives positions 128-bit incremental
 //!   keys; `table.rs` is the bounded transposition table with its unsafe filter;
 //!   `ordering.rs` holds history and killer moves; `guide.rs` orders moves by
-//!   nim-values; `plain.rs` is the naive memoised solver kept as a baseline.
+//!   nim-values; `plain.rs` is the naive memoised solver kept as a baseline (boolean
+//!   and valued). `remote/` is the valued search: `engine.rs` fail-soft alpha-beta
+//!   over scores folding outcome and remoteness (with a node limit, so the answer
+//!   layer can give up on a remoteness that costs too much), `table.rs` its bounds
+//!   table, `score.rs` the score encoding, `heaps.rs` its simplifications and move
+//!   guesses, `proof.rs` the proof-tree count behind the ordering efficiency, and
+//!   `mod.rs` the [`search::RemotenessSolver`] with its four [`search::Algorithm`]s.
 //! - [`domain`]: bounded domains (`--heaps K --max N`, `--total T`) and their gap-free
 //!   ranking bijections onto table entries (`tuples.rs`, `partitions.rs`), the ranking
 //!   of a move's result (`child.rs`), and `incremental.rs`, which ranks a position's

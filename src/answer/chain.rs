@@ -10,7 +10,7 @@ use crate::game::{Game, Heap, Position};
 use crate::grundy::fast_path::applies;
 use crate::grundy::solution::default_max;
 use crate::quotient::Budget;
-use crate::search::{ProgressHook, SearchConfig};
+use crate::search::{Algorithm, ProgressHook, SearchConfig};
 
 /// Largest heap for which [`Method::Auto`] falls back to search when nim-values fail.
 const AUTO_SEARCH_FALLBACK: Heap = 4096;
@@ -59,6 +59,8 @@ pub struct Policy {
     pub search: SearchConfig,
     /// The search's engine.
     pub engine: Engine,
+    /// How the search's remoteness windows are chosen.
+    pub algorithm: Algorithm,
     /// How far misère quotients may be built on the fly ([`Method::Auto`], misère play).
     pub quotient_budget: Budget,
 }
@@ -74,6 +76,7 @@ impl Default for Policy {
             nim_max: None,
             search: SearchConfig::default(),
             engine: Engine::Alphabeta,
+            algorithm: Algorithm::default(),
             quotient_budget: super::quotient::on_the_fly_budget(),
         }
     }
@@ -136,7 +139,12 @@ impl Chain {
         }
         let mut chain = Self::of(game, sources);
         if matches!(policy.method, Method::Auto | Method::Search) && policy.nim_table.is_none() {
-            chain.search = Some(SearchSource::new(game, policy.engine, policy.search));
+            chain.search = Some(SearchSource::with_algorithm(
+                game,
+                policy.engine,
+                policy.search,
+                policy.algorithm,
+            ));
         }
         Ok(chain)
     }

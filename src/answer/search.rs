@@ -1,34 +1,186 @@
 //! Answers by the top-down search: it covers every position it can hold in memory.
+//!
+//! The verdict comes from the boolean engine; the remoteness from the valued search
+//! ([`RemotenessSolver`]). [`Remoteness::Required`] runs the valued search alone;
+//! [`Remoteness::IfAvailable`] runs the boolean one, then the valued one within a node
+//! budget proportional to the verdict's work (the plain baseline: without one), and
+//! answers the verdict alone when the budget runs out (the remoteness can cost far
+//! more than the verdict, where the boolean search's pair cancelling does not hold).
 
-use super::{Answer, Engine, Evidence, Oracle, Query, Solution, SourceKind};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::{
+    sort_moves, Answer, Engine, Evidence, Oracle, Query, Remoteness, Solution, SourceKind,
+};
 use crate::error::{Error, Result};
 use crate::game::{Game, Position};
-use crate::search::plain::PlainSolver;
-use crate::search::{ProgressHook, SearchConfig, Solver, TopDown, STACK_BYTES_PER_PLY};
+use crate::search::plain::{PlainRemoteness, PlainSolver};
+use crate::search::{
+    Algorithm, ProgressHook, RemotenessSolver, SearchConfig, SearchStats, Solver, TopDown,
+    STACK_BYTES_PER_PLY,
+};
 use crate::value::{Outcome, Value};
 
-/// The top-down search, keeping its transposition table across positions.
+/// [`Remoteness::IfAvailable`]: the valued search may expand this many nodes per node
+/// of the boolean search before the verdict is answered alone (on the benchmark suite
+/// the remoteness costs 1 to 4 times the verdict's nodes where the boolean search has
+/// no shortcut the valued one lacks, 20 to 270 times where it has)...
+pub const REMOTENESS_BUDGET_FACTOR: u64 = 16;
+/// ...and at least this many, so that positions the boolean search answers at once
+/// still get their remoteness (a fraction of a second on most rulesets).
+pub const REMOTENESS_BUDGET_FLOOR: u64 = 1 << 16;
+
+/// The progress hook shared by the boolean and the valued engine.
+type SharedHook = Rc<RefCell<Option<ProgressHook>>>;
+
+/// The top-down search, keeping its transposition tables across positions.
 pub struct SearchSource {
     game: Game,
-    engine: Box<dyn TopDown>,
+    engine: Engine,
+    config: SearchConfig,
+    algorithm: Algorithm,
+    boolean: Box<dyn TopDown>,
+    /// Made on the first question about remoteness, so that verdicts alone never
+    /// allocate its table.
+    valued: Option<Valued>,
+    hook: SharedHook,
+}
+
+/// The engine that answers remoteness.
+enum Valued {
+    Search(Box<RemotenessSolver>),
+    Plain(PlainRemoteness),
 }
 
 impl SearchSource {
-    /// A search of `game` with the given engine and settings.
+    /// A search of `game` with the given engine and settings; remoteness by
+    /// [`Algorithm::default`].
     pub fn new(game: &Game, engine: Engine, config: SearchConfig) -> Self {
-        let engine: Box<dyn TopDown> = match engine {
+        Self::with_algorithm(game, engine, config, Algorithm::default())
+    }
+
+    /// A search of `game` whose remoteness comes from `algorithm`.
+    pub fn with_algorithm(
+        game: &Game,
+        engine: Engine,
+        config: SearchConfig,
+        algorithm: Algorithm,
+    ) -> Self {
+        let boolean: Box<dyn TopDown> = match engine {
             Engine::Alphabeta => Box::new(Solver::new(game, config)),
             Engine::Plain => Box::new(PlainSolver::new(game)),
         };
         SearchSource {
             game: game.clone(),
             engine,
+            config,
+            algorithm,
+            boolean,
+            valued: None,
+            hook: Rc::default(),
         }
     }
 
     /// Installs a hook the search calls now and then with its statistics.
     pub fn set_progress(&mut self, hook: ProgressHook) {
-        self.engine.set_progress(hook);
+        *self.hook.borrow_mut() = Some(hook);
+        self.boolean.set_progress(forward(&self.hook));
+        if let Some(Valued::Search(solver)) = &mut self.valued {
+            solver.set_progress(forward(&self.hook));
+        }
+    }
+
+    /// The valued engine, made on first use.
+    fn valued(&mut self) -> &mut Valued {
+        let SearchSource {
+            game,
+            engine,
+            config,
+            algorithm,
+            hook,
+            ..
+        } = self;
+        self.valued.get_or_insert_with(|| match engine {
+            Engine::Alphabeta => {
+                let mut solver = RemotenessSolver::new(game, *config, *algorithm);
+                if hook.borrow().is_some() {
+                    solver.set_progress(forward(hook));
+                }
+                Valued::Search(Box::new(solver))
+            }
+            Engine::Plain => Valued::Plain(PlainRemoteness::new(game)),
+        })
+    }
+
+    /// The value of `position` as `wanted`: with its remoteness when required, or when
+    /// available within the budget; the verdict alone otherwise.
+    fn value(&mut self, position: &Position, wanted: Remoteness) -> Value {
+        // The plain baseline has no budget, so it answers what it is asked in full.
+        let plain = self.engine == Engine::Plain && wanted == Remoteness::IfAvailable;
+        if wanted == Remoteness::Required || plain {
+            return match self.valued() {
+                Valued::Search(solver) => solver.value(position),
+                Valued::Plain(plain) => plain.value(position),
+            };
+        }
+        let before = self.boolean.stats().nodes;
+        let win = self.boolean.is_win(position);
+        let verdict = Value::Outcome(Outcome::from_win(win));
+        if wanted == Remoteness::Skip {
+            return verdict;
+        }
+        let spent = self.boolean.stats().nodes - before;
+        let budget = spent
+            .saturating_mul(REMOTENESS_BUDGET_FACTOR)
+            .max(REMOTENESS_BUDGET_FLOOR);
+        let Valued::Search(solver) = self.valued() else {
+            return verdict;
+        };
+        match solver.value_within(position, budget) {
+            Some(value) => {
+                debug_assert_eq!(value.is_win(), win, "{position}");
+                value
+            }
+            None => verdict,
+        }
+    }
+
+    /// Every move once with the value it leads to, best first ([`sort_moves`]).
+    fn valued_moves(&mut self, position: &Position) -> Vec<(Position, Value)> {
+        let mut moves = match self.valued() {
+            Valued::Search(solver) => solver.moves(position),
+            Valued::Plain(plain) => plain_children(position, plain),
+        };
+        // Coupled moves can reach one position through different heaps.
+        moves.sort_by(|a, b| a.0.cmp(&b.0));
+        moves.dedup_by(|a, b| a.0 == b.0);
+        sort_moves(&mut moves);
+        moves
+    }
+
+    /// The fastest winning move of a safe position whose remoteness is known.
+    fn fastest_win(&mut self, position: &Position) -> Option<Position> {
+        let best = match self.valued() {
+            Valued::Search(solver) => solver.best_move(position),
+            Valued::Plain(_) => self.valued_moves(position).into_iter().next(),
+        };
+        best.filter(|(_, child)| !child.is_win()).map(|(to, _)| to)
+    }
+
+    /// What both engines did so far, summed.
+    fn evidence(&self) -> Evidence {
+        let mut stats = self.boolean.stats();
+        let mut table_bytes = self.boolean.table_bytes();
+        match &self.valued {
+            Some(Valued::Search(solver)) => {
+                stats = combined(stats, solver.stats().as_search_stats());
+                table_bytes += solver.table_bytes();
+            }
+            Some(Valued::Plain(plain)) => stats.nodes += plain.nodes(),
+            None => {}
+        }
+        Evidence::Search { stats, table_bytes }
     }
 
     /// Refuses a position whose search could not fit: each ply takes at least a token, so
@@ -57,6 +209,41 @@ impl SearchSource {
     }
 }
 
+/// A hook that hands the statistics on to the shared one.
+fn forward(hook: &SharedHook) -> ProgressHook {
+    let hook = Rc::clone(hook);
+    Box::new(move |stats: &SearchStats| {
+        if let Some(hook) = hook.borrow_mut().as_mut() {
+            hook(stats);
+        }
+    })
+}
+
+/// Two engines' statistics as one: counts summed, the deeper depth.
+fn combined(a: SearchStats, b: SearchStats) -> SearchStats {
+    SearchStats {
+        nodes: a.nodes + b.nodes,
+        table_hits: a.table_hits + b.table_hits,
+        etc_cutoffs: a.etc_cutoffs + b.etc_cutoffs,
+        cutoffs: a.cutoffs + b.cutoffs,
+        max_depth: a.max_depth.max(b.max_depth),
+        table_entries: a.table_entries + b.table_entries,
+        evictions: a.evictions + b.evictions,
+    }
+}
+
+/// Every child of `position` with its value by the plain baseline.
+fn plain_children(position: &Position, plain: &mut PlainRemoteness) -> Vec<(Position, Value)> {
+    let game = plain.game().clone();
+    game.children(position)
+        .into_iter()
+        .map(|child| {
+            let value = plain.value(&child);
+            (child, value)
+        })
+        .collect()
+}
+
 impl Oracle for SearchSource {
     fn kind(&self) -> SourceKind {
         SourceKind::Search
@@ -64,43 +251,70 @@ impl Oracle for SearchSource {
 
     fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>> {
         self.check_fits(position)?;
-        let win = self.engine.is_win(position);
-        let best_move = if win && query.best_move {
-            self.engine.winning_move(position)
-        } else {
-            None
+        let value = self.value(position, query.remoteness);
+        let best_move = match value {
+            _ if !(value.is_win() && query.best_move) => None,
+            Value::Remoteness { .. } => self.fastest_win(position),
+            _ => self.boolean.winning_move(position),
         };
         Ok(Some(Answer {
             position: position.clone(),
-            value: Value::Outcome(Outcome::from_win(win)),
+            value,
             best_move,
             source: SourceKind::Search,
         }))
     }
 
-    fn solve(&mut self, position: &Position, _query: Query) -> Result<Option<Solution>> {
+    fn solve(&mut self, position: &Position, query: Query) -> Result<Option<Solution>> {
         self.check_fits(position)?;
-        let win = self.engine.is_win(position);
-        let mut winning_moves = if win {
-            self.engine.winning_moves(position)
+        if query.remoteness == Remoteness::Required {
+            let value = self.value(position, Remoteness::Required);
+            let moves = self.valued_moves(position);
+            let mut winning_moves: Vec<Position> = moves
+                .iter()
+                .filter(|(_, child)| !child.is_win())
+                .map(|(to, _)| to.clone())
+                .collect();
+            winning_moves.sort();
+            let best_move = moves
+                .first()
+                .filter(|(_, child)| !child.is_win())
+                .map(|(to, _)| to.clone());
+            return Ok(Some(Solution {
+                answer: Answer {
+                    position: position.clone(),
+                    value,
+                    best_move,
+                    source: SourceKind::Search,
+                },
+                winning_moves,
+                moves,
+                complete: true,
+                evidence: self.evidence(),
+            }));
+        }
+        let value = self.value(position, query.remoteness);
+        let mut winning_moves = if value.is_win() {
+            self.boolean.winning_moves(position)
         } else {
             Vec::new()
         };
         winning_moves.sort();
+        let best_move = match value {
+            Value::Remoteness { .. } if value.is_win() => self.fastest_win(position),
+            _ => winning_moves.first().cloned(),
+        };
         Ok(Some(Solution {
             answer: Answer {
                 position: position.clone(),
-                value: Value::Outcome(Outcome::from_win(win)),
-                best_move: winning_moves.first().cloned(),
+                value,
+                best_move,
                 source: SourceKind::Search,
             },
             winning_moves,
             moves: Vec::new(),
             complete: true,
-            evidence: Evidence::Search {
-                stats: self.engine.stats(),
-                table_bytes: self.engine.table_bytes(),
-            },
+            evidence: self.evidence(),
         }))
     }
 }

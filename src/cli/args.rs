@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use crate::answer::{Engine, Method, Policy, Remoteness};
 use crate::error::{Error, Result};
 use crate::game::{self, Convention, Game};
-use crate::search::SearchConfig;
+use crate::search::{Algorithm, SearchConfig};
 
 /// Which game, under which convention.
 #[derive(Args, Debug, Clone)]
@@ -184,12 +184,17 @@ impl MethodArgs {
 #[derive(Args, Debug, Clone)]
 pub struct RemotenessArgs {
     /// Always give the remoteness (the fastest win, the longest resistance), even where
-    /// nim-values or an outcome table would answer the verdict alone at once.
+    /// nim-values or an outcome table would answer the verdict alone at once, or where
+    /// it would cost the search more than 16 times the verdict.
     #[arg(long, conflicts_with = "no_remoteness")]
     pub remoteness: bool,
     /// Never compute the remoteness: the verdict alone, as fast as it comes.
     #[arg(long)]
     pub no_remoteness: bool,
+    /// How the remoteness search chooses its windows: alphabeta, aspiration, negascout
+    /// or mtdf (default: alphabeta, the best measured).
+    #[arg(long, value_name = "NAME")]
+    pub algorithm: Option<Algorithm>,
 }
 
 impl RemotenessArgs {
@@ -202,5 +207,10 @@ impl RemotenessArgs {
         } else {
             Remoteness::IfAvailable
         }
+    }
+
+    /// The remoteness search's variant these flags choose.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm.unwrap_or_default()
     }
 }

@@ -1,5 +1,6 @@
 //! `sicher bench`: a fixed suite of positions across the rulesets, timed, with a
-//! node-count signature that changes whenever the search does.
+//! node-count signature that changes whenever the search does. With `--remoteness`,
+//! the remoteness search on its suite, with the ordering efficiency of each answer.
 
 use std::time::{Duration, Instant};
 
@@ -10,9 +11,10 @@ use super::args::{EngineArg as Engine, SearchArgs};
 use super::output::{label, per_second, print_json};
 use super::EXAMPLES_BENCH;
 use crate::error::Result;
-use crate::game::{self, Convention, Position};
-use crate::search::plain::PlainSolver;
-use crate::search::Solver;
+use crate::game::{self, Convention, Game, Position};
+use crate::search::plain::{PlainRemoteness, PlainSolver};
+use crate::search::{Algorithm, RemotenessSolver, Solver};
+use crate::value::Value;
 
 /// The suite: (game spec, convention, heaps). Fixed, so signatures compare across builds.
 const SUITE: &[(&str, Convention, &[u64])] = &[
@@ -41,6 +43,20 @@ pub struct BenchArgs {
     /// Print one JSON object per position, then one for the total.
     #[arg(long)]
     pub json: bool,
+    /// Time the remoteness search (moves to the end under best play) on its suite.
+    #[arg(long)]
+    pub remoteness: bool,
+    /// Remoteness variant: alphabeta, aspiration, negascout or mtdf (default: the best
+    /// measured).
+    #[arg(long, value_name = "NAME", requires = "remoteness")]
+    pub algorithm: Option<Algorithm>,
+    /// With --remoteness: skip counting the proof trees (the ordering efficiency), so
+    /// that timing the whole run times the searches alone.
+    #[arg(long, requires = "remoteness")]
+    pub no_proof: bool,
+    /// Only the positions whose game and heaps (as printed) contain this text.
+    #[arg(long, value_name = "TEXT")]
+    pub only: Option<String>,
 }
 
 /// One benchmark row.
@@ -66,6 +82,9 @@ struct Total {
 
 /// Runs `sicher bench`.
 pub fn run(args: &BenchArgs) -> Result<()> {
+    if args.remoteness {
+        return run_remoteness(args);
+    }
     let mut total_nodes = 0;
     let mut total_time = Duration::ZERO;
     // FNV-1a over the node counts: a fingerprint of what the search did.
@@ -84,6 +103,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     for &(spec, convention, heaps) in SUITE {
         let game = game::resolve(spec)?.with_convention(convention);
         let position = Position::new(heaps.to_vec());
+        if !selected(args, &game, &position) {
+            continue;
+        }
         let started = Instant::now();
         let (win, nodes) = match args.search.engine {
             Engine::Alphabeta => {
@@ -137,6 +159,221 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     } else {
         outln!(
             "total: {} nodes in {:.3} s, {:.0} nodes/s, signature {}",
+            total.total_nodes,
+            total.total_seconds,
+            total.nodes_per_second,
+            total.signature
+        )?;
+    }
+    Ok(())
+}
+
+/// True when `--only` is absent or matches the row's game and position as printed.
+fn selected(args: &BenchArgs, game: &Game, position: &Position) -> bool {
+    args.only
+        .as_deref()
+        .is_none_or(|text| format!("{} {position}", game.canonical()).contains(text))
+}
+
+/// The remoteness suite: the boolean suite minus the positions whose remoteness takes
+/// far longer than their verdict (normal-play Kayles and Dawson's Kayles lose the
+/// pair-cancelling simplification; Wythoff's remoteness needs most of its tree).
+const REMOTENESS_SUITE: &[(&str, Convention, &[u64])] = &[
+    ("nim", Convention::Normal, &[3, 5, 7, 9, 11, 13]),
+    ("nim", Convention::Misere, &[2, 3, 5, 7, 9, 11]),
+    ("subtraction:1,3,4", Convention::Normal, &[60, 90, 121]),
+    ("subtraction:1,3,4", Convention::Misere, &[40, 50, 61]),
+    ("octal:0.77", Convention::Normal, &[10, 11, 12, 13, 14]),
+    ("octal:0.77", Convention::Misere, &[10, 11, 12, 13, 14]),
+    ("octal:0.07", Convention::Normal, &[20, 23, 26]),
+    ("octal:0.007", Convention::Misere, &[20, 25]),
+    ("grundy", Convention::Normal, &[60]),
+    ("grundy", Convention::Misere, &[40]),
+    ("wythoff", Convention::Normal, &[400, 647]),
+    ("wythoff", Convention::Normal, &[500, 300]),
+    ("moore:2", Convention::Normal, &[5, 6, 9, 10]),
+];
+
+/// One remoteness benchmark row.
+#[derive(Serialize)]
+struct RemotenessRow {
+    game: String,
+    position: Vec<u64>,
+    algorithm: String,
+    win: bool,
+    label: &'static str,
+    remoteness: u32,
+    nodes: u64,
+    re_searches: u64,
+    root_searches: u64,
+    seconds: f64,
+    nodes_per_second: f64,
+    /// Positions of the proof tree (absent for the plain engine).
+    proof_nodes: Option<u64>,
+    /// Nodes searched per proof-tree node.
+    ordering_efficiency: Option<f64>,
+}
+
+/// The remoteness total row.
+#[derive(Serialize)]
+struct RemotenessTotal {
+    algorithm: String,
+    total_nodes: u64,
+    total_proof_nodes: Option<u64>,
+    ordering_efficiency: Option<f64>,
+    total_seconds: f64,
+    nodes_per_second: f64,
+    signature: String,
+}
+
+/// What one remoteness search did.
+struct Measured {
+    value: Value,
+    nodes: u64,
+    re_searches: u64,
+    root_searches: u64,
+    elapsed: Duration,
+    proof_nodes: Option<u64>,
+}
+
+/// Times the remoteness search on one position, then (outside the timing, unless
+/// `--no-proof`) counts its proof tree.
+fn measure(game: &Game, position: &Position, args: &BenchArgs, algorithm: Algorithm) -> Measured {
+    let started = Instant::now();
+    let mut solver = RemotenessSolver::new(game, args.search.config(), algorithm);
+    let value = solver.value(position);
+    let elapsed = started.elapsed();
+    let stats = solver.stats();
+    Measured {
+        value,
+        nodes: stats.nodes,
+        re_searches: stats.re_searches,
+        root_searches: stats.root_searches,
+        elapsed,
+        proof_nodes: (!args.no_proof).then(|| solver.proof_size(position)),
+    }
+}
+
+/// Times the plain memoised remoteness solver on one position.
+fn measure_plain(game: &Game, position: &Position) -> Measured {
+    let started = Instant::now();
+    let mut solver = PlainRemoteness::new(game);
+    let value = solver.value(position);
+    Measured {
+        value,
+        nodes: solver.nodes(),
+        re_searches: 0,
+        root_searches: 1,
+        elapsed: started.elapsed(),
+        proof_nodes: None,
+    }
+}
+
+/// Runs `sicher bench --remoteness`.
+fn run_remoteness(args: &BenchArgs) -> Result<()> {
+    let algorithm = args.algorithm.unwrap_or_default();
+    let plain = args.search.engine == Engine::Plain;
+    let name = if plain { "plain" } else { algorithm.name() };
+    let mut total_nodes = 0;
+    let mut total_proof = 0;
+    let mut total_time = Duration::ZERO;
+    let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
+    if !args.json {
+        outln!(
+            "{:<28} {:<22} {:<7} {:>6} {:>12} {:>10} {:>12} {:>11} {:>6}",
+            "game",
+            "position",
+            "label",
+            "moves",
+            "nodes",
+            "ms",
+            "nodes/s",
+            "proof nodes",
+            "ratio"
+        )?;
+    }
+    for &(spec, convention, heaps) in REMOTENESS_SUITE {
+        let game = game::resolve(spec)?.with_convention(convention);
+        let position = Position::new(heaps.to_vec());
+        if !selected(args, &game, &position) {
+            continue;
+        }
+        let measured = if plain {
+            measure_plain(&game, &position)
+        } else {
+            measure(&game, &position, args, algorithm)
+        };
+        let Measured {
+            value,
+            nodes,
+            re_searches,
+            root_searches,
+            elapsed,
+            proof_nodes,
+        } = measured;
+        total_time += elapsed;
+        let remoteness = value.remoteness().unwrap_or(0);
+        total_nodes += nodes;
+        total_proof += proof_nodes.unwrap_or(0);
+        let win = value.is_win();
+        for byte in nodes
+            .to_le_bytes()
+            .into_iter()
+            .chain(remoteness.to_le_bytes())
+        {
+            signature = (signature ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        let row = RemotenessRow {
+            game: game.canonical(),
+            position: position.heaps().to_vec(),
+            algorithm: name.to_string(),
+            win,
+            label: label(win),
+            remoteness,
+            nodes,
+            re_searches,
+            root_searches,
+            seconds: elapsed.as_secs_f64(),
+            nodes_per_second: per_second(nodes, elapsed),
+            proof_nodes,
+            ordering_efficiency: proof_nodes.map(|proof| nodes as f64 / proof.max(1) as f64),
+        };
+        if args.json {
+            print_json(&row)?;
+        } else {
+            outln!(
+                "{:<28} {:<22} {:<7} {:>6} {:>12} {:>10.1} {:>12.0} {:>11} {:>6}",
+                row.game,
+                position.to_string(),
+                row.label,
+                row.remoteness,
+                row.nodes,
+                row.seconds * 1e3,
+                row.nodes_per_second,
+                row.proof_nodes.map_or("-".to_string(), |p| p.to_string()),
+                row.ordering_efficiency
+                    .map_or("-".to_string(), |e| format!("{e:.2}"))
+            )?;
+        }
+    }
+    let total = RemotenessTotal {
+        algorithm: name.to_string(),
+        total_nodes,
+        total_proof_nodes: (total_proof > 0).then_some(total_proof),
+        ordering_efficiency: (total_proof > 0).then(|| total_nodes as f64 / total_proof as f64),
+        total_seconds: total_time.as_secs_f64(),
+        nodes_per_second: per_second(total_nodes, total_time),
+        signature: format!("{signature:016x}"),
+    };
+    if args.json {
+        print_json(&total)?;
+    } else {
+        let efficiency = total
+            .ordering_efficiency
+            .map_or(String::new(), |e| format!(", {e:.2} nodes per proof node"));
+        outln!(
+            "total ({}): {} nodes in {:.3} s, {:.0} nodes/s{efficiency}, signature {}",
+            total.algorithm,
             total.total_nodes,
             total.total_seconds,
             total.nodes_per_second,

@@ -14,7 +14,7 @@ use super::args::{
 };
 use super::output::{per_second, show_progress, spinner, write_human, write_json_answer};
 use super::{input, stdout_error, EXAMPLES_CHECK};
-use crate::answer::{Chain, Query};
+use crate::answer::{Chain, Policy, Query};
 use crate::error::{Error, Result};
 use crate::game::Position;
 use crate::search::{ProgressHook, SearchStats};
@@ -84,7 +84,10 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     } else {
         (args.game.as_deref(), args.heaps.clone())
     };
-    let policy = args.method.policy(&args.search, args.table.clone());
+    let policy = Policy {
+        algorithm: args.remoteness.algorithm(),
+        ..args.method.policy(&args.search, args.table.clone())
+    };
     let mut chain = match (&args.table, game_name) {
         (Some(path), None) => {
             let chain = Chain::for_table(path)?;
@@ -121,7 +124,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
         if args.json {
             write_json_answer(pending, &answer)
         } else {
-            write_human(pending, &answer, query.best_move);
+            write_human(pending, &answer, query);
             Ok(())
         }
     };

@@ -8,7 +8,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::answer::Answer;
+use crate::answer::{Answer, Query, Remoteness, SourceKind};
 use crate::error::{Error, Result};
 use crate::game::Position;
 use crate::value::{Outcome, Value};
@@ -57,9 +57,11 @@ impl<'a> AnswerRecord<'a> {
     }
 }
 
-/// Appends the human-readable line of an answer: position, verdict in words, one winning
-/// move (`asked_move`: whether a move was looked for at all).
-pub fn write_human(out: &mut Vec<u8>, answer: &Answer, asked_move: bool) {
+/// Appends the human-readable line of an answer to `query`: position, verdict in words,
+/// one winning move when one was looked for, and why the remoteness is missing when it
+/// was wanted.
+pub fn write_human(out: &mut Vec<u8>, answer: &Answer, query: Query) {
+    let asked_move = query.best_move;
     let win = answer.value.is_win();
     write_heaps(out, answer.position.heaps());
     out.extend_from_slice(b": ");
@@ -78,6 +80,13 @@ pub fn write_human(out: &mut Vec<u8>, answer: &Answer, asked_move: bool) {
     }
     if answer.value.nimber().is_some() {
         notes.push("remoteness not computed: nim-values give the verdict alone".into());
+    } else if answer.source == SourceKind::Search
+        && answer.value.remoteness().is_none()
+        && query.remoteness != Remoteness::Skip
+    {
+        notes.push(
+            "remoteness not computed: its search ran past its budget; --remoteness insists".into(),
+        );
     }
     if !notes.is_empty() {
         out.extend_from_slice(b" (");

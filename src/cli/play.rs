@@ -11,6 +11,7 @@ use crate::answer::{Chain, Policy};
 use crate::error::{Error, Result};
 use crate::game::Position;
 use crate::play::{Player, Session};
+use crate::search::Algorithm;
 use crate::value::Value;
 
 const EXAMPLES_PLAY: &str = "Examples:
@@ -50,6 +51,10 @@ pub struct PlayArgs {
     /// Search settings.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// How the remoteness search chooses its windows: alphabeta, aspiration, negascout
+    /// or mtdf (default: alphabeta, the best measured).
+    #[arg(long, value_name = "NAME")]
+    pub algorithm: Option<Algorithm>,
 }
 
 /// One move, as `--json` prints it.
@@ -87,6 +92,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let policy = Policy {
         search: args.search.config(),
         engine: args.search.engine(),
+        algorithm: args.algorithm.unwrap_or_default(),
         ..Policy::default()
     };
     let first = match args.first {

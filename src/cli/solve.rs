@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::args::{start_heaps, GameArgs, MethodArg, MethodArgs, RemotenessArgs, SearchArgs};
 use super::output::{label, per_second, print_json, spinner, verdict_with_remoteness};
 use super::{solution, EXAMPLES_SOLVE};
-use crate::answer::{Chain, Evidence, Query, Remoteness};
+use crate::answer::{Chain, Evidence, Policy, Query, Remoteness};
 use crate::error::{Error, Result};
 use crate::game::Position;
 use crate::search::SearchStats;
@@ -58,6 +58,9 @@ struct Record {
     position: Vec<u64>,
     win: bool,
     label: &'static str,
+    /// Moves until the game ends under best play, or `None` when the answering source
+    /// did not compute it.
+    remoteness: Option<u32>,
     /// Which source answered: `"search"`, `"table"` or `"grundy"`.
     source: &'static str,
     /// The same, under the name older versions used.
@@ -125,7 +128,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         args.heaps.clone()
     };
     let position = Position::parse_args(&heaps)?;
-    let policy = args.method.policy(&args.search, args.table.clone());
+    let policy = Policy {
+        algorithm: args.remoteness.algorithm(),
+        ..args.method.policy(&args.search, args.table.clone())
+    };
     let mut chain = Chain::new(&game, &policy)?;
     let bar = spinner(args.quiet, "searching");
     let progress_bar = bar.clone();
@@ -173,6 +179,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         position: position.heaps().to_vec(),
         win,
         label: label(win),
+        remoteness: solved.answer.value.remoteness(),
         source,
         method: source,
         moves,

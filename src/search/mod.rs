@@ -4,14 +4,20 @@
 //! [`key`] gives positions compact incremental keys, [`table`] bounds the memory of
 //! solved positions, [`ordering`] holds the history and killer heuristics, and
 //! [`plain`] is the naive memoised solver kept as a measuring stick.
+//!
+//! [`remote`] answers a richer question, the remoteness (how many moves best play
+//! takes to the end), by windowed alpha-beta over scores that encode it:
+//! [`RemotenessSolver`], with the variants of [`Algorithm`].
 
 pub mod guide;
 pub mod key;
 pub mod ordering;
 pub mod plain;
+pub mod remote;
 mod solver;
 pub mod table;
 
+pub use remote::{Algorithm, RemotenessSolver, RemotenessStats};
 pub use solver::{ProgressHook, SearchConfig, SearchStats, Solver};
 
 use crate::game::Position;

@@ -208,6 +208,67 @@ impl Reference {
     }
 }
 
+/// The reference remoteness, straight from its definition: a position with no move has
+/// remoteness 0 (lost in normal play, won in misère play); otherwise it is won when some
+/// child is lost, with 1 + the smallest remoteness of its lost children, and lost
+/// otherwise, with 1 + the largest remoteness of its children.
+pub struct RemotenessReference {
+    pub rules: Rules,
+    pub misere: bool,
+    memo: HashMap<Vec<u64>, (bool, u32)>,
+}
+
+impl RemotenessReference {
+    pub fn new(rules: Rules, misere: bool) -> Self {
+        RemotenessReference {
+            rules,
+            misere,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// (true when the player to move wins, remoteness).
+    pub fn value(&mut self, position: &[u64]) -> (bool, u32) {
+        let position = canon(position.to_vec());
+        if let Some(&known) = self.memo.get(&position) {
+            return known;
+        }
+        let children = self.rules.children(&position);
+        let values: Vec<(bool, u32)> = children.iter().map(|c| self.value(c)).collect();
+        let lost_children = values.iter().filter(|(win, _)| !win).map(|&(_, r)| r);
+        let result = if values.is_empty() {
+            (self.misere, 0)
+        } else if let Some(fastest) = lost_children.min() {
+            (true, 1 + fastest)
+        } else {
+            (false, 1 + values.iter().map(|&(_, r)| r).max().unwrap())
+        };
+        self.memo.insert(position, result);
+        result
+    }
+
+    /// Every child once, with its value, in the order a remoteness-optimal player
+    /// prefers them: lost children by increasing remoteness, then won children by
+    /// decreasing remoteness, ties by position.
+    pub fn ranked_children(&mut self, position: &[u64]) -> Vec<(Vec<u64>, (bool, u32))> {
+        let mut children = self.rules.children(&canon(position.to_vec()));
+        children.sort();
+        children.dedup();
+        let mut ranked: Vec<(Vec<u64>, (bool, u32))> = children
+            .into_iter()
+            .map(|c| {
+                let v = self.value(&c);
+                (c, v)
+            })
+            .collect();
+        ranked.sort_by(|(p, (win_p, r_p)), (q, (win_q, r_q))| {
+            let rank = |win: bool, r: u32| if win { (1, u32::MAX - r) } else { (0, r) };
+            rank(*win_p, *r_p).cmp(&rank(*win_q, *r_q)).then(p.cmp(q))
+        });
+        ranked
+    }
+}
+
 /// Path of the built binary.
 pub fn sicher_bin() -> &'static str {
     env!("CARGO_BIN_EXE_sicher")

@@ -1,0 +1,704 @@
+//! Fail-soft alpha-beta over remoteness scores on an explicit stack: the one search
+//! every windowed variant drives.
+//!
+//! `search(position, alpha, beta)` returns a score `v` with the fail-soft guarantees:
+//! `v <= alpha` is an upper bound on the true score, `v >= beta` a lower bound, and
+//! anything in between is exact. Full-window alpha-beta is one call with the widest
+//! window, MTD(f) a sequence of null-window calls, aspiration a few narrow ones; with
+//! `negascout` set, every child after the first is first probed with a null window and
+//! searched again only when the probe fails high inside the window.
+//!
+//! As in the boolean engine, one [`Frame`] per ply lives in a vector and three arenas,
+//! reused across searches, hold the frames' heaps, candidate moves and move deltas:
+//! depth is bounded by memory, and the hot loop never allocates. A null-window search
+//! here is the boolean search with a threshold that moves one step per ply, and it
+//! keeps the boolean engine's speed-ups: enhanced transposition cut-offs behind a
+//! filter of known losses, the history heuristic, and nim-value guidance.
+
+use std::ops::ControlFlow;
+
+use super::heaps::{cached_code, heap_code_for, NimSum, CODE_CACHE};
+use super::score::{self, lift_alpha, lift_beta, shrink, Score, MAX, MIN};
+use super::table::{BoundTable, Wanted};
+use super::RemotenessStats;
+use crate::game::{Game, Heap, Position};
+use crate::search::guide::NimGuide;
+use crate::search::key::{Combine, Key};
+use crate::search::ordering::MoveOrdering;
+use crate::search::{ProgressHook, SearchConfig};
+
+/// How often (in nodes, a power of two) the progress hook runs.
+const PROGRESS_EVERY: u64 = 1 << 16;
+/// Ordering: the table's move first, then children the nim-values say are unsafe,
+/// then history counts.
+const HINT_BONUS: u32 = 1 << 31;
+const GUIDE_BONUS: u32 = 1 << 30;
+const HISTORY_MAX: u32 = (1 << 30) - 1;
+
+/// A move waiting to be searched: 32 bytes, so sorting moves little.
+#[derive(Clone, Copy)]
+struct Candidate {
+    key: Key,
+    /// Ordering score in the high half (higher first), `u32::MAX` minus the move's
+    /// generation index in the low half (earlier first on ties): one key to sort by.
+    rank: u64,
+    /// Start of this move's delta in the ops arena: removed indices, then added heaps.
+    ops: u32,
+    removed: u8,
+    added: u8,
+}
+
+impl Candidate {
+    /// Position of the move in generation order, plus one (what the table stores).
+    #[inline]
+    fn index(&self) -> u32 {
+        u32::MAX - self.rank as u32
+    }
+}
+
+/// One position on the search stack.
+#[derive(Clone, Copy)]
+struct Frame {
+    key: Key,
+    heaps_start: u32,
+    heaps_len: u32,
+    moves_start: u32,
+    moves_end: u32,
+    next: u32,
+    ops_start: u32,
+    /// The window on this position's score (narrowed by its table entry).
+    alpha: Score,
+    beta: Score,
+    /// Best negated child score so far (fail-soft), and the move that gave it.
+    best: Score,
+    best_move: u32,
+    /// The table's move for this position (generation index plus one, 0: none).
+    hint: u32,
+    /// The child in flight is a NegaScout null-window probe.
+    probing: bool,
+    /// Some child has been handed a window already.
+    started: bool,
+    expanded: bool,
+    nim: NimSum,
+    nodes_at_entry: u64,
+}
+
+/// What a finished position proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Decided {
+    score: Score,
+    bound: Bound,
+    best_move: u32,
+}
+
+/// What a step of the loop did.
+enum Step {
+    /// The top frame is finished.
+    Decided(Decided),
+    /// A child frame was pushed.
+    Pushed,
+    /// The top frame goes on with its next move.
+    Continue,
+}
+
+/// The search: game, settings, table, ordering memory and arenas, kept across
+/// searches so the table and history carry over.
+pub(super) struct Engine {
+    game: Game,
+    config: SearchConfig,
+    negascout: bool,
+    table: BoundTable,
+    ordering: MoveOrdering,
+    guide: Option<NimGuide>,
+    /// Key codes of heap sizes below its length (zero for dead heaps).
+    codes: Vec<Key>,
+    stats: RemotenessStats,
+    heaps: Vec<Heap>,
+    moves: Vec<Candidate>,
+    ops: Vec<Heap>,
+    frames: Vec<Frame>,
+    progress: Option<ProgressHook>,
+    /// Node count at which the search gives up (`u64::MAX`: never).
+    limit: u64,
+    /// The last search gave up at the limit; its score means nothing.
+    aborted: bool,
+}
+
+impl Engine {
+    pub(super) fn new(game: &Game, config: SearchConfig, negascout: bool) -> Self {
+        let game = game.clone();
+        Engine {
+            guide: if config.guide {
+                NimGuide::new(&game)
+            } else {
+                None
+            },
+            game,
+            config,
+            negascout,
+            table: BoundTable::with_bytes(config.hash_bytes),
+            ordering: MoveOrdering::new(config.history, false),
+            codes: Vec::new(),
+            stats: RemotenessStats::default(),
+            heaps: Vec::new(),
+            moves: Vec::new(),
+            ops: Vec::new(),
+            frames: Vec::new(),
+            progress: None,
+            limit: u64::MAX,
+            aborted: false,
+        }
+    }
+
+    /// Gives up any search once `limit` nodes have been expanded in all (`u64::MAX`:
+    /// never), and forgets an earlier give-up.
+    pub(super) fn set_limit(&mut self, limit: u64) {
+        self.limit = limit;
+        self.aborted = false;
+    }
+
+    /// True when a search gave up at the limit since it was last set.
+    pub(super) fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    pub(super) fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub(super) fn set_progress(&mut self, hook: ProgressHook) {
+        self.progress = Some(hook);
+    }
+
+    pub(super) fn stats(&self) -> RemotenessStats {
+        RemotenessStats {
+            table_entries: self.table.len() as u64,
+            evictions: self.table.evictions(),
+            ..self.stats
+        }
+    }
+
+    pub(super) fn stats_mut(&mut self) -> &mut RemotenessStats {
+        &mut self.stats
+    }
+
+    pub(super) fn table_bytes(&self) -> usize {
+        self.table.allocated_bytes()
+    }
+
+    /// The score of a position with no move.
+    pub(super) fn terminal(&self) -> Score {
+        score::terminal(self.game.convention)
+    }
+
+    /// The key of a position's canonical form (empty: no move is left).
+    pub(super) fn key(&mut self, position: &Position) -> Key {
+        self.heaps.clear();
+        self.prepare(position);
+        let key = self.push_canonical(position.heaps().iter().copied());
+        self.heaps.clear();
+        key
+    }
+
+    /// The stored bounds of a position (exact for one with no move).
+    pub(super) fn bounds(&mut self, position: &Position) -> (Score, Score) {
+        let key = self.key(position);
+        self.stored(key)
+    }
+
+    /// The stored bounds of a key (exact for the empty key: no move is left).
+    pub(super) fn stored(&self, key: Key) -> (Score, Score) {
+        if key.is_empty() {
+            let terminal = self.terminal();
+            return (terminal, terminal);
+        }
+        self.table
+            .get(key)
+            .map_or((MIN, MAX), |entry| (entry.lower, entry.upper))
+    }
+
+    /// Visits the moves of the canonical heaps `heaps` (whose key is `key`) with the
+    /// key of the child each leads to. Call [`Self::key`] on the position first, so
+    /// the key codes are cached.
+    pub(super) fn for_each_child<F>(&self, heaps: &[Heap], key: Key, mut visit: F)
+    where
+        F: FnMut(Key, &[usize], &[Heap]) -> ControlFlow<()>,
+    {
+        let _ = self.game.ruleset.for_each_move(heaps, |removed, added| {
+            let mut child = key;
+            for &i in removed {
+                child = Combine::Sum.remove(child, self.code(heaps[i]));
+            }
+            for &h in added {
+                child = Combine::Sum.add(child, self.code(h));
+            }
+            visit(child, removed, added)
+        });
+    }
+
+    /// The canonical form of a position: sorted, without the heaps that can never move.
+    pub(super) fn canonical(&mut self, position: &Position) -> Position {
+        self.prepare(position);
+        let heaps = position.heaps().iter().copied();
+        Position::new(heaps.filter(|&h| !self.code(h).is_empty()).collect())
+    }
+
+    /// Fail-soft alpha-beta on the window `(alpha, beta)`, `alpha < beta`.
+    pub(super) fn search(&mut self, position: &Position, alpha: Score, beta: Score) -> Score {
+        debug_assert!(alpha < beta);
+        if let Some(known) = trivial(alpha, beta) {
+            return known;
+        }
+        self.heaps.clear();
+        self.moves.clear();
+        self.ops.clear();
+        self.frames.clear();
+        self.prepare(position);
+        let key = self.push_canonical(position.heaps().iter().copied());
+        if key.is_empty() {
+            return self.terminal();
+        }
+        let nim = self.nim_sum(0);
+        let (alpha, beta, hint) = match self.table.get(key) {
+            Some(entry) => {
+                if let Some(known) = decide(entry.lower, entry.upper, alpha, beta) {
+                    self.stats.table_hits += 1;
+                    return known;
+                }
+                (alpha.max(entry.lower), beta.min(entry.upper), entry.best)
+            }
+            None => (alpha, beta, 0),
+        };
+        self.push_frame(key, 0, nim, alpha, beta, hint);
+        self.run()
+    }
+
+    /// Caches key codes and nim-values up to the largest heap of `position`: no move
+    /// ever makes a heap larger than the largest one present.
+    fn prepare(&mut self, position: &Position) {
+        let largest = position.heaps().last().copied().unwrap_or(0);
+        let wanted = largest.saturating_add(1).min(CODE_CACHE);
+        for h in self.codes.len() as u64..wanted {
+            self.codes
+                .push(heap_code_for(&self.game, self.config.simplify, h));
+        }
+        if let Some(guide) = self.guide.as_mut() {
+            guide.extend_to(&self.game, largest);
+        }
+    }
+
+    /// The nim-sum of the heaps in the arena from `start` on.
+    fn nim_sum(&self, start: usize) -> NimSum {
+        let Some(guide) = &self.guide else {
+            return NimSum::UNKNOWN;
+        };
+        self.heaps[start..]
+            .iter()
+            .fold(NimSum::ZERO, |sum, &h| sum.toggle(guide.value(h), true))
+    }
+
+    #[inline]
+    fn code(&self, h: Heap) -> Key {
+        cached_code(&self.codes, &self.game, self.config.simplify, h)
+    }
+
+    /// Appends the canonical form of `heaps` (sorted, dead heaps dropped) to the heap
+    /// arena and returns its key.
+    fn push_canonical(&mut self, heaps: impl Iterator<Item = Heap>) -> Key {
+        let start = self.heaps.len();
+        let mut key = Key::default();
+        for h in heaps {
+            let code = self.code(h);
+            if code.is_empty() {
+                continue;
+            }
+            key = Combine::Sum.add(key, code);
+            self.heaps.push(h);
+        }
+        self.heaps[start..].sort_unstable();
+        key
+    }
+
+    fn push_frame(
+        &mut self,
+        key: Key,
+        heaps_start: usize,
+        nim: NimSum,
+        alpha: Score,
+        beta: Score,
+        hint: u32,
+    ) {
+        let at = self.moves.len() as u32;
+        self.frames.push(Frame {
+            key,
+            heaps_start: heaps_start as u32,
+            heaps_len: (self.heaps.len() - heaps_start) as u32,
+            moves_start: at,
+            moves_end: at,
+            next: at,
+            ops_start: self.ops.len() as u32,
+            alpha,
+            beta,
+            best: MIN,
+            best_move: 0,
+            hint,
+            probing: false,
+            started: false,
+            expanded: false,
+            nim,
+            nodes_at_entry: self.stats.nodes,
+        });
+        self.stats.max_depth = self.stats.max_depth.max(self.frames.len() as u64);
+    }
+
+    /// The search loop: runs until the root frame is finished, and returns its score.
+    fn run(&mut self) -> Score {
+        loop {
+            if self.stats.nodes >= self.limit {
+                // Frames store their bounds only when concluded, so dropping the open
+                // ones leaves nothing unproved in the table.
+                self.aborted = true;
+                self.frames.clear();
+                return 0;
+            }
+            let top = self.frames.len() - 1;
+            let step = if self.frames[top].expanded {
+                self.descend(top)
+            } else {
+                match self.expand(top) {
+                    Some(decided) => Step::Decided(decided),
+                    None => self.descend(top),
+                }
+            };
+            let Step::Decided(mut decided) = step else {
+                continue;
+            };
+            loop {
+                let frame = self.frames.pop().expect("a frame is on the stack");
+                let (lower, upper) = match decided.bound {
+                    Bound::Exact => (decided.score, decided.score),
+                    Bound::Lower => (decided.score, MAX),
+                    Bound::Upper => (MIN, decided.score),
+                };
+                let work = self.stats.nodes - frame.nodes_at_entry + 1;
+                self.table
+                    .insert(frame.key, lower, upper, decided.best_move, work);
+                self.heaps.truncate(frame.heaps_start as usize);
+                self.moves.truncate(frame.moves_start as usize);
+                self.ops.truncate(frame.ops_start as usize);
+                let Some(parent) = self.frames.len().checked_sub(1) else {
+                    return decided.score;
+                };
+                match self.receive(parent, decided.score) {
+                    Step::Decided(next) => decided = next,
+                    Step::Pushed | Step::Continue => break,
+                }
+            }
+        }
+    }
+
+    /// The verdict of a frame whose moves are all searched, or that was cut off.
+    fn conclude(&self, top: usize) -> Decided {
+        let frame = &self.frames[top];
+        let score = shrink(frame.best);
+        // No score lies below MIN or above MAX: a bound there is exact.
+        let bound = if frame.best <= lift_alpha(frame.alpha) {
+            if frame.best == MIN {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            }
+        } else if frame.best >= lift_beta(frame.beta) && frame.best != MAX {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        Decided {
+            score,
+            bound,
+            best_move: frame.best_move,
+        }
+    }
+
+    /// Takes a child's score (in the child's own view) into the frame at `parent`.
+    fn receive(&mut self, parent: usize, child: Score) -> Step {
+        let m = -child;
+        let frame = self.frames[parent];
+        let a = lift_alpha(frame.alpha).max(frame.best);
+        let b = lift_beta(frame.beta);
+        let index = frame.next as usize - 1;
+        if frame.probing {
+            self.frames[parent].probing = false;
+            if m > a && m < b {
+                // The null window failed high inside the window: find out how high.
+                self.stats.re_searches += 1;
+                return self.try_child(parent, index, -b, 1 - m);
+            }
+        }
+        if m > frame.best {
+            let candidate = self.moves[index];
+            self.frames[parent].best = m;
+            self.frames[parent].best_move = candidate.index();
+            // A contribution of MAX above the window's bottom is exact: nothing beats it.
+            if m >= b || (m == MAX && m > a) {
+                self.ordering
+                    .reward(signature(frame.key, candidate.key), parent);
+                self.stats.cutoffs += 1;
+                return Step::Decided(self.conclude(parent));
+            }
+        }
+        Step::Continue
+    }
+
+    /// Hands the next untried move of the top frame its window; finishes the frame
+    /// when no move is left.
+    fn descend(&mut self, top: usize) -> Step {
+        loop {
+            let frame = self.frames[top];
+            if frame.next == frame.moves_end {
+                return Step::Decided(self.conclude(top));
+            }
+            self.frames[top].next += 1;
+            let a = lift_alpha(frame.alpha).max(frame.best);
+            let b = lift_beta(frame.beta);
+            let probing = self.negascout && frame.started && i64::from(b) - i64::from(a) > 1;
+            self.frames[top].started = true;
+            self.frames[top].probing = probing;
+            let index = frame.next as usize;
+            let step = if probing {
+                self.try_child(top, index, -(a + 1), -a)
+            } else {
+                self.try_child(top, index, -b, -a)
+            };
+            match step {
+                Step::Continue => continue,
+                other => return other,
+            }
+        }
+    }
+
+    /// Searches move `index` of the frame at `parent` on the window `(alpha, beta)`
+    /// of the child's score: answered from the table when its bounds decide, pushed
+    /// otherwise.
+    fn try_child(&mut self, parent: usize, index: usize, alpha: Score, beta: Score) -> Step {
+        if let Some(known) = trivial(alpha, beta) {
+            return self.receive(parent, known);
+        }
+        let candidate = self.moves[index];
+        let (alpha, beta, hint) = match self.table.get(candidate.key) {
+            Some(entry) => {
+                if let Some(known) = decide(entry.lower, entry.upper, alpha, beta) {
+                    self.stats.table_hits += 1;
+                    return self.receive(parent, known);
+                }
+                (alpha.max(entry.lower), beta.min(entry.upper), entry.best)
+            }
+            None => (alpha, beta, 0),
+        };
+        let frame = self.frames[parent];
+        let child_start = self.heaps.len();
+        let parent_start = frame.heaps_start as usize;
+        let ops_start = candidate.ops as usize;
+        let removed_end = ops_start + candidate.removed as usize;
+        for i in 0..frame.heaps_len as usize {
+            if !self.ops[ops_start..removed_end].contains(&(i as Heap)) {
+                let h = self.heaps[parent_start + i];
+                self.heaps.push(h);
+            }
+        }
+        for j in removed_end..removed_end + candidate.added as usize {
+            let h = self.ops[j];
+            if !self.code(h).is_empty() {
+                self.heaps.push(h);
+            }
+        }
+        self.heaps[child_start..].sort_unstable();
+        let nim = self.nim_sum(child_start);
+        self.push_frame(candidate.key, child_start, nim, alpha, beta, hint);
+        Step::Pushed
+    }
+
+    /// Generates the moves of the top frame and orders them. Finishes the frame at
+    /// once when it has no move, when a move ends the game in normal play, or (with
+    /// ETC, enhanced transposition cut-offs) when a child's stored upper bound already
+    /// lifts this position to the window's top: a position that wants a win looks for
+    /// known losses among its children, behind their small filter. One pass does both,
+    /// so positions that are not cut off generate their moves once.
+    fn expand(&mut self, top: usize) -> Option<Decided> {
+        self.stats.nodes += 1;
+        if self.stats.nodes & (PROGRESS_EVERY - 1) == 0 {
+            let stats = self.stats().as_search_stats();
+            if let Some(hook) = self.progress.as_mut() {
+                hook(&stats);
+            }
+        }
+        let frame = self.frames[top];
+        self.frames[top].expanded = true;
+        let Engine {
+            game,
+            config,
+            heaps,
+            moves,
+            ops,
+            codes,
+            table,
+            ..
+        } = self;
+        let (game, simplify) = (&*game, config.simplify);
+        let etc = config.etc;
+        let b = lift_beta(frame.beta);
+        let wanted = if b > 0 { Wanted::Loss } else { Wanted::Upper };
+        let start = frame.heaps_start as usize;
+        let parent = &heaps[start..start + frame.heaps_len as usize];
+        let misere = game.terminal_is_win();
+        let mut index = 0u32;
+        // A move that decides the frame: the child's upper bound, key and index.
+        let mut decisive = None;
+        // Keys only: most positions are cut off here, and ranking the moves is left
+        // to those that are not.
+        let _ = game.ruleset.for_each_move(parent, |removed, added| {
+            index += 1;
+            let mut key = frame.key;
+            for &i in removed {
+                key = Combine::Sum.remove(key, cached_code(codes, game, simplify, parent[i]));
+            }
+            for &h in added {
+                key = Combine::Sum.add(key, cached_code(codes, game, simplify, h));
+            }
+            if key.is_empty() {
+                if misere {
+                    // Ending the game loses in one move: the floor every position
+                    // starts from, never worth a search.
+                    return ControlFlow::Continue(());
+                }
+                decisive = Some((MIN, key, index));
+                return ControlFlow::Break(());
+            }
+            if etc {
+                if let Some(upper) = table.upper(key, wanted) {
+                    if -upper >= b {
+                        decisive = Some((upper, key, index));
+                        return ControlFlow::Break(());
+                    }
+                }
+            }
+            moves.push(Candidate {
+                key,
+                rank: u64::from(u32::MAX - index),
+                ops: ops.len() as u32,
+                removed: removed.len() as u8,
+                added: added.len() as u8,
+            });
+            ops.extend(removed.iter().map(|&i| i as Heap));
+            ops.extend_from_slice(added);
+            ControlFlow::Continue(())
+        });
+        let begin = frame.moves_start as usize;
+        if let Some((upper, key, index)) = decisive {
+            self.moves.truncate(begin);
+            self.ops.truncate(frame.ops_start as usize);
+            self.ordering.reward(signature(frame.key, key), top);
+            if upper == MIN {
+                self.stats.cutoffs += 1;
+            } else {
+                self.stats.etc_cutoffs += 1;
+            }
+            return Some(Decided {
+                score: shrink(-upper),
+                // Nothing beats a win in one.
+                bound: if upper == MIN {
+                    Bound::Exact
+                } else {
+                    Bound::Lower
+                },
+                best_move: index,
+            });
+        }
+        if index == 0 {
+            return Some(Decided {
+                score: self.terminal(),
+                bound: Bound::Exact,
+                best_move: 0,
+            });
+        }
+        let end = self.moves.len();
+        self.frames[top].moves_end = end as u32;
+        if begin == end {
+            // Every move ends the game, in misère play: lost in one.
+            return Some(Decided {
+                score: shrink(MIN),
+                bound: Bound::Exact,
+                best_move: 0,
+            });
+        }
+        let guide = self.guide.as_ref();
+        let value = |h: Heap| guide.and_then(|g| g.value(h));
+        let parent = &self.heaps[start..start + frame.heaps_len as usize];
+        for candidate in &mut self.moves[begin..end] {
+            let mut order = self
+                .ordering
+                .score(signature(frame.key, candidate.key), top)
+                .min(HISTORY_MAX);
+            let index = candidate.index();
+            if index == frame.hint {
+                order |= HINT_BONUS;
+            }
+            if guide.is_some() {
+                let ops = candidate.ops as usize;
+                let removed_end = ops + candidate.removed as usize;
+                let removed = self.ops[ops..removed_end]
+                    .iter()
+                    .map(|&i| parent[i as usize]);
+                let added = &self.ops[removed_end..removed_end + candidate.added as usize];
+                let nim = removed.fold(frame.nim, |nim, h| nim.toggle(value(h), false));
+                let nim = added.iter().fold(nim, |nim, &h| nim.toggle(value(h), true));
+                if nim.guess_unsafe(misere) {
+                    order |= GUIDE_BONUS;
+                }
+            }
+            candidate.rank |= u64::from(order) << 32;
+        }
+        self.moves[begin..end].sort_unstable_by_key(|candidate| std::cmp::Reverse(candidate.rank));
+        None
+    }
+}
+
+/// A move's name in the history table: the change it makes to the key, the same
+/// wherever the move is made ("split a 9 into 3 and 4"), so it comes for free.
+#[inline]
+fn signature(parent: Key, child: Key) -> u64 {
+    Combine::Sum.remove(child, parent).digest()
+}
+
+/// The answer to a window no score can fail: every score is at least MIN and at most
+/// MAX. Frames never get such windows, so their lifted windows never collapse.
+#[inline]
+fn trivial(alpha: Score, beta: Score) -> Option<Score> {
+    if beta <= MIN {
+        Some(MIN)
+    } else if alpha >= MAX {
+        Some(MAX)
+    } else {
+        None
+    }
+}
+
+/// The score stored bounds give on the window `(alpha, beta)` without a search, if
+/// they decide it.
+#[inline]
+fn decide(lower: Score, upper: Score, alpha: Score, beta: Score) -> Option<Score> {
+    if lower >= beta {
+        Some(lower)
+    } else if upper <= alpha || lower == upper {
+        Some(upper)
+    } else {
+        None
+    }
+}

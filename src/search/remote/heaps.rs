@@ -1,0 +1,81 @@
+//! Heaps as the remoteness search keeps them: keyed without dead heaps, never with
+//! pairs cancelled, and with a nim-sum guess for ordering.
+//!
+//! Dropping a heap that can never move is exact for remoteness too: it adds no move
+//! and takes none away, so every line of play keeps its length. Cancelling a pair of
+//! equal heaps is not (the answering moves are moves, and they count), so keys here
+//! always add codes; the boolean engine's XOR keys would merge positions whose
+//! remoteness differs.
+
+use crate::game::{Game, Heap};
+use crate::search::key::{heap_code, Key};
+
+/// Largest heap whose key code is cached.
+pub const CODE_CACHE: u64 = 1 << 16;
+
+/// The key code of heap `h`: zero for empty heaps and, when simplifying, for heaps
+/// that can never move.
+#[inline]
+pub fn heap_code_for(game: &Game, simplify: bool, h: Heap) -> Key {
+    if h == 0 || (simplify && game.is_dead(h)) {
+        Key::default()
+    } else {
+        heap_code(h)
+    }
+}
+
+/// The key code of `h`, from the cache when it is there.
+#[inline]
+pub fn cached_code(codes: &[Key], game: &Game, simplify: bool, h: Heap) -> Key {
+    match codes.get(h as usize) {
+        Some(&code) => code,
+        None => heap_code_for(game, simplify, h),
+    }
+}
+
+/// XOR of the nim-values of a position's heaps and how many exceed 1 (`UNKNOWN` when
+/// some heap has no computed value): the guess of which children are unsafe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NimSum {
+    xor: u32,
+    big: u32,
+}
+
+impl NimSum {
+    /// The nim-sum of no heaps.
+    pub const ZERO: NimSum = NimSum { xor: 0, big: 0 };
+    /// Some heap has no known nim-value.
+    pub const UNKNOWN: NimSum = NimSum {
+        xor: u32::MAX,
+        big: u32::MAX,
+    };
+
+    /// Adds (or, XOR being its own inverse, removes) a heap of nim-value `value`.
+    #[inline]
+    pub fn toggle(self, value: Option<u32>, adding: bool) -> NimSum {
+        match value {
+            Some(v) if self != NimSum::UNKNOWN => NimSum {
+                xor: self.xor ^ v,
+                big: match (v > 1, adding) {
+                    (false, _) => self.big,
+                    (true, true) => self.big + 1,
+                    (true, false) => self.big - 1,
+                },
+            },
+            _ => NimSum::UNKNOWN,
+        }
+    }
+
+    /// The guess that the position is unsafe: the nim-sum is zero, or in misère play
+    /// with only heaps of value 0 and 1 left, an odd number of 1s (misère Nim's rule).
+    #[inline]
+    pub fn guess_unsafe(self, misere: bool) -> bool {
+        if self == NimSum::UNKNOWN {
+            false
+        } else if misere && self.big == 0 {
+            self.xor == 1
+        } else {
+            self.xor == 0
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! The remoteness search against the independent reference and closed forms, for every
+//! windowed variant.
+
+mod common;
+
+use common::{RemotenessReference, Rules};
+use proptest::prelude::*;
+use sicher::game::{resolve, Convention, Game, Position};
+use sicher::search::plain::PlainRemoteness;
+use sicher::search::{Algorithm, RemotenessSolver, SearchConfig};
+use sicher::value::{Outcome, Value};
+
+fn game_for(rules: &Rules, misere: bool) -> Game {
+    let game = resolve(&rules.spec()).unwrap_or_else(|e| panic!("{}: {e}", rules.spec()));
+    game.with_convention(convention(misere))
+}
+
+fn convention(misere: bool) -> Convention {
+    if misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    }
+}
+
+/// All heuristics; none; and a table so small that it evicts constantly.
+fn configs() -> Vec<SearchConfig> {
+    let full = SearchConfig::default();
+    vec![
+        full,
+        SearchConfig {
+            etc: false,
+            history: false,
+            killers: false,
+            simplify: false,
+            guide: false,
+            ..full
+        },
+        SearchConfig {
+            hash_bytes: 4 << 10,
+            ..full
+        },
+    ]
+}
+
+fn rules_strategy() -> impl Strategy<Value = Rules> {
+    let octal = (
+        prop::sample::select(vec![0u8, 4]),
+        prop::collection::vec(0u8..8, 1..4),
+        any::<bool>(),
+    )
+        .prop_map(|(d0, tail, repeat)| {
+            let mut digits = vec![d0];
+            digits.extend(tail);
+            let repeat = repeat && *digits.last().unwrap() != 0;
+            Rules::Code {
+                hex: false,
+                digits,
+                repeat,
+            }
+        });
+    let hex = (
+        prop::sample::select(vec![0u8, 4, 8]),
+        prop::collection::vec(0u8..16, 1..3),
+    )
+        .prop_map(|(d0, tail)| {
+            let mut digits = vec![d0];
+            digits.extend(tail);
+            Rules::Code {
+                hex: true,
+                digits,
+                repeat: false,
+            }
+        });
+    prop_oneof![
+        3 => octal,
+        1 => hex,
+        1 => prop::collection::btree_set(1u64..6, 1..4).prop_map(|s| Rules::Subtraction(s.into_iter().collect())),
+        1 => Just(Rules::Nim),
+        1 => Just(Rules::Grundy),
+        1 => Just(Rules::Wythoff),
+        1 => (1usize..4).prop_map(Rules::Moore),
+    ]
+}
+
+fn expected(reference: &mut RemotenessReference, heaps: &[u64], misere: bool) -> Value {
+    let (win, remoteness) = reference.value(heaps);
+    Value::Remoteness {
+        outcome: Outcome::from_win(win),
+        remoteness,
+    }
+    .tap_parity(misere)
+}
+
+trait TapParity {
+    fn tap_parity(self, misere: bool) -> Self;
+}
+
+impl TapParity for Value {
+    /// The parity rule: the reference's outcome is the one its remoteness implies.
+    fn tap_parity(self, misere: bool) -> Self {
+        let remoteness = self.remoteness().unwrap();
+        assert_eq!(
+            self,
+            Value::remote(remoteness, convention(misere)),
+            "parity"
+        );
+        self
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Every algorithm, in every configuration, gives the reference's remoteness; its
+    /// moves list every child with the reference's value in the reference's order; its
+    /// best move is the first of them.
+    #[test]
+    fn every_algorithm_matches_the_reference(
+        rules in rules_strategy(),
+        misere in any::<bool>(),
+        heaps in prop::collection::vec(0u64..8, 0..4),
+    ) {
+        let heaps: Vec<u64> = match rules {
+            Rules::Moore(_) | Rules::Code { hex: true, .. } => heaps.into_iter().take(3).map(|h| h.min(6)).collect(),
+            _ => heaps,
+        };
+        let game = game_for(&rules, misere);
+        let mut reference = RemotenessReference::new(rules.clone(), misere);
+        let position = Position::new(heaps.clone());
+        let value = expected(&mut reference, &heaps, misere);
+        let ranked: Vec<(Position, Value)> = reference
+            .ranked_children(&heaps)
+            .into_iter()
+            .map(|(child, (win, remoteness))| {
+                let value = Value::Remoteness { outcome: Outcome::from_win(win), remoteness };
+                (Position::new(child), value.tap_parity(misere))
+            })
+            .collect();
+        for algorithm in Algorithm::ALL {
+            for config in configs() {
+                let context = format!("{} misere={misere} {heaps:?} {algorithm} {config:?}", rules.spec());
+                let mut solver = RemotenessSolver::new(&game, config, algorithm);
+                prop_assert_eq!(solver.value(&position), value, "{}", context);
+                prop_assert_eq!(&solver.moves(&position), &ranked, "{}", context);
+                prop_assert_eq!(solver.best_move(&position), ranked.first().cloned(), "{}", context);
+                // Asked again, from a warm table, in another order.
+                prop_assert_eq!(solver.best_move(&position), ranked.first().cloned(), "{}", context);
+                prop_assert_eq!(solver.value(&position), value, "{}", context);
+            }
+        }
+        prop_assert_eq!(PlainRemoteness::new(&game).value(&position), value);
+    }
+}
+
+#[test]
+fn every_position_of_small_games_matches_the_reference() {
+    for rules in [
+        Rules::Code {
+            hex: false,
+            digits: vec![0, 7, 7],
+            repeat: false,
+        },
+        Rules::Code {
+            hex: false,
+            digits: vec![4, 1, 5],
+            repeat: false,
+        },
+        Rules::Grundy,
+        Rules::Wythoff,
+    ] {
+        for misere in [false, true] {
+            let game = game_for(&rules, misere);
+            let mut reference = RemotenessReference::new(rules.clone(), misere);
+            for algorithm in Algorithm::ALL {
+                // One solver per game: its table carries over from position to position.
+                let mut solver = RemotenessSolver::new(&game, SearchConfig::default(), algorithm);
+                for a in 0..=7 {
+                    for b in a..=7 {
+                        for c in b..=7 {
+                            let heaps = [a, b, c];
+                            assert_eq!(
+                                solver.value(&Position::new(heaps.to_vec())),
+                                expected(&mut reference, &heaps, misere),
+                                "{} misere={misere} {heaps:?} {algorithm}",
+                                rules.spec()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn value_of(spec: &str, convention: Convention, heaps: &[u64], algorithm: Algorithm) -> Value {
+    let game = resolve(spec).unwrap().with_convention(convention);
+    RemotenessSolver::new(&game, SearchConfig::default(), algorithm)
+        .value(&Position::new(heaps.to_vec()))
+}
+
+#[test]
+fn closed_forms() {
+    let safe = |remoteness| Value::Remoteness {
+        outcome: Outcome::Safe,
+        remoteness,
+    };
+    let unsafe_ = |remoteness| Value::Remoteness {
+        outcome: Outcome::Unsafe,
+        remoteness,
+    };
+    for algorithm in Algorithm::ALL {
+        for n in [1, 2, 3, 10, 77] {
+            // One move empties a lone Nim heap.
+            assert_eq!(
+                value_of("nim", Convention::Normal, &[n], algorithm),
+                safe(1)
+            );
+            // Subtraction {1}: every move is forced.
+            for convention in [Convention::Normal, Convention::Misere] {
+                assert_eq!(
+                    value_of("subtraction:1", convention, &[n], algorithm),
+                    Value::remote(n as u32, convention)
+                );
+            }
+        }
+        assert_eq!(
+            value_of("nim", Convention::Misere, &[1], algorithm),
+            unsafe_(1)
+        );
+        for n in [2, 3, 9, 100] {
+            // Misère Nim: leave the opponent a lone heap of one.
+            assert_eq!(
+                value_of("nim", Convention::Misere, &[n], algorithm),
+                safe(2)
+            );
+        }
+        assert_eq!(
+            value_of("nim", Convention::Normal, &[], algorithm),
+            unsafe_(0)
+        );
+        assert_eq!(value_of("nim", Convention::Misere, &[], algorithm), safe(0));
+        // Dead heaps change nothing: a Grundy heap of 2 has no move.
+        assert_eq!(
+            value_of("grundy", Convention::Normal, &[2, 2, 1], algorithm),
+            unsafe_(0)
+        );
+    }
+}
+
+#[test]
+fn deep_positions_answer_without_recursion() {
+    // Subtraction {1, 2}: heap 3k is lost in 2k moves; from 3k + 1 and 3k + 2 one move
+    // leaves 3k.
+    let game = resolve("subtraction:1,2").unwrap();
+    for algorithm in Algorithm::ALL {
+        let n = 100_000;
+        let mut solver = RemotenessSolver::new(&game, SearchConfig::default(), algorithm);
+        assert_eq!(
+            solver.value(&Position::new(vec![n + 1])),
+            Value::remote(2 * n as u32 / 3 + 1, Convention::Normal),
+            "{algorithm}"
+        );
+    }
+    let mut solver = RemotenessSolver::new(&game, SearchConfig::default(), Algorithm::default());
+    let million = Position::new(vec![1_000_000]);
+    assert_eq!(
+        solver.value(&million),
+        Value::remote(666_667, Convention::Normal)
+    );
+    let (child, value) = solver.best_move(&million).unwrap();
+    assert_eq!(
+        (child.heaps(), value),
+        (&[999_999][..], Value::remote(666_666, Convention::Normal))
+    );
+}
+
+#[test]
+fn algorithm_names_parse_back() {
+    for algorithm in Algorithm::ALL {
+        assert_eq!(
+            algorithm.to_string().parse::<Algorithm>().unwrap(),
+            algorithm
+        );
+    }
+    assert!("minimax".parse::<Algorithm>().is_err());
+}
+
+#[test]
+fn plain_baseline_agrees_on_kayles() {
+    let game = resolve("kayles")
+        .unwrap()
+        .with_convention(Convention::Misere);
+    let position = Position::new(vec![3, 4, 6]);
+    let mut plain = PlainRemoteness::new(&game);
+    let mut solver = RemotenessSolver::new(&game, SearchConfig::default(), Algorithm::default());
+    assert_eq!(plain.value(&position), solver.value(&position));
+    assert!(plain.nodes() > 0);
+}
