@@ -80,6 +80,14 @@ pub fn write_human(out: &mut Vec<u8>, answer: &Answer, query: Query) {
     }
     if answer.value.nimber().is_some() {
         notes.push("remoteness not computed: nim-values give the verdict alone".into());
+    } else if answer.source == SourceKind::Quotient
+        && answer.value.remoteness().is_none()
+        && query.remoteness != Remoteness::Skip
+    {
+        notes.push(
+            "remoteness not computed: the misère quotient gives the verdict alone; --remoteness searches"
+                .into(),
+        );
     } else if answer.source == SourceKind::Search
         && answer.value.remoteness().is_none()
         && query.remoteness != Remoteness::Skip
