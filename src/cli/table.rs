@@ -12,7 +12,7 @@ use crate::atomic_file::Replace;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::label::{Labelled, Plan};
+use crate::label::{Derivation, Labelled, Plan, WorkDir};
 use crate::{memory, table};
 
 const EXAMPLES_TABLE: &str = "Examples:
@@ -99,6 +99,14 @@ pub struct TableArgs {
     /// or unsafe: the fewest bits that hold the largest, the outcome following from parity.
     #[arg(long)]
     pub remoteness: bool,
+    /// Throw away the work directory (FILE.work) of an earlier, unfinished run instead of
+    /// resuming it.
+    #[arg(long)]
+    pub restart: bool,
+    /// Label every position from its moves: no proved period of lone heaps, no
+    /// nim-values (the table is the same; for measuring and checking the labellers).
+    #[arg(long)]
+    pub no_shortcuts: bool,
 }
 
 /// Plans the labelling, announces the domain size and memory, refuses what will not fit
@@ -114,14 +122,28 @@ pub fn label_domain(
     if remoteness {
         plan = plan.with_remoteness();
     }
+    label_plan(game, plan, args)
+}
+
+/// Announces, checks the memory of, and runs a plan; a resumed run says how far the
+/// earlier one got and its progress bar starts there.
+fn label_plan(game: &Game, plan: Plan, args: &LabelArgs) -> Result<(Plan, Labelled)> {
+    let domain = plan.ranker().domain();
     if !args.quiet {
         let available = memory::available();
+        let count = plan.ranker().count();
+        let held = plan.positions_held();
         eprintln!(
-            "{} {}: {} positions, about {} of memory{}",
+            "{} {}: {} positions, about {} of memory{}{}",
             game.canonical(),
             domain.flags(),
-            plan.ranker().count(),
+            count,
             memory::mebibytes(u128::from(plan.bytes_needed())),
+            if held < count {
+                format!(" ({held} positions held at once while labelling)")
+            } else {
+                String::new()
+            },
             available.map_or(String::new(), |a| format!(
                 " ({} available)",
                 memory::mebibytes(u128::from(a))
@@ -130,6 +152,14 @@ pub fn label_domain(
     }
     if !args.force_memory {
         plan.check_memory()?;
+    }
+    if let Some(resumed) = plan.prepare()? {
+        if !args.quiet {
+            eprintln!(
+                "resuming: {} of {} tiers already done ({} positions)",
+                resumed.tiers_done, resumed.tiers, resumed.positions
+            );
+        }
     }
     let bar = progress_bar(plan.ranker().count(), args.quiet, "positions");
     let labelled = plan.run(&|n| bar.inc(n));
@@ -155,6 +185,16 @@ struct TableReport {
     seconds: f64,
     label_seconds: f64,
     positions_per_second: f64,
+    /// How the labels were found (all exact): `retrograde`, `words`, `period` or
+    /// `nim-values`.
+    derivation: &'static str,
+    /// The proved period of lone-heap outcomes the labels follow, when they do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    period: Option<PeriodReport>,
+    /// Positions held in memory at once while labelling.
+    positions_held: u64,
+    /// Positions an earlier, interrupted run had labelled.
+    resumed_positions: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     plain_seconds: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -162,6 +202,26 @@ struct TableReport {
     /// Remoteness tables: the largest remoteness.
     #[serde(skip_serializing_if = "Option::is_none")]
     rmax: Option<u32>,
+}
+
+/// Environment variable: seconds of labelling between checkpoints of the work directory
+/// (0: after every tier); by default checkpoints take about a tenth of the time.
+pub const CHECKPOINT_SECONDS: &str = "SICHER_CHECKPOINT_SECONDS";
+
+fn checkpoint_interval() -> Option<std::time::Duration> {
+    std::env::var(CHECKPOINT_SECONDS)
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(std::time::Duration::from_secs_f64)
+}
+
+/// A proved period of lone-heap outcomes.
+#[derive(Serialize)]
+struct PeriodReport {
+    period: u64,
+    preperiod: u64,
+    proved_at: Option<u64>,
 }
 
 /// Runs `sicher table`.
@@ -189,7 +249,20 @@ pub fn run(args: &TableArgs) -> Result<()> {
             path.display()
         )));
     }
-    let (plan, labelled) = label_domain(&game, domain, &args.label, args.remoteness)?;
+    let strategy = args.label.strategy.as_deref().map(str::parse).transpose()?;
+    let threads = args.label.threads.map(|t| t as usize);
+    let mut plan = Plan::new(&game, domain, strategy, threads)?.with_work_dir(
+        WorkDir::beside(&path)
+            .restart(args.restart)
+            .checkpoint_every(checkpoint_interval()),
+    );
+    if args.remoteness {
+        plan = plan.with_remoteness();
+    }
+    if args.no_shortcuts {
+        plan = plan.without_shortcuts();
+    }
+    let (plan, labelled) = label_plan(&game, plan, &args.label)?;
     let (plain_seconds, speedup) = if args.compare_plain {
         let plain = LabelArgs {
             strategy: Some("plain".into()),
@@ -215,6 +288,7 @@ pub fn run(args: &TableArgs) -> Result<()> {
         Some(remoteness) => table::write_remoteness(&path, &game, domain, remoteness, replace)?,
         None => table::write_outcomes(&path, &game, domain, &labelled.labels, replace)?,
     };
+    plan.discard_work()?;
     let rmax = labelled.remoteness.as_ref().map(|r| r.rmax());
     let entries = plan.ranker().count();
     let report = TableReport {
@@ -232,9 +306,20 @@ pub fn run(args: &TableArgs) -> Result<()> {
         seconds: started.elapsed().as_secs_f64(),
         label_seconds: labelled.seconds,
         positions_per_second: per_second(
-            entries,
+            entries - labelled.resumed,
             std::time::Duration::from_secs_f64(labelled.seconds),
         ),
+        derivation: labelled.derivation.name(),
+        period: match labelled.derivation {
+            Derivation::Period(p) => Some(PeriodReport {
+                period: p.period,
+                preperiod: p.preperiod,
+                proved_at: p.proved_at,
+            }),
+            _ => None,
+        },
+        positions_held: plan.positions_held(),
+        resumed_positions: labelled.resumed,
         plain_seconds,
         speedup_over_plain: speedup,
         rmax,
@@ -268,6 +353,13 @@ pub fn run(args: &TableArgs) -> Result<()> {
             report.strategy,
             report.threads
         )?;
+        outln!("  derived from:   {} (exact)", labelled.derivation)?;
+        if labelled.resumed > 0 {
+            outln!(
+                "  resumed:        {} positions were labelled by an earlier run",
+                labelled.resumed
+            )?;
+        }
         if let (Some(plain), Some(ratio)) = (plain_seconds, speedup) {
             outln!("  plain labeller: {plain:.3} s, {ratio:.1}x slower (labels identical)")?;
         }
