@@ -129,6 +129,8 @@ pub fn label_domain(
 /// earlier one got and its progress bar starts there.
 fn label_plan(game: &Game, plan: Plan, args: &LabelArgs) -> Result<(Plan, Labelled)> {
     let domain = plan.ranker().domain();
+    // Work of another game, domain or format is refused before anything is announced.
+    let resumed = plan.prepare()?;
     if !args.quiet {
         let available = memory::available();
         let count = plan.ranker().count();
@@ -153,7 +155,7 @@ fn label_plan(game: &Game, plan: Plan, args: &LabelArgs) -> Result<(Plan, Labell
     if !args.force_memory {
         plan.check_memory()?;
     }
-    if let Some(resumed) = plan.prepare()? {
+    if let Some(resumed) = resumed {
         if !args.quiet {
             eprintln!(
                 "resuming: {} of {} tiers already done ({} positions)",

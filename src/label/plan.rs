@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::drive::{widest, window_bytes, Reach};
 use super::tiers::Tiers;
-use super::work::{Identity, Resumed, Store, WorkDir};
+use super::work::{Identity, Resumed, Store, WorkDir, IO_BYTES};
 use super::{
     backward, check_strategy, forward, label_remoteness_tiers, label_tiers, nim_values, one_heap,
     plain, remoteness, Derivation, Labels, Remotenesses, Strategy,
@@ -169,6 +169,7 @@ impl Plan {
         let tables = self.ranker.table_bytes();
         let bits = count.div_ceil(64) * 8;
         let tiers = Tiers::of(&self.ranker);
+        let io = if self.work.is_some() { IO_BYTES } else { 0 };
         match self.method() {
             Method::Plain if self.remoteness => tables + count * 4 + bits,
             Method::Plain => tables + count + bits,
@@ -179,7 +180,7 @@ impl Plan {
                 let labeller = remoteness::Retrograde::table_bytes(&self.ranker);
                 // The remotenesses gathered (in place of a whole-domain window), then the
                 // outcomes they imply.
-                tables + labeller + window.max(count * 4) + bits
+                tables + labeller + io + window.max(count * 4) + bits
             }
             Method::Tiers => {
                 let window = window_bytes::<AtomicU64>(tiers, count, self.reach());
@@ -187,7 +188,7 @@ impl Plan {
                     Strategy::Forward => forward::Forward::table_bytes(&self.game, &self.ranker),
                     Strategy::Backward | Strategy::Plain => 0,
                 };
-                tables + labeller + window.max(bits)
+                tables + labeller + io + window.max(bits)
             }
         }
     }
@@ -222,6 +223,9 @@ impl Plan {
     pub fn prepare(&self) -> Result<Option<Resumed>> {
         let mut store = self.store()?;
         self.open(&mut store)?;
+        if self.method() != Method::Tiers {
+            return Ok(None);
+        }
         Ok(store
             .as_ref()
             .and_then(|s| s.resumed(Tiers::of(&self.ranker).count())))
@@ -234,7 +238,13 @@ impl Plan {
     }
 
     fn open(&self, store: &mut Option<Store>) -> Result<()> {
-        if let (None, Some(work), Method::Tiers) = (&*store, &self.work, self.method()) {
+        let Some(work) = &self.work else {
+            return Ok(());
+        };
+        // Labellers that do not go tier by tier leave no work behind, but a work
+        // directory already there is checked all the same: other work is refused, not
+        // removed when the table is written.
+        if store.is_none() && (self.method() == Method::Tiers || work.path().exists()) {
             let width = if self.remoteness { 32 } else { 1 };
             *store = Some(Store::open(work, self.identity(), width)?);
         }
@@ -258,7 +268,10 @@ impl Plan {
         let mut guard = self.store()?;
         self.open(&mut guard)?;
         let store = &mut *guard;
-        let resumed = store.as_ref().map_or(0, |s| s.positions_done());
+        let resumed = match method {
+            Method::Tiers => store.as_ref().map_or(0, |s| s.positions_done()),
+            Method::Plain | Method::OneHeap | Method::NimValues => 0,
+        };
         let (game, ranker) = (&self.game, &self.ranker);
         let mut work = || -> Result<(Labels, Option<Remotenesses>, Derivation)> {
             match method {

@@ -40,6 +40,11 @@ const MIN_INTERVAL: Duration = Duration::from_secs(2);
 const COST_FACTOR: u32 = 10;
 /// Bytes written to a file at a time.
 const WRITE_BATCH: usize = 1 << 16;
+/// Bytes read from a file at a time.
+const READ_BUFFER: usize = 1 << 20;
+/// Bytes of buffers a work directory holds: the atomic file's writer and ours, or a
+/// reader.
+pub(crate) const IO_BYTES: u64 = (1 << 20) + WRITE_BATCH as u64;
 
 /// Where a table's generation keeps its finished tiers, and whether to throw away what is
 /// there.
@@ -545,7 +550,7 @@ impl PartReader {
         file.seek(SeekFrom::Start(offset))
             .map_err(|e| Error::io(&path, e))?;
         Ok(PartReader {
-            reader: BufReader::with_capacity(1 << 20, file),
+            reader: BufReader::with_capacity(READ_BUFFER, file),
             path,
         })
     }
