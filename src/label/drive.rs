@@ -35,7 +35,7 @@ pub(crate) fn window_for(tiers: Tiers<'_>, entries: u64, reach: Reach, t: u64) -
                 .map_or(p.total(), |a| t.saturating_add(a).min(p.total()));
             p.tier(low).start..p.tier(high).end
         }
-        Tiers::Scattered(_) | Tiers::Lone(_) => 0..entries,
+        Tiers::Scattered(_) | Tiers::Lone(_) | Tiers::Blocks(_) => 0..entries,
     }
 }
 

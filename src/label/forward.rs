@@ -68,29 +68,35 @@ impl TierLabeller<AtomicU64> for Forward<'_> {
             });
         }
         let ranker = self.ranker;
-        visit_tier(game, Tiers::of(ranker), tier, main, |_, rank, heaps| {
-            let total = heaps.iter().sum();
-            let mut any_move = false;
-            let found_unsafe = game
-                .ruleset
-                .for_each_move(heaps, |removed, added| {
-                    any_move = true;
-                    if bits.is_safe(ranker.rank_after_move(heaps, total, removed, added)) {
-                        ControlFlow::Continue(())
-                    } else {
-                        ControlFlow::Break(())
-                    }
-                })
-                .is_break();
-            let safe = if any_move {
-                found_unsafe
-            } else {
-                game.terminal_is_win()
-            };
-            if safe {
-                bits.set_safe(rank);
-            }
-        })
+        visit_tier(
+            game,
+            Tiers::of(ranker, false),
+            tier,
+            main,
+            |_, rank, heaps| {
+                let total = heaps.iter().sum();
+                let mut any_move = false;
+                let found_unsafe = game
+                    .ruleset
+                    .for_each_move(heaps, |removed, added| {
+                        any_move = true;
+                        if bits.is_safe(ranker.rank_after_move(heaps, total, removed, added)) {
+                            ControlFlow::Continue(())
+                        } else {
+                            ControlFlow::Break(())
+                        }
+                    })
+                    .is_break();
+                let safe = if any_move {
+                    found_unsafe
+                } else {
+                    game.terminal_is_win()
+                };
+                if safe {
+                    bits.set_safe(rank);
+                }
+            },
+        )
     }
 }
 

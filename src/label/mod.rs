@@ -178,7 +178,7 @@ fn label_tiers(
     mut store: Option<&mut work::Store>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Labels> {
-    let tiers = Tiers::of(ranker);
+    let tiers = Tiers::of(ranker, strategy == Strategy::Backward);
     let count = ranker.count();
     let finished = match strategy {
         Strategy::Backward => {
@@ -226,7 +226,7 @@ fn label_remoteness_tiers(
     let reach = remoteness::Retrograde::reach(game);
     let finished = drive::run::<AtomicU32>(
         &labeller,
-        Tiers::of(ranker),
+        Tiers::of(ranker, false),
         count,
         reach,
         store.as_deref_mut(),

@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::bits::{out_of_memory, Labels};
-use crate::domain::{Ranker, Runs, Strides};
+use crate::domain::Ranker;
 use crate::error::Result;
 use crate::game::{Convention, Game};
 use crate::grundy::{nim_values, Method, Nimber};
@@ -16,20 +16,78 @@ use crate::grundy::{nim_values, Method, Nimber};
 /// Words per rayon job.
 const JOB_WORDS: usize = 1024;
 
+/// A position as runs of equal heaps (largest first) with the XOR of its nim-values,
+/// stepped from rank to rank within a tier as [`Partitions::advance`] steps.
+///
+/// [`Partitions::advance`]: crate::domain::Partitions::advance
+#[derive(Default)]
+struct XorRuns {
+    /// `(heap size, count)`, sizes descending.
+    runs: Vec<(u64, u64)>,
+    xor: u64,
+}
+
+impl XorRuns {
+    fn load(&mut self, heaps: &[u64], value: &impl Fn(u64) -> u64) {
+        self.runs.clear();
+        self.xor = 0;
+        for run in heaps.chunk_by(|a, b| a == b).rev() {
+            self.push(run[0], run.len() as u64, value);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, size: u64, count: u64, value: &impl Fn(u64) -> u64) {
+        if count % 2 == 1 {
+            self.xor ^= value(size);
+        }
+        self.runs.push((size, count));
+    }
+
+    #[inline]
+    fn pop(&mut self, value: &impl Fn(u64) -> u64) -> (u64, u64) {
+        let (size, count) = self.runs.pop().expect("not the last position of its tier");
+        if count % 2 == 1 {
+            self.xor ^= value(size);
+        }
+        (size, count)
+    }
+
+    /// The next partition of the same total: the smallest part that can grow (the last
+    /// of its run, with something below it to pay) grows by one, and ones fill the rest.
+    #[inline]
+    fn advance(&mut self, value: &impl Fn(u64) -> u64) {
+        let (size, count) = self.pop(value);
+        let (raised, freed) = if count >= 2 {
+            (size, size * count)
+        } else {
+            let (next, next_count) = self.pop(value);
+            (next, size + next * next_count)
+        };
+        let ones = freed - raised - 1;
+        match self.runs.last() {
+            Some(&(above, _)) if above == raised + 1 => {
+                let (above, above_count) = self.pop(value);
+                self.push(above, above_count + 1, value);
+            }
+            _ => self.push(raised + 1, 1, value),
+        }
+        if ones > 0 {
+            self.push(1, ones, value);
+        }
+    }
+}
+
 /// True when the theorem decides every position of the game.
 pub(crate) fn applies(game: &Game) -> bool {
     game.convention == Convention::Normal && game.ruleset.moves_one_heap()
 }
 
-/// Bytes the labelling holds beyond the labels: the nim-values, and the stride sums of
-/// a `--total` domain.
+/// Bytes the labelling holds beyond the labels: the nim-values.
 pub(crate) fn table_bytes(ranker: &Ranker) -> u64 {
     match ranker {
         Ranker::Heaps(t) => (t.max() + 1) * 4,
-        Ranker::Total(p) => {
-            let width = p.total() + 1;
-            width * 4 + (width * width + width) * 8
-        }
+        Ranker::Total(p) => (p.total() + 1) * 4,
     }
 }
 
@@ -72,44 +130,45 @@ pub(crate) fn label(
             let (start, end) = span(job, chunk);
             let mut padded = Vec::new();
             tuples.unrank(start, &mut padded);
+            let mut word = 0u64;
             for rank in start..end {
                 if rank > start {
                     tuples.advance(&mut padded);
                 }
                 let x = padded.iter().fold(0, |x, &h| x ^ value(h));
                 let bit = rank - start;
-                chunk[(bit / 64) as usize] |= u64::from(x != 0) << (bit % 64);
+                word |= u64::from(x != 0) << (bit % 64);
+                if bit % 64 == 63 || rank + 1 == end {
+                    chunk[(bit / 64) as usize] = word;
+                    word = 0;
+                }
             }
             progress(end - start);
         }),
-        Ranker::Total(partitions) => {
-            let strides = Strides::new(partitions);
-            jobs.for_each(|(job, chunk)| {
-                let (start, end) = span(job, chunk);
-                let mut heaps = Vec::new();
-                let mut runs = Runs::default();
-                let mut tier_end = 0;
-                for rank in start..end {
-                    if rank == start || rank == tier_end {
-                        // Stepping stays within a tier: each tier's first position is unranked.
-                        partitions.unrank(rank, &mut heaps);
-                        runs.load(&strides, &heaps);
-                        tier_end = partitions.tier(heaps.iter().sum()).end;
-                    } else {
-                        runs.advance(&strides);
-                    }
-                    let mut x = 0;
-                    for i in 0..runs.len() {
-                        if runs.count(i) % 2 == 1 {
-                            x ^= value(runs.value(i));
-                        }
-                    }
-                    let bit = rank - start;
-                    chunk[(bit / 64) as usize] |= u64::from(x != 0) << (bit % 64);
+        Ranker::Total(partitions) => jobs.for_each(|(job, chunk)| {
+            let (start, end) = span(job, chunk);
+            let mut heaps = Vec::new();
+            let mut runs = XorRuns::default();
+            let mut tier_end = 0;
+            let mut word = 0u64;
+            for rank in start..end {
+                if rank == start || rank == tier_end {
+                    // Stepping stays within a tier: each tier's first position is unranked.
+                    partitions.unrank(rank, &mut heaps);
+                    runs.load(&heaps, &value);
+                    tier_end = partitions.tier(heaps.iter().sum()).end;
+                } else {
+                    runs.advance(&value);
                 }
-                progress(end - start);
-            });
-        }
+                let bit = rank - start;
+                word |= u64::from(runs.xor != 0) << (bit % 64);
+                if bit % 64 == 63 || rank + 1 == end {
+                    chunk[(bit / 64) as usize] = word;
+                    word = 0;
+                }
+            }
+            progress(end - start);
+        }),
     }
     Ok(Labels::from_words(words, count))
 }

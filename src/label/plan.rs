@@ -137,6 +137,12 @@ impl Plan {
         }
     }
 
+    /// The tiers the labelling goes by.
+    fn tiers(&self) -> Tiers<'_> {
+        let backward = !self.remoteness && self.strategy == Strategy::Backward;
+        Tiers::of(&self.ranker, backward)
+    }
+
     /// How far the tiers the labeller keeps reach, with a work directory to evict to.
     fn reach(&self) -> Reach {
         let whole = Reach {
@@ -156,7 +162,7 @@ impl Plan {
     pub fn positions_held(&self) -> u64 {
         let count = self.ranker.count();
         match self.method() {
-            Method::Tiers => widest(Tiers::of(&self.ranker), count, self.reach()).min(count),
+            Method::Tiers => widest(self.tiers(), count, self.reach()).min(count),
             Method::Plain | Method::OneHeap | Method::NimValues => count,
         }
     }
@@ -168,7 +174,7 @@ impl Plan {
         let count = self.ranker.count();
         let tables = self.ranker.table_bytes();
         let bits = count.div_ceil(64) * 8;
-        let tiers = Tiers::of(&self.ranker);
+        let tiers = self.tiers();
         let io = if self.work.is_some() { IO_BYTES } else { 0 };
         match self.method() {
             Method::Plain if self.remoteness => tables + count * 4 + bits,
@@ -226,9 +232,7 @@ impl Plan {
         if self.method() != Method::Tiers {
             return Ok(None);
         }
-        Ok(store
-            .as_ref()
-            .and_then(|s| s.resumed(Tiers::of(&self.ranker).count())))
+        Ok(store.as_ref().and_then(|s| s.resumed(self.tiers().count())))
     }
 
     fn store(&self) -> Result<MutexGuard<'_, Option<Store>>> {

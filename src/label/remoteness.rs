@@ -135,7 +135,7 @@ impl TierLabeller<AtomicU32> for Retrograde<'_> {
         let terminal_win = game.terminal_is_win();
         visit_tier(
             game,
-            Tiers::of(ranker),
+            Tiers::of(ranker, false),
             tier,
             main,
             |scratch, rank, heaps| {

@@ -40,14 +40,23 @@ pub(crate) enum Tiers<'a> {
     /// `--heaps 1`: one tier, labelled in rank order on one thread (every move lowers
     /// the lone heap, so its rank).
     Lone(&'a BoundedTuples),
+    /// `--heaps K` labelled backward: blocks of [`BLOCK`] ranks in rank order, on one
+    /// thread (moves that only lower heaps lower the rank, so the marks a position needs
+    /// come from smaller ranks).
+    Blocks(&'a BoundedTuples),
 }
 
+/// Ranks per block of [`Tiers::Blocks`].
+pub(crate) const BLOCK: u64 = 1 << 20;
+
 impl<'a> Tiers<'a> {
-    /// The tiers of `ranker`'s domain.
-    pub(crate) fn of(ranker: &'a Ranker) -> Self {
+    /// The tiers of `ranker`'s domain; `in_rank_order` (for moves that only lower
+    /// heaps) makes `--heaps` domains blocks of ranks.
+    pub(crate) fn of(ranker: &'a Ranker, in_rank_order: bool) -> Self {
         match ranker {
             Ranker::Total(p) => Tiers::Total(p),
             Ranker::Heaps(t) if t.heaps() == 1 => Tiers::Lone(t),
+            Ranker::Heaps(t) if in_rank_order => Tiers::Blocks(t),
             Ranker::Heaps(t) => Tiers::Scattered(t),
         }
     }
@@ -58,6 +67,7 @@ impl<'a> Tiers<'a> {
             Tiers::Total(p) => p.total() + 1,
             Tiers::Scattered(t) => t.heaps() as u64 * t.max() + 1,
             Tiers::Lone(_) => 1,
+            Tiers::Blocks(t) => t.count().div_ceil(BLOCK),
         }
     }
 }
@@ -83,6 +93,16 @@ where
             tuples.count()
         }
         Tiers::Scattered(tuples) => scattered_tier(tuples, tier, &visit),
+        Tiers::Blocks(tuples) => {
+            let mut padded = Vec::new();
+            let ranks = tier * BLOCK..tuples.count().min((tier + 1) * BLOCK);
+            for rank in ranks.clone() {
+                tuples.unrank(rank, &mut padded);
+                let start = padded.iter().position(|&h| h != 0).unwrap_or(padded.len());
+                visit(main_scratch, rank, &padded[start..]);
+            }
+            ranks.end - ranks.start
+        }
         Tiers::Total(partitions) => {
             // Unranking costs a scan per part; stepping from one rank to the next is far
             // cheaper, so each run of ranks unranks only its first.

@@ -224,6 +224,22 @@ impl Window<AtomicU64> {
         self.slot(rank).load(Ordering::Relaxed) >> (rank % 64) & 1 == 1
     }
 
+    /// The 64 marks of the aligned word holding `rank` (held): bit `rank % 64` is its.
+    #[inline]
+    pub(crate) fn word(&self, rank: u64) -> u64 {
+        self.slot(rank).load(Ordering::Relaxed)
+    }
+
+    /// Marks the position of `rank` (held) safe, no other thread writing meanwhile.
+    #[inline]
+    pub(crate) fn set_safe_alone(&self, rank: u64) {
+        let slot = self.slot(rank);
+        slot.store(
+            slot.load(Ordering::Relaxed) | 1 << (rank % 64),
+            Ordering::Relaxed,
+        );
+    }
+
     /// Marks the position of `rank` (held) safe.
     #[inline]
     pub(crate) fn set_safe(&self, rank: u64) {

@@ -349,7 +349,7 @@ impl Store {
                 let start = p.tier(done).end;
                 (start < held.end).then_some(start..held.end)
             }
-            Tiers::Scattered(_) | Tiers::Lone(_) => Some(held),
+            Tiers::Scattered(_) | Tiers::Lone(_) | Tiers::Blocks(_) => Some(held),
         };
         let state = match state_ranks {
             Some(ranks) => {
@@ -703,7 +703,7 @@ fn remove_unlisted(dir: &Path, manifest: &Manifest) -> Result<()> {
         let name = entry.file_name().to_string_lossy().into_owned();
         let part = name.starts_with("group-") || name.starts_with("state-");
         if part && !listed.contains(&name.as_str()) {
-            std::fs::remove_file(entry.path()).map_err(|e| Error::io(&entry.path(), e))?;
+            std::fs::remove_file(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
         }
     }
     Ok(())
