@@ -79,8 +79,12 @@
 //!   estimates memory before anything is allocated; then tier by tier of total tokens, in
 //!   parallel within a tier (`tiers.rs` orders the work; moves that keep the total,
 //!   Grundy's splits and `d0` splits, are labelled by heap count within a tier):
-//!   `forward.rs`, `backward.rs`, and `plain.rs` (the baseline); `bits.rs` packs the
-//!   outcomes.
+//!   `forward.rs`, `backward.rs`, `remoteness.rs` (retrograde, via `parents.rs`) and
+//!   `plain.rs` (the baselines); `drive.rs` runs a tier labeller over the `window.rs` of
+//!   tiers that moves reach and checkpoints into `work.rs` (the work directory: tier
+//!   files, manifest, resumption); shortcuts from theory in `one_heap.rs` (lone heaps 64
+//!   at a time, proved periods) and `nim_values.rs` (XOR of nim-values); `bits.rs` packs
+//!   the outcomes.
 //! - [`table`]: files on disk. `format.rs` (the one container: magic, version, bincode
 //!   header with checksum, block index, aligned body; the only place bincode is used),
 //!   `mod.rs` (writing outcome and nim-value bodies; [`table::Table`]: memory-mapped

@@ -41,15 +41,21 @@ impl<'a> Forward<'a> {
 
     /// Bytes of the tables built for the domain (stride sums and heap options).
     pub(crate) fn table_bytes(game: &Game, ranker: &Ranker) -> u64 {
-        match ranker {
-            Ranker::Total(p) if game.ruleset.moves_one_heap() => {
-                let width = p.total() + 1;
-                // Stride sums, and per heap size its options (about a half-heap of parts
-                // per size for splitting codes) with their nim-value index.
-                (width * width + width) * 8 + width * width * 48
-            }
-            _ => 0,
+        let Ranker::Total(p) = ranker else { return 0 };
+        if !game.ruleset.moves_one_heap() {
+            return 0;
         }
+        let width = p.total() + 1;
+        let mut options = 0u64;
+        for h in 0..width {
+            let _ = game.ruleset.for_each_heap_option(h, |_| {
+                options += 1;
+                ControlFlow::Continue(())
+            });
+        }
+        // Stride sums; each option, with about as many nim-value bounds as options.
+        let strides = (width * width + width) * 8;
+        strides + options * (std::mem::size_of::<HeapOption>() + 8) as u64 + width * 32
     }
 }
 
