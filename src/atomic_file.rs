@@ -108,6 +108,22 @@ impl AtomicFile {
         }
     }
 
+    /// Overwrites bytes already written, from `offset` (a header written last).
+    pub fn write_at(&mut self, offset: u64, bytes: &[u8]) -> Result<()> {
+        use std::io::{Seek, SeekFrom};
+        let destination = &self.destination;
+        let io = |e| Error::io(destination, e);
+        let out = self
+            .out
+            .as_mut()
+            .ok_or_else(|| Error::input("internal: write after commit"))?;
+        // Seeking a BufWriter flushes it first.
+        out.seek(SeekFrom::Start(offset)).map_err(io)?;
+        out.write_all(bytes).map_err(io)?;
+        out.seek(SeekFrom::End(0)).map_err(io)?;
+        Ok(())
+    }
+
     /// Flushes, syncs and gives the file its final name.
     pub fn commit(mut self) -> Result<()> {
         let io = |e| Error::io(&self.destination, e);
@@ -139,6 +155,22 @@ impl AtomicFile {
         let _ = std::fs::remove_file(&self.temporary);
         sync_dir(parent_dir(&self.destination));
         Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        match self.out.as_mut() {
+            Some(out) => out.write(bytes),
+            None => Err(std::io::Error::other("write after commit")),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self.out.as_mut() {
+            Some(out) => out.flush(),
+            None => Ok(()),
+        }
     }
 }
 

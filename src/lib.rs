@@ -86,9 +86,12 @@
 //!   at a time, proved periods) and `nim_values.rs` (XOR of nim-values); `bits.rs` packs
 //!   the outcomes.
 //! - [`table`]: files on disk. `format.rs` (the one container: magic, version, bincode
-//!   header with checksum, block index, aligned body; the only place bincode is used),
-//!   `mod.rs` (writing outcome and nim-value bodies; [`table::Table`]: memory-mapped
-//!   probing, each body block checked against its checksum when first read).
+//!   header with checksum, block index, body; the only place bincode is used),
+//!   `codec.rs` (compressed blocks: zstd, checksums before and after decoding),
+//!   `predict.rs` (outcome predictions whose residual is stored: nim-sum, tame misère,
+//!   Moore, learned misère quotients), `mod.rs` ([`table::TableWriter`], which takes the
+//!   body as a stream of words; [`table::Table`]: memory-mapped probing, each block
+//!   checked when first read, decoded blocks cached).
 //! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
 //!   reference and the sparse-space engine; `values/scan.rs` its vectorised witness
 //!   scans), `period.rs` (ultimate periods, found incrementally as values grow, and the
@@ -107,6 +110,9 @@
 //!   colours in `colour.rs`, remoteness legend in `legend.rs`) or in terminal half blocks
 //!   (`terminal.rs`), the per-heap series plot (`plot.rs`), the embedded font (`font.rs`) and
 //!   writing by temporary name and rename (`file.rs`).
+//! - [`quotient`]: misère quotients of one-heap rulesets (`construct.rs` heap by heap,
+//!   `verify.rs` the transition-table proof, `monoid.rs`, `presentation.rs`, `answer.rs`
+//!   outcomes and winning moves), misère Nim (`nim.rs`), genus and tameness (`tame.rs`).
 //! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
 //!
 //! `main.rs` only parses the command line and prints errors.
@@ -123,6 +129,8 @@ pub mod grundy;
 pub mod label;
 pub mod memory;
 pub mod picture;
+pub mod play;
+pub mod quotient;
 pub mod search;
 pub mod table;
 pub mod value;

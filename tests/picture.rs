@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use sicher::atomic_file::Replace;
 use sicher::game::{resolve, Convention, Position};
 use sicher::picture::{
     map_bytes, map_png_size, remoteness_colour, render_terminal, save_map_png, save_plot_png,
@@ -287,7 +288,7 @@ fn assert_non_trivial(image: &Image) {
 fn plots_decode_at_the_requested_size_and_are_not_blank() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("kayles.png");
-    save_plot_png(&kayles_series(), (1000, 500), &path).unwrap();
+    save_plot_png(&kayles_series(), (1000, 500), &path, Replace::Never).unwrap();
     let image = Image::read(&path);
     assert_eq!((image.width, image.height), (1000, 500));
     assert_non_trivial(&image);
@@ -327,7 +328,10 @@ fn files_are_renamed_into_place_and_failures_leave_nothing() {
     let path = dir.path().join("map.png");
     std::fs::write(&path, b"old").unwrap();
     let map = synthetic(20, 1);
-    save_map_png(&map, 2, MapMode::Outcome, &path).unwrap();
+    let refused = save_map_png(&map, 2, MapMode::Outcome, &path, Replace::Never).unwrap_err();
+    assert!(refused.to_string().contains("--force"), "{refused}");
+    assert_eq!(std::fs::read(&path).unwrap(), b"old");
+    save_map_png(&map, 2, MapMode::Outcome, &path, Replace::RegularFile).unwrap();
     assert_eq!(Image::read(&path).width, 42);
     let names: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
@@ -335,16 +339,16 @@ fn files_are_renamed_into_place_and_failures_leave_nothing() {
         .collect();
     assert_eq!(names, vec![std::ffi::OsString::from("map.png")]);
 
-    let missing = dir.path().join("no-such-dir").join("map.png");
-    let err = save_map_png(&map, 1, MapMode::Outcome, &missing).unwrap_err();
-    assert_eq!(err.exit_code(), 2);
-    assert!(err.to_string().contains("no-such-dir/map.png"), "{err}");
-    assert!(!missing.parent().unwrap().exists());
+    // Missing directories are made, as for tables.
+    let nested = dir.path().join("new-dir").join("map.png");
+    save_map_png(&map, 1, MapMode::Outcome, &nested, Replace::Never).unwrap();
+    assert_eq!(Image::read(&nested).width, 21);
+    std::fs::remove_dir_all(dir.path().join("new-dir")).unwrap();
 
     // Refused before anything is written.
     let path = dir.path().join("zero.png");
-    assert!(save_map_png(&map, 0, MapMode::Outcome, &path).is_err());
-    assert!(save_plot_png(&kayles_series(), (10, 10), &path).is_err());
+    assert!(save_map_png(&map, 0, MapMode::Outcome, &path, Replace::Never).is_err());
+    assert!(save_plot_png(&kayles_series(), (10, 10), &path, Replace::Never).is_err());
     assert!(!path.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }

@@ -292,7 +292,13 @@ fn bad_positions_and_bad_domains_are_one_line_errors() {
 #[test]
 fn damaged_tables_are_refused_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
-    let path = make_table(dir.path(), &["kayles", "--total", "24"], "kayles.table");
+    // Flat: a flipped byte near the end must land in the body (tests/compress.rs damages
+    // compressed tables).
+    let path = make_table(
+        dir.path(),
+        &["kayles", "--total", "24", "--uncompressed"],
+        "kayles.table",
+    );
     let good = std::fs::read(&path).unwrap();
     let damaged = dir.path().join("damaged.table");
     let damaged_arg = damaged.to_str().unwrap();
@@ -360,4 +366,96 @@ fn damaged_tables_are_refused_with_one_line() {
     assert_eq!(info["game"], "octal:0.77");
     assert_eq!(info["convention"], "normal");
     assert_eq!(info["verified"], true);
+}
+
+#[test]
+fn contradicting_flags_are_refused_and_solve_uses_a_covering_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = make_table(
+        dir.path(),
+        &["nim", "--heaps", "3", "--max", "15"],
+        "nim.table",
+    );
+    let table = table.to_str().unwrap();
+    for args in [
+        &["check", "nim", "--table", table, "--start"][..],
+        &["check", "nim", "--table", table, "--method", "search", "1"],
+        &["check", "nim", "--table", table, "--hash", "8", "1"],
+        &["check", "nim", "--table", table, "--nim-table", table, "1"],
+        &[
+            "solve", "nim", "1", "2", "--table", table, "--method", "grundy",
+        ],
+    ] {
+        let output = sicher(dir.path(), args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&output).lines().count(),
+            1,
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    // A covering table under tables/ answers solve too, with every winning move.
+    let output = sicher(
+        dir.path(),
+        &["table", "kayles", "--total", "16", "--misere", "--quiet"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = sicher(
+        dir.path(),
+        &["solve", "kayles", "--misere", "3", "4", "5", "--json"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let from_table: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(from_table["source"], "table");
+    let output = sicher(
+        dir.path(),
+        &[
+            "solve", "kayles", "--misere", "3", "4", "5", "--json", "--method", "search",
+        ],
+    );
+    let searched: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(searched["source"], "search");
+    assert_eq!(from_table["win"], searched["win"]);
+    assert_eq!(from_table["moves"], searched["moves"]);
+}
+
+#[test]
+fn remoteness_tables_answer_the_fastest_win() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = make_table(
+        dir.path(),
+        &[
+            "subtraction:1,2",
+            "--heaps",
+            "2",
+            "--max",
+            "20",
+            "--remoteness",
+        ],
+        "r.table",
+    );
+    let path = path.to_str().unwrap();
+    let output = sicher(dir.path(), &["check", "--table", path, "7", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let answer: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    // A lone heap of 7 in {1, 2}: take 1, leaving 6 (a multiple of 3); then the loser
+    // takes one each time and the winner answers to the next multiple of 3: 7 6 5 3 2 0,
+    // five moves.
+    assert_eq!(answer["win"], true);
+    assert_eq!(answer["move"], serde_json::json!([6]));
+    assert_eq!(answer["remoteness"], 5);
+    let output = sicher(dir.path(), &["check", "--table", path, "6"]);
+    assert_eq!(
+        stdout(&output),
+        "6: unsafe: the player to move loses in 4 at most\n"
+    );
+    let output = sicher(dir.path(), &["info", path, "--verify", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let info: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(info["kind"], "remoteness");
+    assert_eq!(
+        info["histogram"].as_array().unwrap().len() as u64,
+        info["rmax"].as_u64().unwrap() + 1
+    );
 }

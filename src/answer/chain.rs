@@ -2,11 +2,14 @@
 
 use std::path::PathBuf;
 
-use super::{Answer, NimSource, Oracle, Query, SearchSource, Solution, TableSource};
+use super::{
+    Answer, NimSource, Oracle, Query, QuotientSource, SearchSource, Solution, TableSource,
+};
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
 use crate::grundy::fast_path::applies;
 use crate::grundy::solution::default_max;
+use crate::quotient::Budget;
 use crate::search::{ProgressHook, SearchConfig};
 
 /// Largest heap for which [`Method::Auto`] falls back to search when nim-values fail.
@@ -45,6 +48,8 @@ pub struct Policy {
     pub table: Option<PathBuf>,
     /// Read nim-values from this table instead of computing them.
     pub nim_table: Option<PathBuf>,
+    /// Answer misère play from this stored misère quotient first.
+    pub quotient_file: Option<PathBuf>,
     /// Where covering tables of the game are looked for ([`Method::Auto`] only).
     pub tables_dir: Option<PathBuf>,
     /// Largest heap whose nim-value may be computed; larger heaps need a proved period.
@@ -54,6 +59,8 @@ pub struct Policy {
     pub search: SearchConfig,
     /// The search's engine.
     pub engine: Engine,
+    /// How far misère quotients may be built on the fly ([`Method::Auto`], misère play).
+    pub quotient_budget: Budget,
 }
 
 impl Default for Policy {
@@ -62,10 +69,12 @@ impl Default for Policy {
             method: Method::Auto,
             table: None,
             nim_table: None,
+            quotient_file: None,
             tables_dir: Some(PathBuf::from(crate::table::DEFAULT_DIR)),
             nim_max: None,
             search: SearchConfig::default(),
             engine: Engine::Alphabeta,
+            quotient_budget: super::quotient::on_the_fly_budget(),
         }
     }
 }
@@ -97,6 +106,9 @@ impl Chain {
             }
             sources.push(Box::new(NimSource::from_table(game, path)?));
         }
+        if let Some(path) = &policy.quotient_file {
+            sources.push(Box::new(stored_quotient(game, path)?));
+        }
         match policy.method {
             Method::Search => {}
             Method::Grundy if sources.is_empty() => {
@@ -106,6 +118,9 @@ impl Chain {
             Method::Auto => {
                 if sources.is_empty() && applies(game) {
                     let source = NimSource::computing(game, nim_len, Some(AUTO_SEARCH_FALLBACK))?;
+                    sources.push(Box::new(source));
+                }
+                if let Some(source) = QuotientSource::new(game, policy.quotient_budget.clone()) {
                     sources.push(Box::new(source));
                 }
                 let tables = policy
@@ -188,4 +203,24 @@ impl Chain {
             self.game.canonical()
         ))
     }
+}
+
+/// The stored misère quotient at `path`, which must be of `game`'s rules in misère play.
+fn stored_quotient(game: &Game, path: &std::path::Path) -> Result<QuotientSource> {
+    if !game.terminal_is_win() {
+        return Err(Error::input(format!(
+            "{}: a misère quotient answers misère play; add --misere",
+            path.display()
+        )));
+    }
+    let quotient = crate::table::read_quotient(path)?;
+    if quotient.ruleset != game.ruleset.spec() {
+        return Err(Error::input(format!(
+            "{}: this quotient is of {}, not {}",
+            path.display(),
+            quotient.ruleset,
+            game.ruleset
+        )));
+    }
+    Ok(QuotientSource::stored(game, quotient))
 }

@@ -14,11 +14,14 @@
 
 mod chain;
 mod nim;
+mod quotient;
 mod search;
+pub mod survey;
 mod table;
 
 pub use chain::{Chain, Engine, Method, Policy};
 pub use nim::NimSource;
+pub use quotient::QuotientSource;
 pub use search::SearchSource;
 pub use table::TableSource;
 
@@ -34,6 +37,8 @@ use crate::value::Value;
 pub enum SourceKind {
     /// Sprague-Grundy theory: the XOR of nim-values (normal play, one-heap rulesets).
     NimValues,
+    /// Misère theory: Bouton's misère Nim rule or a misère quotient.
+    Quotient,
     /// An endgame table on disk.
     Table,
     /// The top-down search.
@@ -45,6 +50,7 @@ impl SourceKind {
     pub fn name(self) -> &'static str {
         match self {
             SourceKind::NimValues => "grundy",
+            SourceKind::Quotient => "quotient",
             SourceKind::Table => "table",
             SourceKind::Search => "search",
         }
@@ -141,6 +147,15 @@ pub enum Evidence {
         values: Vec<u64>,
         /// Their XOR: the position is unsafe exactly when it is 0.
         nim_sum: u64,
+    },
+    /// Bouton's misère Nim rule.
+    MisereNim,
+    /// The misère quotient that answered.
+    Quotient {
+        /// Its order.
+        order: u32,
+        /// Heaps `1..=max_heap` are covered.
+        max_heap: u64,
     },
     /// The table that held the answer.
     Table {

@@ -126,7 +126,7 @@ impl TableSource {
             return Ok(None);
         };
         let table = &self.tables[at];
-        let value = table.value_at(table.ranker().rank_unchecked(heaps))?;
+        let value = table.value_of(heaps, table.ranker().rank_unchecked(heaps))?;
         if !(value.is_win() && query.best_move) {
             return Ok(Some((value, None)));
         }
@@ -169,12 +169,13 @@ impl TableSource {
         let ranker = table.ranker();
         let children = &mut self.children[at];
         children.load(ranker, heaps);
-        let (kind, convention) = (table.header().kind, table.header().convention);
         let mut failure = None;
+        // A compressed table predicts a child's outcome from its heaps.
+        let mut scratch = Vec::new();
         let _ = table.game().ruleset.for_each_move(heaps, |removed, added| {
             let rank = children.rank(ranker, heaps, removed, added);
-            match table.field_at(rank) {
-                Ok(field) => visit(kind.value(field, convention), removed, added),
+            match table.child_value(heaps, removed, added, rank, &mut scratch) {
+                Ok(value) => visit(value, removed, added),
                 Err(error) => {
                     failure = Some(error);
                     ControlFlow::Break(())
@@ -207,7 +208,7 @@ impl Oracle for TableSource {
             return Ok(None);
         };
         let table = &self.tables[at];
-        let value = table.value_at(table.ranker().rank_unchecked(heaps))?;
+        let value = table.value_of(heaps, table.ranker().rank_unchecked(heaps))?;
         let path = table.path().to_path_buf();
         let list_all = query.remoteness == Remoteness::Required;
         let mut moves = Vec::new();

@@ -152,6 +152,9 @@ pub struct MethodArgs {
     /// Answer from this nim-value table (`nim-values --write`) instead of computing.
     #[arg(long, value_name = "FILE")]
     pub nim_table: Option<PathBuf>,
+    /// Answer misère play from this stored misère quotient (`quotient --write`).
+    #[arg(long, value_name = "FILE")]
+    pub quotient: Option<PathBuf>,
 }
 
 impl MethodArgs {
@@ -167,6 +170,7 @@ impl MethodArgs {
             method,
             table,
             nim_table: self.nim_table.clone(),
+            quotient_file: self.quotient.clone(),
             nim_max: self.max,
             search: search.config(),
             engine: search.engine(),

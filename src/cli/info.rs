@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use super::output::print_json;
 use crate::error::Result;
-use crate::table::{BodyKind, Table, BLOCK_BYTES, FORMAT_VERSION};
+use crate::table::Codec;
+use crate::table::{BodyKind, Table, BLOCK_BYTES};
 
 /// Arguments of `sicher info`.
 #[derive(Args, Debug)]
@@ -47,7 +48,20 @@ struct InfoReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     histogram: Option<Vec<u64>>,
     body_offset: u64,
+    /// Bytes of the body as stored.
     body_bytes: u64,
+    /// Bytes of the body's packed words, decoded.
+    raw_body_bytes: u64,
+    /// Bytes of the whole file.
+    file_bytes: u64,
+    /// Bits per position (or heap size) of the whole file.
+    bits_per_position: f64,
+    /// `none` (flat, memory-mapped) or `zstd`.
+    codec: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    zstd_level: Option<i32>,
+    /// What outcome residuals are taken against.
+    prediction: String,
     blocks: u64,
     block_bytes: u64,
     body_checksum: String,
@@ -68,6 +82,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         BodyKind::Outcomes { unsafe_count } => (Some(unsafe_count), None, None),
         BodyKind::NimValues { period } => (None, period, None),
         BodyKind::Remoteness { rmax } => (None, None, Some(rmax)),
+        BodyKind::Quotient { .. } => (None, None, None),
     };
     let report = InfoReport {
         path: args.file.display().to_string(),
@@ -84,12 +99,24 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         rmax,
         histogram: header.histogram.clone(),
         body_offset: header.body_offset,
-        body_bytes: header.body_len(),
+        body_bytes: header.stored_len,
+        raw_body_bytes: header.body_len(),
+        file_bytes: header.file_len(),
+        bits_per_position: header.file_len() as f64 * 8.0 / header.entries as f64,
+        codec: match header.codec {
+            Codec::Flat => "none",
+            Codec::Zstd { .. } => "zstd",
+        },
+        zstd_level: match header.codec {
+            Codec::Flat => None,
+            Codec::Zstd { level } => Some(level),
+        },
+        prediction: header.prediction.name(),
         blocks: header.blocks(),
         block_bytes: BLOCK_BYTES,
         body_checksum: format!("{:016x}", header.index_checksum),
         sicher_version: header.sicher_version.clone(),
-        format_version: FORMAT_VERSION,
+        format_version: header.version,
         verified: args.verify.then_some(true),
     };
     if args.json {
@@ -97,6 +124,14 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     }
     outln!("{}", report.path)?;
     match header.kind {
+        BodyKind::Quotient { order } => {
+            let heaps = header.quotient.as_ref().map_or(0, |m| m.max_heap);
+            outln!("  misère quotient of: {} (heaps 1..={heaps})", report.game)?;
+            outln!("  order:          {order}; its multiplication table is the body, one entry per pair of elements")?;
+            if let Some(meta) = &header.quotient {
+                outln!("  relations:      {}", meta.relations.join(", "))?;
+            }
+        }
         BodyKind::Outcomes { unsafe_count } => {
             outln!("  game:           {} ({})", report.game, report.convention)?;
             outln!("  domain:         {} ({})", report.domain, header.domain)?;
@@ -153,6 +188,21 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         report.block_bytes,
         report.body_checksum
     )?;
+    outln!(
+        "  stored:         {} ({} bytes raw; file {} bytes, {:.4} bits per {})",
+        header.codec.name(),
+        report.raw_body_bytes,
+        report.file_bytes,
+        report.bits_per_position,
+        if header.kind.holds_positions() {
+            "position"
+        } else {
+            "heap size"
+        }
+    )?;
+    if header.kind.holds_positions() {
+        outln!("  prediction:     {}", report.prediction)?;
+    }
     outln!(
         "  written by:     sicher {} (format version {})",
         report.sicher_version,

@@ -17,6 +17,9 @@ pub mod info;
 pub mod input;
 pub mod nim_values;
 pub mod output;
+pub mod picture;
+pub mod play;
+pub mod quotient;
 pub mod solution;
 pub mod solve;
 pub mod table;
@@ -75,6 +78,15 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// The nim-values G(0..=N) of a ruleset whose moves change one heap.
     NimValues(nim_values::NimValuesArgs),
+    /// The map of every two-heap position up to N: safe white, unsafe black (PNG or
+    /// terminal).
+    Picture(picture::PictureArgs),
+    /// The per-heap series (nim-values, or misère lone-heap outcomes) as a PNG plot.
+    Plot(picture::PlotArgs),
+    /// Play a game against perfect play.
+    Play(play::PlayArgs),
+    /// The misère quotient of a one-heap ruleset's heaps 1..=N.
+    Quotient(quotient::QuotientArgs),
 }
 
 /// Runs a parsed command line.
@@ -87,6 +99,10 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Info(args) => info::run(args),
         Command::Verify(args) => verify::run(args),
         Command::NimValues(args) => nim_values::run(args),
+        Command::Picture(args) => picture::run_picture(args),
+        Command::Plot(args) => picture::run_plot(args),
+        Command::Play(args) => play::run(args),
+        Command::Quotient(args) => quotient::run(args),
     };
     match outcome {
         // A reader that stopped listening (`| head`) is not an error.
@@ -98,4 +114,14 @@ pub fn run(cli: &Cli) -> Result<()> {
 /// Wraps a failed write to standard output.
 pub fn stdout_error(source: std::io::Error) -> Error {
     Error::io("<stdout>", source)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
 }

@@ -8,9 +8,9 @@ use clap::Args;
 use serde::Serialize;
 
 use super::args::{start_heaps, GameArgs, MethodArg, MethodArgs, RemotenessArgs, SearchArgs};
-use super::output::{label, per_second, print_json, spinner, verdict};
+use super::output::{label, per_second, print_json, spinner, verdict_with_remoteness};
 use super::{solution, EXAMPLES_SOLVE};
-use crate::answer::{Chain, Evidence, Query};
+use crate::answer::{Chain, Evidence, Query, Remoteness};
 use crate::error::{Error, Result};
 use crate::game::Position;
 use crate::search::SearchStats;
@@ -62,8 +62,9 @@ struct Record {
     source: &'static str,
     /// The same, under the name older versions used.
     method: &'static str,
-    /// Every winning move (the positions after them).
-    moves: Vec<Vec<u64>>,
+    /// Every winning move (the positions after them); with `--remoteness`, every move as
+    /// a [`MoveRecord`].
+    moves: Moves,
     /// False when some heap was too large to list all its winning moves.
     moves_complete: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -72,6 +73,11 @@ struct Record {
     nim_sum: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     table: Option<String>,
+    /// Misère quotient answers: the quotient's order and the heaps it covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quotient_order: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quotient_heaps: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stats: Option<SearchStats>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -79,6 +85,27 @@ struct Record {
     seconds: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     nodes_per_second: Option<f64>,
+}
+
+/// The moves `solve` lists.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Moves {
+    /// The winning moves, as the positions they lead to.
+    Winning(Vec<Vec<u64>>),
+    /// Every move with its value, best first.
+    Valued(Vec<MoveRecord>),
+}
+
+/// One move with what it is worth to the mover.
+#[derive(Serialize)]
+struct MoveRecord {
+    /// The position the move leads to.
+    to: Vec<u64>,
+    /// True when the mover wins by it.
+    win: bool,
+    /// Moves until the game ends if it is played and both then play best.
+    remoteness: Option<u32>,
 }
 
 /// Runs `sicher solve`.
@@ -119,11 +146,28 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let elapsed = started.elapsed();
     let win = solved.answer.value.is_win();
     let source = solved.answer.source.name();
-    let moves: Vec<Vec<u64>> = solved
-        .winning_moves
-        .iter()
-        .map(|m| m.heaps().to_vec())
-        .collect();
+    let valued = query.remoteness == Remoteness::Required;
+    let moves = if valued {
+        Moves::Valued(
+            solved
+                .moves
+                .iter()
+                .map(|(to, child)| MoveRecord {
+                    to: to.heaps().to_vec(),
+                    win: !child.is_win(),
+                    remoteness: child.remoteness().map(|r| r + 1),
+                })
+                .collect(),
+        )
+    } else {
+        Moves::Winning(
+            solved
+                .winning_moves
+                .iter()
+                .map(|m| m.heaps().to_vec())
+                .collect(),
+        )
+    };
     let mut record = Record {
         game: game.canonical(),
         position: position.heaps().to_vec(),
@@ -136,6 +180,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         nim_values: None,
         nim_sum: None,
         table: None,
+        quotient_order: None,
+        quotient_heaps: None,
         stats: None,
         table_bytes: None,
         seconds: elapsed.as_secs_f64(),
@@ -147,6 +193,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             record.nim_sum = Some(*nim_sum);
         }
         Evidence::Table { path } => record.table = Some(path.display().to_string()),
+        Evidence::MisereNim => {}
+        Evidence::Quotient { order, max_heap } => {
+            record.quotient_order = Some(*order);
+            record.quotient_heaps = Some(*max_heap);
+        }
         Evidence::Search { stats, table_bytes } => {
             record.stats = Some(*stats);
             record.table_bytes = Some(*table_bytes);
@@ -160,7 +211,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         "{} ({}) {position}: {}",
         game.name,
         game.convention,
-        verdict(win)
+        verdict_with_remoteness(solved.answer.value)
     )?;
     if let Evidence::NimValues { values, nim_sum } = &solved.evidence {
         let values: Vec<String> = values.iter().map(u64::to_string).collect();
@@ -169,7 +220,21 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             values.join(" ")
         )?;
     }
-    if win {
+    if valued {
+        outln!("every move, best first (the moves left if it is played):")?;
+        for (to, child) in &solved.moves {
+            let r = child.remoteness().map_or(0, |r| r + 1);
+            let how = if child.is_win() {
+                format!("loses in {r} at most")
+            } else {
+                format!("wins in {r}")
+            };
+            outln!("  to {to}: {how}")?;
+        }
+        if solved.moves.is_empty() {
+            outln!("  none: no move is left")?;
+        }
+    } else if win {
         let list: Vec<String> = solved
             .winning_moves
             .iter()
@@ -199,6 +264,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             *table_bytes as f64 / (1 << 20) as f64,
         ),
         Evidence::Table { path } => outln!("from the table {}", path.display()),
+        Evidence::MisereNim => outln!(
+            "by Bouton's misère Nim rule: unsafe exactly when the nim-sum is 0 with a heap above 1, or 1 with every heap at most 1"
+        ),
+        Evidence::Quotient { order, max_heap } => outln!(
+            "by the misère quotient of heaps 1..={max_heap} (order {order}; `sicher quotient {}` shows it)",
+            game.ruleset
+        ),
         Evidence::NimValues { .. } => Ok(()),
     }
 }

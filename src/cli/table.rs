@@ -107,6 +107,10 @@ pub struct TableArgs {
     /// nim-values (the table is the same; for measuring and checking the labellers).
     #[arg(long)]
     pub no_shortcuts: bool,
+    /// Store the body flat and memory-mapped, as format 2 did, instead of in
+    /// compressed blocks (larger, no decoding on first read).
+    #[arg(long)]
+    pub uncompressed: bool,
 }
 
 /// Plans the labelling, announces the domain size and memory, refuses what will not fit
@@ -183,7 +187,13 @@ struct TableReport {
     unsafe_count: u64,
     bytes: u64,
     body_bytes: u64,
+    raw_body_bytes: u64,
+    codec: String,
+    prediction: String,
+    /// Packed bits per position (the width of an entry).
     bits_per_position: f64,
+    /// Bits per position of the whole file, as stored.
+    stored_bits_per_position: f64,
     seconds: f64,
     label_seconds: f64,
     positions_per_second: f64,
@@ -286,9 +296,18 @@ pub fn run(args: &TableArgs) -> Result<()> {
     } else {
         (None, None)
     };
+    let storage = if args.uncompressed {
+        table::Storage::Flat
+    } else {
+        table::Storage::Compressed
+    };
     let header = match &labelled.remoteness {
-        Some(remoteness) => table::write_remoteness(&path, &game, domain, remoteness, replace)?,
-        None => table::write_outcomes(&path, &game, domain, &labelled.labels, replace)?,
+        Some(remoteness) => {
+            table::write_remoteness_stored(&path, &game, domain, remoteness, storage, replace)?
+        }
+        None => {
+            table::write_outcomes_stored(&path, &game, domain, &labelled.labels, storage, replace)?
+        }
     };
     plan.discard_work()?;
     let rmax = labelled.remoteness.as_ref().map(|r| r.rmax());
@@ -303,8 +322,12 @@ pub fn run(args: &TableArgs) -> Result<()> {
         entries,
         unsafe_count: labelled.labels.unsafe_count(),
         bytes: header.file_len(),
-        body_bytes: header.body_len(),
+        body_bytes: header.stored_len,
+        raw_body_bytes: header.body_len(),
+        codec: header.codec.name(),
+        prediction: header.prediction.name(),
         bits_per_position: header.body_len() as f64 * 8.0 / entries as f64,
+        stored_bits_per_position: header.file_len() as f64 * 8.0 / entries as f64,
         seconds: started.elapsed().as_secs_f64(),
         label_seconds: labelled.seconds,
         positions_per_second: per_second(
@@ -344,9 +367,16 @@ pub fn run(args: &TableArgs) -> Result<()> {
             )?;
         }
         outln!(
-            "  size:           {} bytes ({} bits per position, header aside)",
+            "  size:           {} bytes ({} bits per position; body {} bytes stored, {} raw)",
             report.bytes,
-            format_args!("{:.4}", report.bits_per_position)
+            format_args!("{:.4}", report.stored_bits_per_position),
+            report.body_bytes,
+            report.raw_body_bytes
+        )?;
+        outln!(
+            "  codec:          {} (prediction: {})",
+            report.codec,
+            report.prediction
         )?;
         outln!(
             "  labelling:      {:.3} s, {:.0} positions/s ({} strategy, {} threads)",

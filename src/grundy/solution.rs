@@ -150,22 +150,7 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
         while (outcomes.len() as u64) < target {
-            let n = outcomes.len() as u64;
-            // No move at all (including the empty heap) wins in misère play.
-            let mut any = false;
-            let mut win = false;
-            let _ = ruleset.for_each_heap_option(n, |parts| {
-                any = true;
-                // Leaving nothing hands the opponent a position without moves: their win.
-                let option_wins = parts.first().is_none_or(|&h| outcomes[h as usize]);
-                if option_wins {
-                    ControlFlow::Continue(())
-                } else {
-                    win = true;
-                    ControlFlow::Break(())
-                }
-            });
-            outcomes.push(!any || win);
+            push_lone_heap_outcome(ruleset, &mut outcomes);
         }
         progress(target);
         if let Some(finder) = &mut finder {
@@ -186,4 +171,43 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         solution.sequence = Sequence::Outcomes(outcomes);
     }
     Ok(solution)
+}
+
+/// Appends whether a lone heap of the next size is safe in misère play, from the smaller
+/// heaps' outcomes (rulesets that never split a heap).
+fn push_lone_heap_outcome(ruleset: &Ruleset, outcomes: &mut Vec<bool>) {
+    let n = outcomes.len() as u64;
+    // No move at all (including the empty heap) wins in misère play.
+    let mut any = false;
+    let mut win = false;
+    let _ = ruleset.for_each_heap_option(n, |parts| {
+        any = true;
+        // Leaving nothing hands the opponent a position without moves: their win.
+        let option_wins = parts.first().is_none_or(|&h| outcomes[h as usize]);
+        if option_wins {
+            ControlFlow::Continue(())
+        } else {
+            win = true;
+            ControlFlow::Break(())
+        }
+    });
+    outcomes.push(!any || win);
+}
+
+/// Whether a lone heap of each size `0..len` is safe in misère play, for rulesets that
+/// never split a heap.
+pub fn lone_heap_outcomes(ruleset: &Ruleset, len: u64) -> Result<Vec<bool>> {
+    if ruleset.splits() || !ruleset.moves_one_heap() {
+        return Err(Error::input(format!(
+            "{ruleset}: a lone heap's misère outcome alone says little when moves split heaps or change several"
+        )));
+    }
+    let mut outcomes: Vec<bool> = Vec::new();
+    outcomes
+        .try_reserve_exact(usize::try_from(len).unwrap_or(usize::MAX))
+        .map_err(|_| Error::input(format!("not enough memory for {len} outcomes; lower --max")))?;
+    while (outcomes.len() as u64) < len {
+        push_lone_heap_outcome(ruleset, &mut outcomes);
+    }
+    Ok(outcomes)
 }

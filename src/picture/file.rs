@@ -1,42 +1,22 @@
-//! Writing a picture under a temporary name in the target directory, renamed into place
-//! only once complete and synced, so an interrupted run never leaves a half image under the
-//! final name.
+//! Writing a picture through [`crate::atomic_file`]: under a temporary name beside the
+//! destination, synced, then given its final name, so an interrupted run never leaves a
+//! half image under the final name and a file that appeared meanwhile is only replaced
+//! when replacing was asked for.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
+use crate::atomic_file::{AtomicFile, Replace};
 use crate::error::{Error, Result};
 
-/// Writes `path` through `.NAME.PID.partial` beside it, replacing any existing file only
-/// once `encode` has written everything. Errors name `path`, the file the user asked for.
+/// Writes `path` with what `encode` produces; errors name `path`, the file the user
+/// asked for.
 pub(super) fn save_atomically(
     path: &Path,
+    replace: Replace,
     encode: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<()> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| Error::input(format!("{}: not a file name", path.display())))?;
-    let temporary = path.with_file_name(format!(
-        ".{}.{}.partial",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = write_file(&temporary, encode)
-        .and_then(|()| std::fs::rename(&temporary, path))
-        .map_err(|e| Error::io(path, e));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result
-}
-
-fn write_file(
-    path: &Path,
-    encode: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut out = BufWriter::with_capacity(1 << 16, File::create(path)?);
-    encode(&mut out)?;
-    let file = out.into_inner().map_err(|e| e.into_error())?;
-    file.sync_all()
+    let mut file = AtomicFile::create(path, replace)?;
+    encode(&mut file).map_err(|e| Error::io(path, e))?;
+    file.commit()
 }

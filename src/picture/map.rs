@@ -7,6 +7,7 @@ use std::path::Path;
 use super::colour::{remoteness_colour, Rgb, BACKGROUND, SAFE, UNKNOWN, UNSAFE};
 use super::file::save_atomically;
 use super::legend::{self, Remoteness, LEGEND_HEIGHT, LEGEND_WIDTH};
+use crate::atomic_file::Replace;
 use crate::error::{Error, Result};
 
 /// The largest width or height of a map image, in pixels: larger PNGs are impractical to
@@ -175,10 +176,17 @@ pub fn write_map_png(map: &Map, scale: u32, mode: MapMode, writer: impl Write) -
 }
 
 /// Writes the map as a PNG file at `path`, through a temporary file in the same directory
-/// renamed into place once complete; an existing file is replaced.
-pub fn save_map_png(map: &Map, scale: u32, mode: MapMode, path: &Path) -> Result<()> {
+/// renamed into place once complete; an existing file is replaced only with
+/// [`Replace::RegularFile`].
+pub fn save_map_png(
+    map: &Map,
+    scale: u32,
+    mode: MapMode,
+    path: &Path,
+    replace: Replace,
+) -> Result<()> {
     let picture = Picture::new(map, scale, mode)?;
-    save_atomically(path, |out| picture.encode(out))
+    save_atomically(path, replace, |out| picture.encode(out))
 }
 
 /// A validated map ready to encode: everything that can fail for a reason other than I/O

@@ -17,6 +17,7 @@ use super::canvas::Canvas;
 use super::colour::Rgb;
 use super::file::save_atomically;
 use super::text::{self, Align};
+use crate::atomic_file::Replace;
 use crate::error::{Error, Result};
 
 /// The size a caller without an opinion should use, in pixels.
@@ -144,10 +145,16 @@ pub fn write_plot_png(series: &Series, size: (u32, u32), writer: impl Write) -> 
 }
 
 /// Draws the plot and writes it as a PNG file at `path`, through a temporary file in the
-/// same directory renamed into place once complete; an existing file is replaced.
-pub fn save_plot_png(series: &Series, size: (u32, u32), path: &Path) -> Result<()> {
+/// same directory renamed into place once complete; an existing file is replaced only with
+/// [`Replace::RegularFile`].
+pub fn save_plot_png(
+    series: &Series,
+    size: (u32, u32),
+    path: &Path,
+    replace: Replace,
+) -> Result<()> {
     let pixels = render(series, size)?;
-    save_atomically(path, |out| encode(&pixels, size, out))
+    save_atomically(path, replace, |out| encode(&pixels, size, out))
 }
 
 fn encode(pixels: &[u8], (width, height): (u32, u32), out: &mut dyn Write) -> io::Result<()> {

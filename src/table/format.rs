@@ -3,23 +3,30 @@
 //!
 //! ```text
 //! 0          8  magic "SICHRTBL"
-//! 8         12  format version, u32 little-endian (2)
+//! 8         12  format version, u32 little-endian (3; version 2 is read too)
 //! 12        16  header length H, u32 little-endian
 //! 16      16+H  header, bincode (standard configuration, fixed-width integers)
 //! 16+H    24+H  checksum of bytes 0..16+H, u64 little-endian
 //! ...           zero padding up to the index offset, a multiple of 64
-//! index         one u64 checksum per body block, little-endian; the header holds the
-//!               index's own checksum
+//! index         flat bodies: one u64 checksum per body block; compressed bodies: four
+//!               u64 per block (end offset in the stored body, encoding, checksum of
+//!               the stored bytes, checksum of the decoded words); little-endian; the
+//!               header holds the index's own checksum
 //! ...           zero padding up to the body offset, a multiple of 64
-//! body          ceil(entries * width / 64) little-endian u64 words: entry r is the
-//!               `width`-bit field (1 to 32 bits) at bit r * width, low bits in the
-//!               lower word where a field straddles two, read as the header's body
-//!               kind says
+//! body          flat: ceil(entries * width / 64) little-endian u64 words: entry r is
+//!               the `width`-bit field (1 to 32 bits) at bit r * width, low bits in the
+//!               lower word where a field straddles two, read as the header's body kind
+//!               says. Compressed: the stored blocks one after another, each the
+//!               encoding of 64 KiB of such words (the last block shorter): nothing
+//!               (all zero), a zstd frame, or the bytes as they are
 //! ```
 //!
-//! The body is checked block by block (64 KiB each) the first time a probe touches a
-//! block, so a damaged table is refused before it answers, at the cost of one pass over
-//! each block actually used.
+//! The words of an outcome body may be a residual: the outcome XOR what the header's
+//! prediction says of the position ([`super::predict`]), per block as the index says.
+//!
+//! The body is checked block by block (64 KiB of words each) the first time a probe
+//! touches a block, so a damaged table is refused before it answers, at the cost of one
+//! pass over each block actually used.
 
 use bincode::{Decode, Encode};
 
@@ -33,16 +40,101 @@ use crate::value::{Outcome, Value};
 pub const MAGIC: [u8; 8] = *b"SICHRTBL";
 /// The first eight bytes of the nim-value tables of format 1.
 const OLD_NIM_MAGIC: [u8; 8] = *b"SICHRNIM";
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+/// The format version this build writes (it reads this and [`OLD_FORMAT_VERSION`]).
+pub const FORMAT_VERSION: u32 = 3;
+/// The older format version this build still reads: flat bodies only.
+pub const OLD_FORMAT_VERSION: u32 = 2;
 /// Bytes before the encoded header: magic, version, header length.
 pub const PREFIX_LEN: usize = 16;
 /// Sections start at multiples of this, so the body can be memory-mapped as words.
 pub const ALIGN: u64 = 64;
 /// Body bytes per checked block.
 pub const BLOCK_BYTES: u64 = 1 << 16;
-/// Encoded headers longer than this are corrupt: the fields are a few short strings.
-const MAX_HEADER_LEN: u32 = 1 << 16;
+/// Encoded headers longer than this are corrupt: a few short strings and, with a learned
+/// prediction, a model of at most 255 x 255 products and a few thousand heap sizes.
+const MAX_HEADER_LEN: u32 = 1 << 20;
+/// Bytes of one block's entry in the index of a compressed body.
+pub const COMPRESSED_ENTRY_BYTES: u64 = 32;
+
+/// How the body is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// The packed words as they are, memory-mapped for probing.
+    Flat,
+    /// Each block compressed on its own with zstd at this level.
+    Zstd {
+        /// The compression level the writer used.
+        level: i32,
+    },
+}
+
+impl Codec {
+    /// The codec's name, as `info` prints it.
+    pub fn name(&self) -> String {
+        match self {
+            Codec::Flat => "none (flat, memory-mapped)".into(),
+            Codec::Zstd { level } => format!("zstd level {level}, blocks of 64 KiB"),
+        }
+    }
+}
+
+/// What an outcome body's residual is taken against (see [`super::predict`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prediction {
+    /// Nothing: the words are the outcomes.
+    None,
+    /// Sprague-Grundy: unsafe exactly when the nim-sum is 0 (normal play, one-heap rules).
+    NimSum,
+    /// The misère rule of tame games (misère play, one-heap rules).
+    TameMisere,
+    /// Moore's rule for Moore's Nim_k, in either convention.
+    Moore,
+    /// A misère quotient learned from the small positions, stored here.
+    Quotient(QuotientModel),
+}
+
+impl Prediction {
+    /// The prediction's name, as `info` prints it.
+    pub fn name(&self) -> String {
+        match self {
+            Prediction::None => "none".into(),
+            Prediction::NimSum => "nim-sum (Sprague-Grundy, exact)".into(),
+            Prediction::TameMisere => "tame misère rule".into(),
+            Prediction::Moore => "Moore's rule (exact)".into(),
+            Prediction::Quotient(model) => format!(
+                "misère quotient of {} elements learned from the positions of at most {} tokens",
+                model.elements(),
+                model.learned_total
+            ),
+        }
+    }
+}
+
+/// A learned misère quotient: heap sizes map to elements of a commutative monoid, a
+/// position to the product of its heaps', and some elements are unsafe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuotientModel {
+    /// Largest total of the positions it was learned from.
+    pub learned_total: u64,
+    /// The element of each heap size `0..=largest`.
+    pub phi: Vec<u8>,
+    /// `mul[a * n + b]`: the product of elements `a` and `b`.
+    pub mul: Vec<u8>,
+    /// Bit `e` set when element `e` is unsafe.
+    pub unsafe_bits: Vec<u8>,
+}
+
+impl QuotientModel {
+    /// Number of elements (0 when the product table is not square).
+    pub fn elements(&self) -> usize {
+        let n = (self.mul.len() as f64).sqrt().round() as usize;
+        if n * n == self.mul.len() && self.unsafe_bits.len() == n.div_ceil(8) {
+            n
+        } else {
+            0
+        }
+    }
+}
 
 /// What a table's entries hold, with what the writer counted of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +156,36 @@ pub enum BodyKind {
         /// The largest remoteness stored.
         rmax: u32,
     },
+    /// A misère quotient: the entries are its multiplication table, one per unordered
+    /// pair of elements (the domain `--heaps 2 --max order-1` ranks the pairs), and the
+    /// header's [`QuotientMeta`] holds the rest.
+    Quotient {
+        /// Number of elements.
+        order: u32,
+    },
+}
+
+/// What a quotient table keeps beside its multiplication table.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+pub struct QuotientMeta {
+    /// Heaps `1..=max_heap` are covered.
+    pub max_heap: u64,
+    /// The element of the empty position.
+    pub identity: u32,
+    /// `p_portion[x]`: positions of element `x` are P-positions.
+    pub p_portion: Vec<bool>,
+    /// `heap_elements[h - 1]`: the element of a lone heap of size `h`.
+    pub heap_elements: Vec<u32>,
+    /// Heaps whose elements are the generators.
+    pub generator_heaps: Vec<u64>,
+    /// The presentation's relations.
+    pub relations: Vec<String>,
+    /// Every element's normal form.
+    pub normal_forms: Vec<String>,
+    /// Heaps at which the presentation changed.
+    pub changes: Vec<u64>,
+    /// Heaps that needed recalibration.
+    pub recalibrations: Vec<u64>,
 }
 
 impl BodyKind {
@@ -74,6 +196,9 @@ impl BodyKind {
             BodyKind::Outcomes { .. } => Value::Outcome(Outcome::from_win(field != 0)),
             BodyKind::NimValues { .. } => Value::Nimber(field),
             BodyKind::Remoteness { .. } => Value::remote(field as u32, convention),
+            // A product of two elements; quotient tables are read whole, by
+            // `table::read_quotient`, never probed position by position.
+            BodyKind::Quotient { .. } => Value::Nimber(field),
         }
     }
 
@@ -83,6 +208,7 @@ impl BodyKind {
             BodyKind::Outcomes { .. } => "outcomes",
             BodyKind::NimValues { .. } => "nim-values",
             BodyKind::Remoteness { .. } => "remoteness",
+            BodyKind::Quotient { .. } => "misère quotient",
         }
     }
 
@@ -91,7 +217,7 @@ impl BodyKind {
     pub fn holds_positions(&self) -> bool {
         match self {
             BodyKind::Outcomes { .. } | BodyKind::Remoteness { .. } => true,
-            BodyKind::NimValues { .. } => false,
+            BodyKind::NimValues { .. } | BodyKind::Quotient { .. } => false,
         }
     }
 }
@@ -127,6 +253,18 @@ pub struct Header {
     pub index_checksum: u64,
     /// The sicher version that wrote the table.
     pub sicher_version: String,
+    /// How the body is stored.
+    pub codec: Codec,
+    /// What outcome residuals are taken against.
+    pub prediction: Prediction,
+    /// Checksum of the tables behind the prediction (nim-values, model).
+    pub prediction_check: u64,
+    /// Bytes of the body as stored (the packed length when flat).
+    pub stored_len: u64,
+    /// The format version read (the one written, for new headers).
+    pub version: u32,
+    /// Quotient tables: everything but the multiplication table.
+    pub quotient: Option<QuotientMeta>,
 }
 
 /// The domain as stored.
@@ -149,10 +287,45 @@ enum StoredKind {
     Remoteness {
         rmax: u32,
     },
+    Quotient {
+        order: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+enum StoredCodec {
+    Flat,
+    Zstd { level: i32 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+enum StoredPrediction {
+    None,
+    NimSum,
+    TameMisere,
+    Moore,
+    Quotient {
+        learned_total: u64,
+        phi: Vec<u8>,
+        mul: Vec<u8>,
+        unsafe_bits: Vec<u8>,
+    },
+}
+
+/// The header of format 3: format 2's fields, then how the body is stored.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
 struct Stored {
+    old: StoredV2,
+    codec: StoredCodec,
+    prediction: StoredPrediction,
+    prediction_check: u64,
+    stored_len: u64,
+    quotient: Option<QuotientMeta>,
+}
+
+/// The header of format 2.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+struct StoredV2 {
     kind: StoredKind,
     game: String,
     misere: bool,
@@ -193,6 +366,12 @@ impl Header {
             body_offset: 0,
             index_checksum: 0,
             sicher_version: env!("CARGO_PKG_VERSION").to_string(),
+            codec: Codec::Flat,
+            prediction: Prediction::None,
+            prediction_check: 0,
+            stored_len: body_len(entries, width),
+            quotient: None,
+            version: FORMAT_VERSION,
         }
     }
 
@@ -211,9 +390,27 @@ impl Header {
         self.body_len().div_ceil(BLOCK_BYTES)
     }
 
+    /// Bytes of the body as its blocks decode: the packed words.
+    pub fn raw_block_len(&self, block: u64) -> u64 {
+        (self.body_len() - block * BLOCK_BYTES).min(BLOCK_BYTES)
+    }
+
+    /// Bytes of one block's entry in the index.
+    pub fn index_entry_bytes(&self) -> u64 {
+        match self.codec {
+            Codec::Flat => 8,
+            Codec::Zstd { .. } => COMPRESSED_ENTRY_BYTES,
+        }
+    }
+
+    /// Bytes of the block index.
+    pub fn index_len(&self) -> u64 {
+        self.blocks() * self.index_entry_bytes()
+    }
+
     /// Bytes of the whole file.
     pub fn file_len(&self) -> u64 {
-        self.body_offset + self.body_len()
+        self.body_offset + self.stored_len
     }
 
     /// Fixes the offsets of the index and the body for this header's fields.
@@ -222,17 +419,18 @@ impl Header {
         // Fixed-width integers: the offsets' values do not change the encoded length.
         let header_end = (PREFIX_LEN + self.encode_fields().len() + 8) as u64;
         self.index_offset = header_end.next_multiple_of(ALIGN);
-        self.body_offset = (self.index_offset + self.blocks() * 8).next_multiple_of(ALIGN);
+        self.body_offset = (self.index_offset + self.index_len()).next_multiple_of(ALIGN);
     }
 
     fn encode_fields(&self) -> Vec<u8> {
-        let stored = Stored {
+        let old = StoredV2 {
             kind: match self.kind {
                 BodyKind::Outcomes { unsafe_count } => StoredKind::Outcomes { unsafe_count },
                 BodyKind::NimValues { period } => StoredKind::NimValues {
                     period: period.and_then(|p| p.proved_at.map(|at| (p.preperiod, p.period, at))),
                 },
                 BodyKind::Remoteness { rmax } => StoredKind::Remoteness { rmax },
+                BodyKind::Quotient { order } => StoredKind::Quotient { order },
             },
             game: self.game.clone(),
             misere: self.convention == Convention::Misere,
@@ -247,6 +445,28 @@ impl Header {
             body_offset: self.body_offset,
             index_checksum: self.index_checksum,
             sicher_version: self.sicher_version.clone(),
+        };
+        let stored = Stored {
+            old,
+            codec: match self.codec {
+                Codec::Flat => StoredCodec::Flat,
+                Codec::Zstd { level } => StoredCodec::Zstd { level },
+            },
+            prediction: match &self.prediction {
+                Prediction::None => StoredPrediction::None,
+                Prediction::NimSum => StoredPrediction::NimSum,
+                Prediction::TameMisere => StoredPrediction::TameMisere,
+                Prediction::Moore => StoredPrediction::Moore,
+                Prediction::Quotient(m) => StoredPrediction::Quotient {
+                    learned_total: m.learned_total,
+                    phi: m.phi.clone(),
+                    mul: m.mul.clone(),
+                    unsafe_bits: m.unsafe_bits.clone(),
+                },
+            },
+            prediction_check: self.prediction_check,
+            stored_len: self.stored_len,
+            quotient: self.quotient.clone(),
         };
         // Encoding plain strings and integers into a Vec cannot fail.
         bincode::encode_to_vec(&stored, config()).unwrap_or_default()
@@ -283,14 +503,14 @@ impl Header {
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
         let version = word(8);
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != OLD_FORMAT_VERSION {
             let again = if version < FORMAT_VERSION {
                 "; it was written by an older sicher: make it again with `sicher table` (or `sicher nim-values --write`)"
             } else {
                 "; it was written by a newer sicher"
             };
             return Err(bad(&format!(
-                "table format version {version} is not supported (this sicher reads version {FORMAT_VERSION}){again}"
+                "table format version {version} is not supported (this sicher reads versions {OLD_FORMAT_VERSION} and {FORMAT_VERSION}){again}"
             )));
         }
         let len = word(12);
@@ -305,12 +525,35 @@ impl Header {
         if checksum(&bytes[..end]) != stored_sum {
             return Err(bad("corrupted table header (header checksum mismatch)"));
         }
-        let (stored, used): (Stored, usize) =
-            bincode::decode_from_slice(&bytes[PREFIX_LEN..end], config())
-                .map_err(|_| bad("corrupted table header (cannot decode it)"))?;
+        let fields = &bytes[PREFIX_LEN..end];
+        let cannot = |_| bad("corrupted table header (cannot decode it)");
+        let (stored, used): (Stored, usize) = if version == OLD_FORMAT_VERSION {
+            let (old, used): (StoredV2, usize) =
+                bincode::decode_from_slice(fields, config()).map_err(cannot)?;
+            let stored_len = body_len(old.entries, old.width);
+            let stored = Stored {
+                old,
+                codec: StoredCodec::Flat,
+                prediction: StoredPrediction::None,
+                prediction_check: 0,
+                stored_len,
+                quotient: None,
+            };
+            (stored, used)
+        } else {
+            bincode::decode_from_slice(fields, config()).map_err(cannot)?
+        };
         if used != len as usize {
             return Err(bad("corrupted table header (trailing bytes)"));
         }
+        let Stored {
+            old: stored,
+            codec,
+            prediction,
+            prediction_check,
+            stored_len,
+            quotient,
+        } = stored;
         let kind = match stored.kind {
             StoredKind::Outcomes { unsafe_count } => BodyKind::Outcomes { unsafe_count },
             StoredKind::NimValues { period } => BodyKind::NimValues {
@@ -321,6 +564,7 @@ impl Header {
                 }),
             },
             StoredKind::Remoteness { rmax } => BodyKind::Remoteness { rmax },
+            StoredKind::Quotient { order } => BodyKind::Quotient { order },
         };
         let header = Header {
             kind,
@@ -341,6 +585,31 @@ impl Header {
             body_offset: stored.body_offset,
             index_checksum: stored.index_checksum,
             sicher_version: stored.sicher_version,
+            codec: match codec {
+                StoredCodec::Flat => Codec::Flat,
+                StoredCodec::Zstd { level } => Codec::Zstd { level },
+            },
+            prediction: match prediction {
+                StoredPrediction::None => Prediction::None,
+                StoredPrediction::NimSum => Prediction::NimSum,
+                StoredPrediction::TameMisere => Prediction::TameMisere,
+                StoredPrediction::Moore => Prediction::Moore,
+                StoredPrediction::Quotient {
+                    learned_total,
+                    phi,
+                    mul,
+                    unsafe_bits,
+                } => Prediction::Quotient(QuotientModel {
+                    learned_total,
+                    phi,
+                    mul,
+                    unsafe_bits,
+                }),
+            },
+            prediction_check,
+            stored_len,
+            version,
+            quotient,
         };
         header
             .check_consistency(end as u64 + 8)
@@ -360,9 +629,36 @@ impl Header {
         }
         let index_ok = self.index_offset.is_multiple_of(ALIGN) && self.index_offset >= header_end;
         let body_ok = self.body_offset.is_multiple_of(ALIGN)
-            && self.body_offset >= self.index_offset + self.blocks() * 8;
+            && self.body_offset >= self.index_offset + self.index_len();
         if !index_ok || !body_ok {
             return corrupted("bad body offset");
+        }
+        match self.codec {
+            Codec::Flat => {
+                if self.stored_len != self.body_len() {
+                    return corrupted("flat body of the wrong length");
+                }
+                if self.prediction != Prediction::None {
+                    return corrupted("a flat body predicts nothing");
+                }
+            }
+            Codec::Zstd { level } => {
+                if !(1..=22).contains(&level) {
+                    return corrupted("impossible compression level");
+                }
+                // Stored blocks are never longer than the words they hold.
+                if self.stored_len > self.body_len() {
+                    return corrupted("stored body longer than its words");
+                }
+            }
+        }
+        if self.prediction != Prediction::None && !matches!(self.kind, BodyKind::Outcomes { .. }) {
+            return corrupted("only outcomes are predicted");
+        }
+        if let Prediction::Quotient(model) = &self.prediction {
+            if model.elements() == 0 {
+                return corrupted("impossible quotient");
+            }
         }
         match self.kind {
             BodyKind::Outcomes { unsafe_count } => {
@@ -400,9 +696,35 @@ impl Header {
                     }
                 }
             }
+            BodyKind::Quotient { order } => {
+                let Some(meta) = &self.quotient else {
+                    return corrupted("a quotient without its elements");
+                };
+                let pairs = u64::from(order) * (u64::from(order) + 1) / 2;
+                let in_range = |x: &u32| *x < order;
+                if order == 0
+                    || self.domain
+                        != (Domain::Heaps {
+                            heaps: 2,
+                            max: u64::from(order) - 1,
+                        })
+                    || self.entries != pairs
+                    || self.width != bits_for(u64::from(order) - 1)
+                    || self.convention != Convention::Misere
+                    || meta.p_portion.len() != order as usize
+                    || meta.heap_elements.len() as u64 != meta.max_heap
+                    || !in_range(&meta.identity)
+                    || !meta.heap_elements.iter().all(in_range)
+                {
+                    return corrupted("impossible quotient");
+                }
+            }
         }
         if self.histogram.is_some() && !matches!(self.kind, BodyKind::Remoteness { .. }) {
             return corrupted("a histogram belongs to remoteness tables");
+        }
+        if self.quotient.is_some() && !matches!(self.kind, BodyKind::Quotient { .. }) {
+            return corrupted("quotient elements belong to quotient tables");
         }
         Ok(())
     }

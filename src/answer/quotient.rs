@@ -1,0 +1,228 @@
+//! Answers misère play of one-heap rulesets by theory: misère Nim by Bouton's rule at any
+//! heap size, every other ruleset through its misère quotient (Plambeck and Siegel),
+//! computed on the fly up to the largest heap asked about, within a budget, or read from
+//! a stored quotient. Where the quotient cannot be built in budget, positions pass on to
+//! the next source.
+
+use std::ops::ControlFlow;
+
+use super::{Answer, Evidence, Oracle, Query, Remoteness, Solution, SourceKind};
+use crate::error::Result;
+use crate::game::{Game, Heap, Position, Ruleset};
+use crate::quotient::{self, Budget, MisereQuotient, QuotientError};
+use crate::value::{Outcome, Value};
+
+/// A budget for quotients built while answering: small enough that a ruleset whose
+/// quotient grows wild gives up within about a second and leaves the position to the next
+/// source (`sicher quotient` builds with the full default budget).
+pub fn on_the_fly_budget() -> Budget {
+    Budget {
+        max_order: 256,
+        max_pairs: 300_000,
+        max_rebuilds: 8,
+        ..Budget::default()
+    }
+}
+
+/// Misère Nim's rule, or a misère quotient grown as positions need it.
+pub struct QuotientSource {
+    ruleset: Ruleset,
+    rule: Rule,
+}
+
+enum Rule {
+    /// Bouton's misère Nim rule: every heap size.
+    MisereNim,
+    /// A quotient and how it may grow.
+    Quotient {
+        quotient: Option<Box<MisereQuotient>>,
+        /// The smallest heap the construction could not reach within its budget.
+        failed_at: Option<Heap>,
+        /// `None` for a stored quotient, which never grows.
+        budget: Option<Budget>,
+    },
+}
+
+impl QuotientSource {
+    /// The source for misère play of `game`'s one-heap ruleset, computing quotients
+    /// within `budget`; `None` for games it cannot answer (normal play, coupled moves).
+    pub fn new(game: &Game, budget: Budget) -> Option<Self> {
+        if game.terminal_is_win() && game.ruleset.moves_one_heap() {
+            let rule = if game.ruleset.nim_values_are_sizes() {
+                Rule::MisereNim
+            } else {
+                Rule::Quotient {
+                    quotient: None,
+                    failed_at: None,
+                    budget: Some(budget),
+                }
+            };
+            return Some(QuotientSource {
+                ruleset: game.ruleset.clone(),
+                rule,
+            });
+        }
+        None
+    }
+
+    /// A source answering from a stored quotient only.
+    pub fn stored(game: &Game, quotient: MisereQuotient) -> Self {
+        QuotientSource {
+            ruleset: game.ruleset.clone(),
+            rule: Rule::Quotient {
+                quotient: Some(Box::new(quotient)),
+                failed_at: None,
+                budget: None,
+            },
+        }
+    }
+
+    /// The quotient covering heaps up to `largest`, computing it if needed; `None` when
+    /// it cannot be had.
+    fn covering(&mut self, largest: Heap) -> Option<&MisereQuotient> {
+        let Rule::Quotient {
+            quotient,
+            failed_at,
+            budget,
+        } = &mut self.rule
+        else {
+            return None;
+        };
+        let covered = quotient.as_ref().map_or(0, |q| q.max_heap);
+        if largest > covered {
+            let budget = budget.as_ref()?;
+            if failed_at.is_some_and(|failed| largest >= failed) {
+                return None;
+            }
+            // Grow by doubling, so a batch of growing heaps costs little more than its
+            // largest; fall back to the heap asked for when the doubling runs out of budget.
+            let target = largest
+                .max(covered.saturating_mul(2))
+                .min(quotient::MAX_HEAPS);
+            match quotient::compute(&self.ruleset, target, budget) {
+                Ok(q) => *quotient = Some(Box::new(q)),
+                Err(QuotientError::Incomplete { partial, heap, .. }) => {
+                    *failed_at = Some(heap);
+                    if partial.max_heap > covered {
+                        *quotient = Some(partial);
+                    }
+                }
+                Err(QuotientError::Unsupported(_)) => *failed_at = Some(0),
+            }
+        }
+        quotient.as_deref().filter(|q| q.max_heap >= largest)
+    }
+
+    /// The outcome and one winning move, or `None` when not covered.
+    fn decide(&mut self, heaps: &[Heap]) -> Option<(bool, Option<Vec<Heap>>)> {
+        if let Rule::MisereNim = self.rule {
+            return Some((
+                quotient::nim::outcome(heaps),
+                quotient::nim::winning_move(heaps),
+            ));
+        }
+        let ruleset = self.ruleset.clone();
+        let largest = heaps.last().copied().unwrap_or(0);
+        let q = self.covering(largest)?;
+        let win = q.outcome(heaps)?;
+        Some((
+            win,
+            if win {
+                q.winning_move(&ruleset, heaps)
+            } else {
+                None
+            },
+        ))
+    }
+
+    /// Every winning move: children whose product lies in the P-portion (for misère Nim,
+    /// the rule's few candidates per heap).
+    fn winning_moves(&mut self, heaps: &[Heap]) -> Vec<Position> {
+        let mut moves = Vec::new();
+        let mut previous = None;
+        for (i, &h) in heaps.iter().enumerate() {
+            if previous == Some(h) {
+                continue;
+            }
+            previous = Some(h);
+            let rest: Vec<Heap> = heaps[..i].iter().chain(&heaps[i + 1..]).copied().collect();
+            let mut try_leaving = |parts: &[Heap], source: &mut Self| {
+                let mut after = rest.clone();
+                after.extend(parts.iter().copied().filter(|&p| p > 0));
+                let after = Position::new(after);
+                if source.decide(after.heaps()).is_some_and(|(win, _)| !win) {
+                    moves.push(after);
+                }
+            };
+            match self.rule {
+                Rule::MisereNim => {
+                    // A P-position either has a heap above 1 and nim-sum 0, or only
+                    // heaps of at most 1: the heap goes to its nim-sum partner, or to 0 or 1.
+                    let sum = heaps.iter().fold(0, |a, &x| a ^ x);
+                    for target in [h ^ sum, 0, 1] {
+                        if target < h {
+                            try_leaving(&[target], self);
+                        }
+                    }
+                }
+                Rule::Quotient { .. } => {
+                    let mut options = Vec::new();
+                    let _ = self.ruleset.for_each_heap_option(h, |parts| {
+                        options.push(parts.to_vec());
+                        ControlFlow::Continue(())
+                    });
+                    for parts in options {
+                        try_leaving(&parts, self);
+                    }
+                }
+            }
+        }
+        moves.sort();
+        moves.dedup();
+        moves
+    }
+}
+
+impl Oracle for QuotientSource {
+    fn kind(&self) -> SourceKind {
+        SourceKind::Quotient
+    }
+
+    fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>> {
+        // A quotient says who wins, not how fast.
+        if query.remoteness == Remoteness::Required {
+            return Ok(None);
+        }
+        Ok(self.decide(position.heaps()).map(|(win, best)| Answer {
+            position: position.clone(),
+            value: Value::Outcome(Outcome::from_win(win)),
+            best_move: best.filter(|_| query.best_move).map(Position::new),
+            source: SourceKind::Quotient,
+        }))
+    }
+
+    fn solve(&mut self, position: &Position, query: Query) -> Result<Option<Solution>> {
+        let Some(answer) = self.answer(position, query)? else {
+            return Ok(None);
+        };
+        let winning_moves = if answer.value.is_win() {
+            self.winning_moves(position.heaps())
+        } else {
+            Vec::new()
+        };
+        let evidence = match &self.rule {
+            Rule::MisereNim => Evidence::MisereNim,
+            Rule::Quotient { quotient, .. } => Evidence::Quotient {
+                order: quotient.as_ref().map_or(0, |q| q.order),
+                max_heap: quotient.as_ref().map_or(0, |q| q.max_heap),
+            },
+        };
+        Ok(Some(Solution {
+            answer,
+            winning_moves,
+            moves: Vec::new(),
+            complete: true,
+            evidence,
+        }))
+    }
+}

@@ -1,0 +1,90 @@
+//! Answers over whole families of positions, as pictures show them: every two-heap
+//! position up to a size (the map), and one value per heap size (the plotted series).
+
+use super::{Chain, Query, Remoteness};
+use crate::error::{Error, Result};
+use crate::game::{Convention, Game, Position};
+use crate::grundy::solution::{lone_heap_outcomes, solve};
+use crate::grundy::{nim_values, Method};
+use crate::picture::{Map, MapCell, Series, SeriesKind};
+
+/// Every position `(a, b)` with `0 <= a, b <= max`, answered by the chain; `progress` hears
+/// how many positions each step finished. With `remoteness`, every cell carries it.
+pub fn two_heap_map(
+    chain: &mut Chain,
+    max: u64,
+    remoteness: bool,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Map> {
+    let query = Query {
+        best_move: false,
+        remoteness: if remoteness {
+            Remoteness::Required
+        } else {
+            Remoteness::Skip
+        },
+    };
+    let side = max
+        .checked_add(1)
+        .ok_or_else(|| Error::input("the map's side does not fit in 64 bits"))?;
+    // Positions are multisets: (a, b) and (b, a) are one position, answered once.
+    let mut upper: Vec<MapCell> = Vec::new();
+    let count = usize::try_from(side.saturating_mul(side)).unwrap_or(usize::MAX);
+    upper
+        .try_reserve_exact(count)
+        .map_err(|_| Error::input(format!("not enough memory for a map of {side} x {side}")))?;
+    for b in 0..side {
+        for a in 0..=b {
+            let value = chain.answer(&Position::new(vec![a, b]), query)?.value;
+            upper.push(MapCell {
+                win: value.is_win(),
+                remoteness: value.remoteness(),
+            });
+        }
+        progress(b + 1);
+    }
+    // Row b holds a = 0..=b, after the rows before it: b(b+1)/2 cells.
+    let at = |a: u64, b: u64| {
+        let (low, high) = if a <= b { (a, b) } else { (b, a) };
+        (high * (high + 1) / 2 + low) as usize
+    };
+    Map::from_fn(max, |a, b| upper[at(a, b)])
+}
+
+/// The per-heap series of a one-heap ruleset for a plot: nim-values G(0..=max) in normal
+/// play, lone-heap outcomes in misère play, with the period found and whether a theorem
+/// proves it.
+pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
+    let len = max
+        .checked_add(1)
+        .ok_or_else(|| Error::input("--max does not fit"))?;
+    let solution = solve(game, max, &mut |_| {})?;
+    let (values, kind, y_label) = match game.convention {
+        Convention::Normal => (
+            nim_values(&game.ruleset, Method::Fast, len)?
+                .into_iter()
+                .map(u64::from)
+                .collect(),
+            SeriesKind::NimValues,
+            "G(n)",
+        ),
+        Convention::Misere => (
+            lone_heap_outcomes(&game.ruleset, len)?
+                .into_iter()
+                .map(u64::from)
+                .collect(),
+            SeriesKind::Outcomes,
+            "lone heap n",
+        ),
+    };
+    let period = solution.periodicity;
+    Ok(Series {
+        title: format!("{} ({} play)", game.ruleset, game.convention),
+        y_label: y_label.to_string(),
+        values,
+        preperiod: period.map(|p| p.preperiod),
+        period: period.map(|p| p.period),
+        proved_at: period.and_then(|p| p.proved_at),
+        kind,
+    })
+}

@@ -1,0 +1,269 @@
+//! `sicher picture` (the map of two-heap positions, as a PNG or in the terminal) and
+//! `sicher plot` (the per-heap series as a PNG).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::args::{GameArgs, SearchArgs};
+use super::output::{print_json, progress_bar};
+use crate::answer::survey::{heap_series, two_heap_map};
+use crate::answer::{Chain, Policy};
+use crate::atomic_file::Replace;
+use crate::error::{Error, Result};
+use crate::memory;
+use crate::picture::{
+    map_bytes, map_png_size, plot_bytes, render_terminal, save_map_png, save_plot_png, MapMode,
+    DEFAULT_PLOT_SIZE,
+};
+
+const EXAMPLES_PICTURE: &str = "Examples:
+  sicher picture wythoff --max 60                      # in the terminal
+  sicher picture wythoff --max 400 -o wythoff.png      # pixel (x, y) is the position (x, y)
+  sicher picture kayles --max 30 --misere --scale 8 --remoteness -o k.png";
+
+const EXAMPLES_PLOT: &str = "Examples:
+  sicher plot kayles --max 400 -o kayles.png
+  sicher plot subtraction:1,3,4 --max 100 --misere -o s.png";
+
+/// Arguments of `sicher picture`.
+#[derive(Args, Debug)]
+#[command(after_help = EXAMPLES_PICTURE)]
+pub struct PictureArgs {
+    /// The game and convention.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Largest heap on either axis: positions (a, b) with 0 <= a, b <= N.
+    #[arg(long, value_name = "N")]
+    pub max: u64,
+    /// Write a PNG here instead of drawing in the terminal.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Pixels per position side in the PNG.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "output")]
+    pub scale: u32,
+    /// Shade by remoteness, with a legend beside the map (PNG only).
+    #[arg(long, requires = "output")]
+    pub remoteness: bool,
+    /// Replace the output file if it exists (a regular file only).
+    #[arg(long, requires = "output")]
+    pub force: bool,
+    /// No progress bar, even on a terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print what was drawn as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Search settings.
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// What `picture` reports.
+#[derive(Serialize)]
+struct PictureReport {
+    game: String,
+    max: u64,
+    path: Option<String>,
+    width: u64,
+    height: u64,
+    #[serde(rename = "unsafe")]
+    unsafe_count: u64,
+    seconds: f64,
+}
+
+/// Runs `sicher picture`.
+pub fn run_picture(args: &PictureArgs) -> Result<()> {
+    let started = Instant::now();
+    let game = args.game.resolve()?;
+    let mode = if args.remoteness {
+        MapMode::Remoteness
+    } else {
+        MapMode::Outcome
+    };
+    let (width, height) = match &args.output {
+        Some(_) => {
+            let (w, h) = map_png_size(args.max, args.scale, mode)?;
+            (u64::from(w), u64::from(h))
+        }
+        None => {
+            let (cols, rows) = terminal_size();
+            (cols as u64, rows as u64)
+        }
+    };
+    let needed = u128::from(map_bytes(args.max, args.scale.max(1), mode))
+        .saturating_add(u128::from(args.max).pow(2) * 12 / 2);
+    memory::check_fits(
+        &format!("a map of {0} x {0} positions", u128::from(args.max) + 1),
+        needed,
+        "lower --max or --scale",
+    )?;
+    if let (Some(path), false) = (&args.output, args.force) {
+        if std::fs::symlink_metadata(path).is_ok() {
+            return Err(Error::input(format!(
+                "{} already exists; pass --force to overwrite it",
+                path.display()
+            )));
+        }
+    }
+    let policy = Policy {
+        search: args.search.config(),
+        engine: args.search.engine(),
+        ..Policy::default()
+    };
+    let mut chain = Chain::new(&game, &policy)?;
+    let bar = progress_bar(args.max.saturating_add(1), args.quiet, "rows");
+    let map = two_heap_map(&mut chain, args.max, args.remoteness, &mut |done| {
+        bar.set_position(done)
+    });
+    bar.finish_and_clear();
+    let map = map?;
+    let unsafe_count = map.cells().iter().filter(|c| !c.win).count() as u64;
+    let path = match &args.output {
+        Some(path) => {
+            let replace = if args.force {
+                Replace::RegularFile
+            } else {
+                Replace::Never
+            };
+            save_map_png(&map, args.scale, mode, path, replace)?;
+            Some(path.display().to_string())
+        }
+        None => {
+            if !args.json {
+                let (cols, rows) = terminal_size();
+                let drawing = render_terminal(&map, cols, rows.saturating_sub(1).max(4))?;
+                outln!(
+                    "{} ({} play), every position of two heaps up to {}:",
+                    game.ruleset,
+                    game.convention,
+                    args.max
+                )?;
+                outln!("{}", drawing.trim_end())?;
+            }
+            None
+        }
+    };
+    let report = PictureReport {
+        game: game.canonical(),
+        max: args.max,
+        path,
+        width,
+        height,
+        unsafe_count,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    if args.json {
+        return print_json(&report);
+    }
+    if let Some(path) = &report.path {
+        outln!(
+            "wrote {path}: {} x {} pixels, {} unsafe positions (black) of {}",
+            report.width,
+            report.height,
+            report.unsafe_count,
+            map.cells().len()
+        )?;
+    }
+    Ok(())
+}
+
+/// The terminal's columns and rows (80 x 24 when not a terminal and `COLUMNS`/`LINES`
+/// say nothing).
+fn terminal_size() -> (usize, usize) {
+    if let Some((rows, cols)) = console::Term::stdout().size_checked() {
+        return (usize::from(cols), usize::from(rows));
+    }
+    let from_env = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&v: &usize| v > 0)
+            .unwrap_or(default)
+    };
+    (from_env("COLUMNS", 80), from_env("LINES", 24))
+}
+
+/// Arguments of `sicher plot`.
+#[derive(Args, Debug)]
+#[command(after_help = EXAMPLES_PLOT)]
+pub struct PlotArgs {
+    /// The game (one-heap rules) and convention.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Largest heap size plotted: G(0) to G(N).
+    #[arg(long, value_name = "N")]
+    pub max: u64,
+    /// The PNG to write.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+    /// Image width in pixels.
+    #[arg(long, default_value_t = DEFAULT_PLOT_SIZE.0)]
+    pub width: u32,
+    /// Image height in pixels.
+    #[arg(long, default_value_t = DEFAULT_PLOT_SIZE.1)]
+    pub height: u32,
+    /// Replace the output file if it exists (a regular file only).
+    #[arg(long)]
+    pub force: bool,
+    /// Print what was drawn as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `plot` reports.
+#[derive(Serialize)]
+struct PlotReport {
+    game: String,
+    path: String,
+    values: u64,
+    preperiod: Option<u64>,
+    period: Option<u64>,
+    proved_at: Option<u64>,
+    summary: String,
+}
+
+/// Runs `sicher plot`.
+pub fn run_plot(args: &PlotArgs) -> Result<()> {
+    let game = args.game.resolve()?;
+    let size = (args.width, args.height);
+    memory::check_fits(
+        "the plot",
+        u128::from(plot_bytes(size)).saturating_add(u128::from(args.max) * 16),
+        "lower --max, --width or --height",
+    )?;
+    let replace = if args.force {
+        Replace::RegularFile
+    } else {
+        Replace::Never
+    };
+    if !args.force && std::fs::symlink_metadata(&args.output).is_ok() {
+        return Err(Error::input(format!(
+            "{} already exists; pass --force to overwrite it",
+            args.output.display()
+        )));
+    }
+    let series = heap_series(&game, args.max)?;
+    save_plot_png(&series, size, &args.output, replace)?;
+    let report = PlotReport {
+        game: game.canonical(),
+        path: args.output.display().to_string(),
+        values: series.values.len() as u64,
+        preperiod: series.preperiod,
+        period: series.period,
+        proved_at: series.proved_at,
+        summary: series.proof_summary(),
+    };
+    if args.json {
+        return print_json(&report);
+    }
+    outln!(
+        "wrote {}: {} values of {}; {}",
+        report.path,
+        report.values,
+        game.canonical(),
+        report.summary
+    )
+}

@@ -1,0 +1,183 @@
+//! `sicher quotient`: the misère quotient of a one-heap ruleset's heaps `1..=N`.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::output::{print_json, spinner};
+use crate::atomic_file::Replace;
+use crate::error::{Error, Result};
+use crate::game::Convention;
+use crate::quotient::{self, Budget, MisereQuotient, QuotientError};
+use crate::table;
+
+const EXAMPLES: &str = "Examples:
+  sicher quotient kayles --max 100             # order 40, presentation, P-portion
+  sicher quotient octal:0.75 --max 60 --json
+  sicher quotient kayles --max 200 --write kayles.quotient && sicher check kayles 40 41 --misere --quotient kayles.quotient";
+
+/// Arguments of `sicher quotient`.
+#[derive(Args, Debug)]
+#[command(after_help = EXAMPLES)]
+pub struct QuotientArgs {
+    /// The game (rules that move one heap: octal, hexadecimal, subtraction, Nim, Grundy);
+    /// always misère play.
+    pub game: String,
+    /// Largest heap of the alphabet: the quotient covers every sum of heaps 1..=N.
+    #[arg(long, value_name = "N")]
+    pub max: u64,
+    /// Stop once the quotient would have more elements than this.
+    #[arg(long, value_name = "K", default_value_t = Budget::default().max_order)]
+    pub max_order: u32,
+    /// Also store the quotient in a table file, for `check --quotient FILE`.
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<PathBuf>,
+    /// With --write: replace an existing file.
+    #[arg(long, requires = "write")]
+    pub force: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// No spinner, even on a terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// What `quotient` reports.
+#[derive(Serialize)]
+struct Report {
+    game: String,
+    /// The heap alphabet asked for: 1..=requested.
+    requested: u64,
+    /// Heaps 1..=covered are covered: exact for every sum of them.
+    covered: u64,
+    /// True when the computation reached the requested heap.
+    complete: bool,
+    /// Where and why it stopped, when it did not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_at: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stop_reason: Option<String>,
+    /// Always false: no theorem in the literature is applied to make it final.
+    #[serde(rename = "final")]
+    is_final: bool,
+    order: u32,
+    presentation: String,
+    generators: Vec<u64>,
+    relations: Vec<String>,
+    p_portion: Vec<String>,
+    /// The element of heap h (normal form), for h = 1..=covered.
+    heap_elements: Vec<String>,
+    changes: Vec<u64>,
+    recalibrations: Vec<u64>,
+    seconds: f64,
+    note: String,
+}
+
+/// Runs `sicher quotient`.
+pub fn run(args: &QuotientArgs) -> Result<()> {
+    let game = crate::game::resolve(&args.game)?.with_convention(Convention::Misere);
+    let budget = Budget {
+        max_order: args.max_order,
+        ..Budget::default()
+    };
+    let bar = spinner(args.quiet, "building the misère quotient heap by heap");
+    let started = Instant::now();
+    let computed = quotient::compute(&game.ruleset, args.max, &budget);
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let (q, stopped) = match computed {
+        Ok(q) => (q, None),
+        Err(QuotientError::Incomplete {
+            partial,
+            heap,
+            stop,
+        }) => (*partial, Some((heap, format!("{stop:?}")))),
+        Err(QuotientError::Unsupported(why)) => return Err(Error::input(why)),
+    };
+    if let Some(path) = &args.write {
+        let replace = if args.force {
+            Replace::RegularFile
+        } else {
+            Replace::Never
+        };
+        table::write_quotient(path, &q, replace)?;
+    }
+    let report = report(&game.ruleset.spec(), args.max, &q, stopped, seconds);
+    if args.json {
+        return print_json(&report);
+    }
+    outln!("{}", report.note)?;
+    outln!("order:        {}", report.order)?;
+    outln!("presentation: {}", report.presentation)?;
+    outln!("P-portion:    {{{}}}", report.p_portion.join(", "))?;
+    let heaps: Vec<String> = report
+        .heap_elements
+        .iter()
+        .enumerate()
+        .map(|(i, word)| format!("{}:{word}", i + 1))
+        .collect();
+    outln!("heaps:        {}", heaps.join(" "))?;
+    let list = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    outln!("presentation changed at heaps: {}", list(&report.changes))?;
+    if !report.recalibrations.is_empty() {
+        outln!(
+            "recalibrated at heaps (a heap told apart positions merged before): {}",
+            list(&report.recalibrations)
+        )?;
+    }
+    if let Some(path) = &args.write {
+        outln!("wrote {}", path.display())?;
+    }
+    outln!(
+        "a position of heaps 1..={} is unsafe (the player to move loses) exactly when the product of its heaps' elements lies in the P-portion ({seconds:.3} s)",
+        report.covered
+    )
+}
+
+fn report(
+    game: &str,
+    requested: u64,
+    q: &MisereQuotient,
+    stopped: Option<(u64, String)>,
+    seconds: f64,
+) -> Report {
+    let note = match &stopped {
+        None => format!(
+            "misère quotient of {game}, heaps 1..={}: established for every sum of heaps up to {} (checked by the transition-table theorem); no periodicity theorem is applied, so it is not called final",
+            q.max_heap, q.max_heap
+        ),
+        Some((heap, why)) => format!(
+            "misère quotient of {game}: the construction stopped at heap {heap} ({why}; raise --max-order or lower --max); established for heaps up to {}",
+            q.max_heap
+        ),
+    };
+    Report {
+        game: game.to_string(),
+        requested,
+        covered: q.max_heap,
+        complete: stopped.is_none(),
+        stopped_at: stopped.as_ref().map(|s| s.0),
+        stop_reason: stopped.map(|s| s.1),
+        is_final: false,
+        order: q.order,
+        presentation: q.presentation(),
+        generators: q.generator_heaps.clone(),
+        relations: q.relations.clone(),
+        p_portion: (0..q.order as usize)
+            .filter(|&x| q.p_portion[x])
+            .map(|x| q.normal_forms[x].clone())
+            .collect(),
+        heap_elements: q
+            .heap_elements
+            .iter()
+            .map(|&x| q.normal_forms[x as usize].clone())
+            .collect(),
+        changes: q.changes.clone(),
+        recalibrations: q.recalibrations.clone(),
+        seconds,
+        note,
+    }
+}

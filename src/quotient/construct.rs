@@ -1,0 +1,557 @@
+//! Heap-by-heap construction of the misère quotient, with the budget that bounds it.
+//!
+//! Stage `n` extends the quotient `Q_{n-1}` of heaps `1..n` by heap `n`:
+//!
+//! 1. **Extension.** `extend::rows` computes the outcome rows of `rep(y) + k·H_n` over
+//!    `Q_{n-1}` and their period `(r, d)`; the candidate `Q_{n-1} × C(r, d)` is reduced
+//!    by indistinguishability and checked by `verify`. When heap `n`'s element is a
+//!    product of older heaps' elements the extension was conservative (the presentation
+//!    keeps its generators); otherwise heap `n` is a new generator.
+//! 2. **Recalibration.** The check fails when heap `n` tells apart positions that
+//!    `Q_{n-1}` identifies (misère Kayles does this at heap 9: `5 + 5 ≡ 0` among heaps
+//!    below 9 but not once 9 is there). The construction then rebuilds the candidate
+//!    from a *layout* that keeps every earlier identification explicit: each heap is
+//!    either a fresh generator with its own cycle `x^(r+d) = x^r` or a word in earlier
+//!    fresh generators, and the candidate is the product of the cycles, with outcomes
+//!    from the same rows, reduced and verified. While it fails, the identification to
+//!    drop is found by trying each relation that involves a heap of the least
+//!    mispredicted position (lengthening a cycle's preperiod or period, or freeing a
+//!    heap from its word) and keeping the change whose least failure lies furthest on
+//!    in colexicographic order, as MisereSolver's candidates do (their least failures
+//!    increase strictly).
+//!
+//! Every accepted quotient has passed the verification theorem for its heap range, so
+//! it is exact there whatever route produced it. Budgets are counts, never times.
+
+use super::extend::{representatives, rows, HeapView};
+use super::monoid::{reachable, reduce, Monoid, Product, Table};
+use super::options::HeapOptions;
+use super::verify::{verify, Closure, Generator, TooManyNodes, Verdict};
+
+/// Deterministic limits on a construction; exceeding one stops it with
+/// [`super::Stop`], keeping the quotient of the heaps finished so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Largest order a quotient may reach.
+    pub max_order: u32,
+    /// Largest unreduced candidate (product of cycles) a recalibration may build.
+    pub max_candidate: u64,
+    /// Largest number of transition pairs one verification may visit.
+    pub max_pairs: u64,
+    /// Largest number of candidates rebuilt while recalibrating one heap.
+    pub max_rebuilds: u32,
+    /// Longest preperiod plus period looked for in one heap's rows.
+    pub max_rows: u32,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_order: 10_000,
+            max_candidate: 1 << 20,
+            max_pairs: 2_000_000,
+            max_rebuilds: 400,
+            max_rows: 256,
+        }
+    }
+}
+
+/// Why a construction stopped before its last heap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The quotient would exceed `max_order` (the order reached is given).
+    Order(u64),
+    /// A recalibration candidate would exceed `max_candidate`.
+    Candidate(u64),
+    /// A verification visited more than `max_pairs` transition pairs.
+    Pairs,
+    /// Recalibration used up `max_rebuilds`.
+    Rebuilds,
+    /// A heap's rows showed no period within `max_rows`.
+    Rows,
+    /// No single change of the layout moved the least failure further on.
+    Stuck,
+}
+
+/// How heap `h` enters the recalibration layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A generator of its own; its cycle comes from its rows, at least this long.
+    Fresh { min_r: u32, d_mult: u32 },
+    /// A product of fresh generators: `(fresh heap, exponent)`.
+    Word(Vec<(u32, u64)>),
+}
+
+/// The accepted quotient of heaps `1..=n`.
+#[derive(Clone)]
+pub(crate) struct Stage {
+    pub q: Table,
+    pub p: Vec<bool>,
+    /// `element[h]` for `h` in `0..=n` (`element[0]` is the identity).
+    pub element: Vec<u32>,
+    /// `options[h]`: elements of heap `h`'s options.
+    pub options: Vec<Vec<u32>>,
+}
+
+impl Stage {
+    fn first() -> Self {
+        let q = Table::trivial();
+        Stage {
+            element: vec![q.identity()],
+            options: vec![Vec::new()],
+            p: vec![false],
+            q,
+        }
+    }
+
+    pub fn n(&self) -> u32 {
+        self.element.len() as u32 - 1
+    }
+
+    fn generators(&self) -> Vec<Generator> {
+        (1..self.element.len())
+            .map(|h| Generator {
+                heap: h as u32,
+                element: self.element[h],
+                options: self.options[h].clone(),
+            })
+            .collect()
+    }
+}
+
+struct View<'a> {
+    element: &'a [u32],
+    options: &'a [Vec<u32>],
+}
+
+impl HeapView for View<'_> {
+    fn element(&self, h: u32) -> u32 {
+        self.element[h as usize]
+    }
+    fn option_elements(&self, h: u32) -> &[u32] {
+        &self.options[h as usize]
+    }
+}
+
+/// One distinct element per heap below `n`, with the smallest heap that has it.
+fn distinct_heaps(element: &[u32], below: u32) -> Vec<(u32, u32)> {
+    let mut seen = std::collections::HashSet::new();
+    (1..below)
+        .filter(|&h| seen.insert(element[h as usize]))
+        .map(|h| (h, element[h as usize]))
+        .collect()
+}
+
+fn option_elements<M: Monoid>(m: &M, element: &[u32], options: &[Vec<u32>]) -> Vec<u32> {
+    let mut out: Vec<u32> = options
+        .iter()
+        .map(|parts| {
+            parts
+                .iter()
+                .fold(m.identity(), |acc, &h| m.mul(acc, element[h as usize]))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The construction's progress: accepted stage, layout, and what it recorded.
+pub(crate) struct Builder {
+    pub stage: Stage,
+    /// The verified transition closure of `stage`.
+    closure: Closure,
+    kinds: Vec<Kind>,
+    budget: Budget,
+    /// Heaps whose stage needed recalibration.
+    pub recalibrated: Vec<u32>,
+}
+
+impl Builder {
+    pub fn new(budget: Budget) -> Self {
+        let stage = Stage::first();
+        Builder {
+            closure: Closure::new(&stage.q, &stage.p),
+            stage,
+            kinds: vec![Kind::Word(Vec::new())],
+            budget,
+            recalibrated: Vec::new(),
+        }
+    }
+
+    /// Adds heap `n = stage.n() + 1`; true when the table changed or heap `n` is a new
+    /// generator (so the presentation may have changed).
+    pub fn step(&mut self, opts: &HeapOptions) -> Result<bool, Stop> {
+        let n = self.stage.n() + 1;
+        if let Some((stage, same_table)) = self.extend(n, opts)? {
+            let fresh = self.accept(stage, None);
+            return Ok(fresh || !same_table);
+        }
+        self.recalibrated.push(n);
+        let (stage, kinds) = self.recalibrate(n, opts)?;
+        let mut closure = Closure::new(&stage.q, &stage.p);
+        let valid = closure
+            .add(&stage.generators(), self.budget.max_pairs)
+            .map_err(|TooManyNodes| Stop::Pairs)?;
+        debug_assert!(valid, "recalibration accepts only verified candidates");
+        self.closure = closure;
+        self.accept(stage, Some(kinds));
+        Ok(true)
+    }
+
+    /// Stage 1 of the module doc: the conservative route over the reduced quotient.
+    fn extend(&mut self, n: u32, opts: &HeapOptions) -> Result<Option<(Stage, bool)>, Stop> {
+        let old = &self.stage;
+        let q = &old.q;
+        let s_n = option_elements(q, &old.element, opts.of_heap(n));
+        let reps = representatives(q, &distinct_heaps(&old.element, n));
+        let view = View {
+            element: &old.element,
+            options: &old.options,
+        };
+        let found = rows(
+            q,
+            &old.p,
+            &view,
+            &reps,
+            &s_n,
+            !opts.of_heap(n).is_empty(),
+            (0, 1),
+            self.budget.max_rows,
+        )
+        .map_err(|_| Stop::Rows)?;
+        let cycle = (found.preperiod, found.period);
+        let product = Product::new(q, &[cycle]);
+        let mut p = Vec::with_capacity(product.order());
+        for row in &found.rows {
+            p.extend_from_slice(row);
+        }
+        let x_n = product.cycle_generator(0);
+        let mut gens: Vec<u32> = old.element[1..].to_vec();
+        gens.push(x_n);
+        gens.sort_unstable();
+        gens.dedup();
+        let (q2, p2, class) = reduce(&product, &p, &gens, self.budget.max_order as usize)
+            .map_err(|order| Stop::Order(order as u64))?;
+        // When heap n only relabels Q_{n-1}, keep its numbering and extend the closure.
+        if q2.order() == q.order() {
+            let mut inverse = vec![u32::MAX; q.order()];
+            for y in 0..q.order() {
+                inverse[class[y] as usize] = y as u32;
+            }
+            if inverse.iter().all(|&y| y != u32::MAX) {
+                let mut stage = old.clone();
+                stage.element.push(inverse[class[x_n as usize] as usize]);
+                stage.options.push(s_n);
+                let generator = Generator {
+                    heap: n,
+                    element: stage.element[n as usize],
+                    options: stage.options[n as usize].clone(),
+                };
+                let valid = self
+                    .closure
+                    .add(&[generator], self.budget.max_pairs)
+                    .map_err(|TooManyNodes| Stop::Pairs)?;
+                return Ok(valid.then_some((stage, true)));
+            }
+        }
+        let mut element: Vec<u32> = old.element.iter().map(|&x| class[x as usize]).collect();
+        element.push(class[x_n as usize]);
+        let mut options: Vec<Vec<u32>> = old
+            .options
+            .iter()
+            .map(|s| {
+                let mut v: Vec<u32> = s.iter().map(|&x| class[x as usize]).collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            })
+            .collect();
+        let mut s_new: Vec<u32> = s_n.iter().map(|&x| class[x as usize]).collect();
+        s_new.sort_unstable();
+        s_new.dedup();
+        options.push(s_new);
+        let stage = Stage {
+            q: q2,
+            p: p2,
+            element,
+            options,
+        };
+        let mut closure = Closure::new(&stage.q, &stage.p);
+        let valid = closure
+            .add(&stage.generators(), self.budget.max_pairs)
+            .map_err(|TooManyNodes| Stop::Pairs)?;
+        if !valid {
+            return Ok(None);
+        }
+        self.closure = closure;
+        Ok(Some((stage, false)))
+    }
+
+    /// Stage 2 of the module doc.
+    fn recalibrate(&self, n: u32, opts: &HeapOptions) -> Result<(Stage, Vec<Kind>), Stop> {
+        let mut kinds = self.kinds.clone();
+        kinds.push(Kind::Fresh {
+            min_r: 0,
+            d_mult: 1,
+        });
+        let mut rebuilds = 0u32;
+        let mut attempt = self.build(&kinds, opts)?;
+        loop {
+            let failure = match attempt.verdict {
+                None => return Ok((attempt.stage, kinds)),
+                Some(ref w) => w.clone(),
+            };
+            let near = self.suspects(&kinds, &failure);
+            let far: Vec<u32> = (1..=n).rev().filter(|h| !near.contains(h)).collect();
+            let mut best: Option<(Vec<u32>, Vec<Kind>, Attempt)> = None;
+            // One relation at a time, near suspects first; then pairs of near suspects.
+            let singles = |tier: &[u32]| -> Vec<Vec<Kind>> {
+                tier.iter()
+                    .flat_map(|&h| self.changes(&kinds, &attempt, h))
+                    .collect()
+            };
+            let pairs = || -> Vec<Vec<Kind>> {
+                let mut out = Vec::new();
+                for (i, &h) in near.iter().enumerate() {
+                    for first in self.changes(&kinds, &attempt, h) {
+                        for &g in &near[i + 1..] {
+                            out.extend(self.changes(&first, &attempt, g));
+                        }
+                    }
+                }
+                out
+            };
+            for tier in 0..3 {
+                let layouts = match tier {
+                    0 => singles(&near),
+                    1 => singles(&far),
+                    _ => pairs(),
+                };
+                for changed in layouts {
+                    rebuilds += 1;
+                    if rebuilds > self.budget.max_rebuilds {
+                        return Err(Stop::Rebuilds);
+                    }
+                    let next = match self.build(&changed, opts) {
+                        Ok(next) => next,
+                        // A change that blows a budget is just not taken.
+                        Err(Stop::Candidate(_) | Stop::Order(_) | Stop::Pairs) => continue,
+                        Err(stop) => return Err(stop),
+                    };
+                    match next.verdict {
+                        None => return Ok((next.stage, changed)),
+                        Some(ref w) => {
+                            let better =
+                                *w > failure && best.as_ref().is_none_or(|(b, _, _)| w > b);
+                            if better {
+                                best = Some((w.clone(), changed, next));
+                            }
+                        }
+                    }
+                }
+                if best.is_some() {
+                    break;
+                }
+            }
+            match best {
+                Some((_, changed, next)) => {
+                    kinds = changed;
+                    attempt = next;
+                }
+                None => return Err(Stop::Stuck),
+            }
+        }
+    }
+
+    /// Heaps whose relations the least failure used: its heaps, and the fresh heaps in
+    /// the words of its word heaps, largest first.
+    fn suspects(&self, kinds: &[Kind], failure: &[u32]) -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::new();
+        for &h in failure {
+            if !out.contains(&h) {
+                out.push(h);
+            }
+            if let Kind::Word(word) = &kinds[h as usize] {
+                for &(f, _) in word {
+                    if !out.contains(&f) {
+                        out.push(f);
+                    }
+                }
+            }
+        }
+        out.sort_unstable_by(|a, b| b.cmp(a));
+        out
+    }
+
+    /// Layouts one relation away from `kinds` at heap `h`.
+    fn changes(&self, kinds: &[Kind], attempt: &Attempt, h: u32) -> Vec<Vec<Kind>> {
+        let mut out = Vec::new();
+        match &kinds[h as usize] {
+            Kind::Fresh { min_r, d_mult } => {
+                let (r, _) = attempt.cycles[h as usize].unwrap_or((*min_r, 1));
+                for (min_r, d_mult) in [(r + 1, *d_mult), (*min_r, d_mult * 2), (r + 2, *d_mult)] {
+                    let mut k = kinds.to_vec();
+                    k[h as usize] = Kind::Fresh { min_r, d_mult };
+                    out.push(k);
+                }
+            }
+            Kind::Word(_) => {
+                for (min_r, d_mult) in [(0, 1), (1, 1), (2, 1), (0, 2)] {
+                    let mut k = kinds.to_vec();
+                    k[h as usize] = Kind::Fresh { min_r, d_mult };
+                    out.push(k);
+                }
+            }
+        }
+        out
+    }
+
+    /// Builds, reduces and verifies the candidate of a layout (heaps `1..kinds.len()`).
+    fn build(&self, kinds: &[Kind], opts: &HeapOptions) -> Result<Attempt, Stop> {
+        let n = kinds.len() - 1;
+        let trivial = Table::trivial();
+        let mut cycles: Vec<(u32, u32)> = Vec::new();
+        let mut fresh: Vec<u32> = Vec::new();
+        let mut cycle_of: Vec<Option<(u32, u32)>> = vec![None; n + 1];
+        let mut p = vec![false];
+        let mut element = vec![0u32; n + 1];
+        let mut options: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
+        for h in 1..=n {
+            match &kinds[h] {
+                Kind::Word(word) => {
+                    let product = Product::new(&trivial, &cycles);
+                    let mut exps = vec![0u64; cycles.len()];
+                    for &(f, e) in word {
+                        let j = fresh
+                            .iter()
+                            .position(|&g| g == f)
+                            .expect("words use earlier fresh heaps");
+                        exps[j] += e;
+                    }
+                    element[h] = product.element(0, &exps);
+                }
+                Kind::Fresh { min_r, d_mult } => {
+                    let product = Product::new(&trivial, &cycles);
+                    let reps = representatives(&product, &distinct_heaps(&element, h as u32));
+                    let s_h = option_elements(&product, &element, opts.of_heap(h as u32));
+                    let view = View {
+                        element: &element,
+                        options: &options,
+                    };
+                    let found = rows(
+                        &product,
+                        &p,
+                        &view,
+                        &reps,
+                        &s_h,
+                        !opts.of_heap(h as u32).is_empty(),
+                        (*min_r, *d_mult),
+                        self.budget.max_rows,
+                    )
+                    .map_err(|_| Stop::Rows)?;
+                    let size = product.order() as u64 * (found.preperiod + found.period) as u64;
+                    if size > self.budget.max_candidate {
+                        return Err(Stop::Candidate(size));
+                    }
+                    let old = product.order();
+                    let mut next = Vec::with_capacity(size as usize);
+                    for row in &found.rows {
+                        next.extend_from_slice(&row[..old]);
+                    }
+                    p = next;
+                    cycles.push((found.preperiod, found.period));
+                    cycle_of[h] = Some((found.preperiod, found.period));
+                    fresh.push(h as u32);
+                    element[h] = Product::new(&trivial, &cycles).cycle_generator(cycles.len() - 1);
+                }
+            }
+            let product = Product::new(&trivial, &cycles);
+            options[h] = option_elements(&product, &element, opts.of_heap(h as u32));
+        }
+        let product = Product::new(&trivial, &cycles);
+        let mut gens: Vec<u32> = element[1..].to_vec();
+        gens.sort_unstable();
+        gens.dedup();
+        let (q, qp, class) = reduce(&product, &p, &gens, self.budget.max_order as usize)
+            .map_err(|order| Stop::Order(order as u64))?;
+        let stage = Stage {
+            element: element.iter().map(|&x| class[x as usize]).collect(),
+            options: options
+                .iter()
+                .map(|s| {
+                    let mut v: Vec<u32> = s.iter().map(|&x| class[x as usize]).collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                })
+                .collect(),
+            q,
+            p: qp,
+        };
+        let verdict = match verify(
+            &stage.q,
+            &stage.p,
+            &stage.generators(),
+            self.budget.max_pairs,
+            true,
+        ) {
+            Ok(Verdict::Valid) => None,
+            Ok(Verdict::Invalid(w)) => Some(w.unwrap_or_default()),
+            Err(TooManyNodes) => return Err(Stop::Pairs),
+        };
+        Ok(Attempt {
+            stage,
+            verdict,
+            cycles: cycle_of,
+        })
+    }
+
+    /// Takes the new stage and records how heap `n` enters future layouts; true when
+    /// heap `n` is a new generator.
+    fn accept(&mut self, stage: Stage, kinds: Option<Vec<Kind>>) -> bool {
+        let n = stage.n();
+        if let Some(kinds) = kinds {
+            self.kinds = kinds;
+            self.kinds.truncate(n as usize);
+        }
+        let older: Vec<(u32, u32)> = distinct_heaps(&stage.element, n);
+        let gens: Vec<u32> = older.iter().map(|&(_, e)| e).collect();
+        let x_n = stage.element[n as usize];
+        let kind = if reachable(&stage.q, &gens).contains(&x_n) {
+            let reps = representatives(&stage.q, &older);
+            let word = reps.word[x_n as usize].clone().unwrap_or_default();
+            let mut sum: Vec<(u32, u64)> = Vec::new();
+            for h in word {
+                let parts: Vec<(u32, u64)> = match &self.kinds[h as usize] {
+                    Kind::Fresh { .. } => vec![(h, 1)],
+                    Kind::Word(w) => w.clone(),
+                };
+                for (f, e) in parts {
+                    match sum.iter_mut().find(|(g, _)| *g == f) {
+                        Some((_, total)) => *total += e,
+                        None => sum.push((f, e)),
+                    }
+                }
+            }
+            Kind::Word(sum)
+        } else {
+            Kind::Fresh {
+                min_r: 0,
+                d_mult: 1,
+            }
+        };
+        let fresh = matches!(kind, Kind::Fresh { .. });
+        self.kinds.push(kind);
+        self.stage = stage;
+        fresh
+    }
+}
+
+/// A rebuilt candidate: its reduced stage, its least failure (`None` when valid), and
+/// the cycle each fresh heap got.
+struct Attempt {
+    stage: Stage,
+    verdict: Option<Vec<u32>>,
+    cycles: Vec<Option<(u32, u32)>>,
+}

@@ -1,0 +1,171 @@
+//! Extending a monoid by one more heap.
+//!
+//! Given a bipartite monoid `(M, P)` that predicts every position of the heaps below
+//! `n`, the outcome of `Y + k·H_n` is computed for one representative `Y` of each
+//! element `y` (the colexicographically least position with that element), by the
+//! recursion `Y + k·H_n` is a P-position iff it has a move, no option `Y' + k·H_n` is a
+//! P-position and no `Y + O + (k-1)·H_n` with `O` an option of `H_n` is one. Options of
+//! a least representative have smaller representatives, so one pass in representative
+//! order settles row `k` from row `k - 1`. Each row is a function of the previous one,
+//! so the rows are eventually periodic: `x_n^(r+d) = x_n^r` in the candidate
+//! `M × C(r, d)`. The candidate is only a guess until `verify` accepts it: when `M`
+//! identifies positions that heap `n` tells apart, the rows of a representative are not
+//! those of every position with its element.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use super::monoid::Monoid;
+
+/// Least representatives of every element reached from the identity by the heaps.
+pub(crate) struct Representatives {
+    /// Elements in increasing representative order.
+    pub order: Vec<u32>,
+    /// Per element: its representative, heap sizes descending (`None` if unreached).
+    pub word: Vec<Option<Vec<u32>>>,
+}
+
+/// Least representatives over the given heaps; `heaps` holds `(heap, element)` with one
+/// heap per element (the smallest).
+pub(crate) fn representatives<M: Monoid>(m: &M, heaps: &[(u32, u32)]) -> Representatives {
+    let mut word: Vec<Option<Vec<u32>>> = vec![None; m.order()];
+    let mut order = Vec::new();
+    let mut queue: BinaryHeap<Reverse<(Vec<u32>, u32)>> = BinaryHeap::new();
+    queue.push(Reverse((Vec::new(), m.identity())));
+    while let Some(Reverse((w, x))) = queue.pop() {
+        if word[x as usize].is_some() {
+            continue;
+        }
+        for &(h, e) in heaps {
+            let y = m.mul(x, e);
+            if word[y as usize].is_none() {
+                let mut v = w.clone();
+                let at = v.partition_point(|&g| g > h);
+                v.insert(at, h);
+                queue.push(Reverse((v, y)));
+            }
+        }
+        word[x as usize] = Some(w);
+        order.push(x);
+    }
+    Representatives { order, word }
+}
+
+/// Heaps up to some size as the construction sees them: their element in the monoid
+/// being extended and the elements of their options.
+pub(crate) trait HeapView {
+    /// The element of heap `h` (`h >= 1`).
+    fn element(&self, h: u32) -> u32;
+    /// Elements of heap `h`'s options.
+    fn option_elements(&self, h: u32) -> &[u32];
+}
+
+/// Outcome rows of `rep(y) + k·H` and the period found.
+pub(crate) struct Rows {
+    /// `rows[k][y]`: `rep(y) + k·H` is a P-position, for `k < preperiod + period`.
+    pub rows: Vec<Vec<bool>>,
+    /// `r` in `x^(r+d) = x^r`.
+    pub preperiod: u32,
+    /// `d` in `x^(r+d) = x^r`.
+    pub period: u32,
+}
+
+/// The rows gave no period within `max_rows`.
+pub(crate) struct NoPeriod;
+
+/// Computes the rows of a new heap with options `new_options` (elements of `m`) and
+/// whether it has a move, over the representatives `reps`; `(min_r, d_mult)` force a
+/// longer preperiod or a multiple of the period.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn rows<M: Monoid, V: HeapView>(
+    m: &M,
+    p: &[bool],
+    view: &V,
+    reps: &Representatives,
+    new_options: &[u32],
+    new_has_move: bool,
+    (min_r, d_mult): (u32, u32),
+    max_rows: u32,
+) -> Result<Rows, NoPeriod> {
+    let n = m.order();
+    // Options of each representative, as elements.
+    let mut rep_options: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut rest = Vec::new();
+    for &y in &reps.order {
+        let word = reps.word[y as usize].as_deref().unwrap_or(&[]);
+        let mut out = Vec::new();
+        for (i, &h) in word.iter().enumerate() {
+            if i > 0 && word[i - 1] == h {
+                continue;
+            }
+            rest.clear();
+            rest.extend(
+                word.iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, &g)| g),
+            );
+            let base = rest
+                .iter()
+                .fold(m.identity(), |acc, &g| m.mul(acc, view.element(g)));
+            out.extend(view.option_elements(h).iter().map(|&s| m.mul(base, s)));
+        }
+        out.sort_unstable();
+        out.dedup();
+        rep_options[y as usize] = out;
+    }
+    let has_move: Vec<bool> = (0..n).map(|y| !rep_options[y].is_empty()).collect();
+    let mut rows: Vec<Vec<bool>> = vec![(0..n).map(|y| p[y]).collect()];
+    let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
+    seen.insert(rows[0].clone(), 0);
+    let (r0, d0) = loop {
+        if rows.len() as u32 > max_rows {
+            return Err(NoPeriod);
+        }
+        let prev = rows.last().expect("row 0 exists");
+        let mut cur = vec![false; n];
+        for &y in &reps.order {
+            let yi = y as usize;
+            let moves = new_has_move || has_move[yi];
+            cur[yi] = moves
+                && !rep_options[yi].iter().any(|&z| cur[z as usize])
+                && !new_options.iter().any(|&s| prev[m.mul(y, s) as usize]);
+        }
+        let k = rows.len();
+        if let Some(&j) = seen.get(&cur) {
+            break (j as u32, (k - j) as u32);
+        }
+        seen.insert(cur.clone(), k);
+        rows.push(cur);
+    };
+    let preperiod = r0.max(min_r);
+    let period = lcm(d0, d_mult.max(1));
+    let len = (preperiod + period) as usize;
+    let rows = (0..len)
+        .map(|k| {
+            let at = if k < r0 as usize {
+                k
+            } else {
+                r0 as usize + (k - r0 as usize) % d0 as usize
+            };
+            rows[at].clone()
+        })
+        .collect();
+    Ok(Rows {
+        rows,
+        preperiod,
+        period,
+    })
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn lcm(a: u32, b: u32) -> u32 {
+    a / gcd(a, b) * b
+}

@@ -1,0 +1,248 @@
+//! Misère quotients of one-heap rulesets (octal, hexadecimal and subtraction codes,
+//! Nim, Grundy's game): the commutative monoid that answers misère play of every sum of
+//! heaps up to a size by multiplying elements, as Sprague-Grundy values answer normal
+//! play by XOR.
+//!
+//! # Theory (sources)
+//!
+//! For a set `A` of positions closed under sums and options, `G ≡ H` when
+//! `o(G + X) = o(H + X)` for every `X` in `A`; the classes form a commutative monoid `Q`
+//! with a distinguished *P-portion* (the classes of P-positions). Here `A` is every sum
+//! of heaps of sizes `1..=N` (Plambeck, "Taming the wild in impartial combinatorial
+//! games", Integers 5, 2005; Plambeck and Siegel, "Misère quotients for impartial
+//! games", JCTA 115, 2008). Construction and verification follow the published
+//! descriptions of MisereSolver (Plambeck, "Advances in losing", 2006; Siegel's answers
+//! on the miseregames blog, 2007: candidates whose least failures increase, reduction
+//! at every stage, a verification theorem) and Siegel's valid transition tables; see
+//! [`construct`] and [`verify`] (module docs) for the algorithm. No code was consulted.
+//!
+//! # What is proved
+//!
+//! A [`MisereQuotient`] for heaps `1..=N` is **exact for every position whose heaps are
+//! at most `N`**: it is accepted only after the verification theorem checked every
+//! transition pair of that closure. It says nothing about larger heaps: no periodicity
+//! theorem is applied, so a quotient is *established for heaps ≤ N*, never final.
+//! Misère Nim ([`nim`]) is final for all heap sizes (Bouton 1902). Tameness
+//! ([`tame`]) is established for the heap range it reports, by the same verification
+//! applied to the misère Nim quotient.
+//!
+//! # Layout
+//!
+//! - `monoid.rs`: tables, products with cyclic monoids, reduction by indistinguishability.
+//! - `extend.rs`: least representatives and the outcome rows of one more heap.
+//! - `verify.rs`: the transition-table check and the least mispredicted position.
+//! - `construct.rs`: the heap-by-heap driver, recalibration and the [`Budget`].
+//! - `presentation.rs`: generators, relations and normal forms.
+//! - `answer.rs`: outcomes and winning moves from a quotient.
+//! - `nim.rs`: Bouton's misère Nim rule; `tame.rs`: genus and tame heap ranges.
+
+mod answer;
+mod construct;
+mod extend;
+mod monoid;
+pub mod nim;
+mod options;
+mod presentation;
+pub mod tame;
+mod verify;
+
+use std::fmt;
+
+use crate::game::Ruleset;
+
+pub use construct::{Budget, Stop};
+
+/// Largest heap range a construction accepts.
+pub const MAX_HEAPS: u64 = 1 << 16;
+
+/// The misère quotient of the heaps `1..=max_heap` of a ruleset, as plain data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MisereQuotient {
+    /// The ruleset's canonical spec, e.g. `octal:0.77`.
+    pub ruleset: String,
+    /// Heaps `1..=max_heap` are covered: exact for every sum of them.
+    pub max_heap: u64,
+    /// Number of elements.
+    pub order: u32,
+    /// The element of the empty position.
+    pub identity: u32,
+    /// Multiplication table, row-major: `table[a * order + b]` is `ab`.
+    pub table: Vec<u32>,
+    /// `p_portion[x]`: positions with element `x` are P-positions (unsafe to move in).
+    pub p_portion: Vec<bool>,
+    /// `heap_elements[h - 1]` is the element of a lone heap of size `h`.
+    pub heap_elements: Vec<u32>,
+    /// Heaps whose elements are the presentation's generators `a, b, c, ...`.
+    pub generator_heaps: Vec<u64>,
+    /// The presentation's relations, e.g. `a^2 = 1`.
+    pub relations: Vec<String>,
+    /// Every element's normal form as a word in the generators.
+    pub normal_forms: Vec<String>,
+    /// Heaps at which the presentation changed, ascending.
+    pub changes: Vec<u64>,
+    /// Heaps that split elements of the previous quotient and needed recalibration.
+    pub recalibrations: Vec<u64>,
+}
+
+/// Why a quotient could not be computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QuotientError {
+    /// The ruleset or range is not one this module handles.
+    Unsupported(String),
+    /// A budget stopped the construction at `heap`; `partial` covers the heaps below.
+    Incomplete {
+        /// The quotient of heaps `1..heap`.
+        partial: Box<MisereQuotient>,
+        /// The heap whose stage was abandoned.
+        heap: u64,
+        /// Which budget ran out.
+        stop: Stop,
+    },
+}
+
+impl fmt::Display for QuotientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QuotientError::Unsupported(why) => f.write_str(why),
+            QuotientError::Incomplete {
+                partial,
+                heap,
+                stop,
+            } => write!(
+                f,
+                "misère quotient of {} stopped at heap {heap} ({stop:?}); established for heaps up to {} with order {}",
+                partial.ruleset, partial.max_heap, partial.order
+            ),
+        }
+    }
+}
+
+impl std::error::Error for QuotientError {}
+
+/// Computes the misère quotient of heaps `1..=max_heap` under `budget`.
+pub fn compute(
+    ruleset: &Ruleset,
+    max_heap: u64,
+    budget: &Budget,
+) -> Result<MisereQuotient, QuotientError> {
+    if !ruleset.moves_one_heap() {
+        return Err(QuotientError::Unsupported(format!(
+            "misère quotients need rules that move one heap at a time, not {ruleset}"
+        )));
+    }
+    if max_heap > MAX_HEAPS {
+        return Err(QuotientError::Unsupported(format!(
+            "misère quotients cover at most {MAX_HEAPS} heap sizes, not {max_heap}"
+        )));
+    }
+    let opts = options::HeapOptions::new(ruleset, max_heap as u32);
+    let mut builder = construct::Builder::new(budget.clone());
+    let mut changes = Vec::new();
+    let mut last = String::new();
+    for n in 1..=max_heap {
+        let changed = match builder.step(&opts) {
+            Ok(changed) => changed,
+            Err(stop) => {
+                return Err(QuotientError::Incomplete {
+                    partial: Box::new(assemble(ruleset, &builder, changes)),
+                    heap: n,
+                    stop,
+                })
+            }
+        };
+        if !changed {
+            continue;
+        }
+        let text = presentation::present(&builder.stage.q, &builder.stage.element).text();
+        if text != last {
+            changes.push(n);
+            last = text;
+        }
+    }
+    Ok(assemble(ruleset, &builder, changes))
+}
+
+fn assemble(ruleset: &Ruleset, builder: &construct::Builder, changes: Vec<u64>) -> MisereQuotient {
+    use monoid::Monoid;
+    let stage = &builder.stage;
+    let presentation = presentation::present(&stage.q, &stage.element);
+    MisereQuotient {
+        ruleset: ruleset.to_string(),
+        max_heap: stage.n() as u64,
+        order: stage.q.order() as u32,
+        identity: stage.q.identity(),
+        table: stage.q.cells().to_vec(),
+        p_portion: stage.p.clone(),
+        heap_elements: stage.element[1..].to_vec(),
+        generator_heaps: presentation.generator_heaps.clone(),
+        relations: presentation
+            .relations
+            .iter()
+            .map(|(l, r)| {
+                format!(
+                    "{} = {}",
+                    presentation::word_text(l),
+                    presentation::word_text(r)
+                )
+            })
+            .collect(),
+        normal_forms: presentation
+            .normal_forms
+            .iter()
+            .map(|w| presentation::word_text(w))
+            .collect(),
+        changes,
+        recalibrations: builder.recalibrated.iter().map(|&h| h as u64).collect(),
+    }
+}
+
+impl MisereQuotient {
+    /// The product of two elements.
+    #[inline]
+    pub fn mul(&self, a: u32, b: u32) -> u32 {
+        self.table[a as usize * self.order as usize + b as usize]
+    }
+
+    /// The element of heap `h` (`h = 0` is the identity), if within range.
+    #[inline]
+    pub fn heap_element(&self, h: u64) -> Option<u32> {
+        match h {
+            0 => Some(self.identity),
+            h if h <= self.max_heap => Some(self.heap_elements[h as usize - 1]),
+            _ => None,
+        }
+    }
+
+    /// The element of a position (heaps in any order), if every heap is within range.
+    pub fn element(&self, heaps: &[u64]) -> Option<u32> {
+        heaps.iter().try_fold(self.identity, |acc, &h| {
+            self.heap_element(h).map(|x| self.mul(acc, x))
+        })
+    }
+
+    /// Misère outcome: `Some(true)` when the player to move wins (safe), `None` when a
+    /// heap is beyond `max_heap`.
+    pub fn outcome(&self, heaps: &[u64]) -> Option<bool> {
+        self.element(heaps).map(|x| !self.p_portion[x as usize])
+    }
+
+    /// The presentation in the papers' notation, e.g. `a, b | a^2 = 1, b^3 = b`.
+    pub fn presentation(&self) -> String {
+        if self.generator_heaps.is_empty() {
+            return "| (trivial)".to_string();
+        }
+        let names: Vec<String> = (0..self.generator_heaps.len())
+            .map(presentation::generator_name)
+            .collect();
+        format!("{} | {}", names.join(", "), self.relations.join(", "))
+    }
+
+    /// The P-portion as normal forms, e.g. `{a, b^2}`.
+    pub fn p_portion_text(&self) -> String {
+        let words: Vec<&str> = (0..self.order as usize)
+            .filter(|&x| self.p_portion[x])
+            .map(|x| self.normal_forms[x].as_str())
+            .collect();
+        format!("{{{}}}", words.join(", "))
+    }
+}

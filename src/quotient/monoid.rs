@@ -1,0 +1,297 @@
+//! Finite commutative monoids: full multiplication tables, products of a table with
+//! cyclic monoids, and the reduction of a bipartite monoid `(M, P)` to its
+//! indistinguishability quotient (`x ~ y` iff `xz ∈ P ⇔ yz ∈ P` for every `z`).
+
+use std::collections::HashMap;
+
+/// What the construction needs from a finite commutative monoid.
+pub(crate) trait Monoid {
+    /// Number of elements; elements are `0..order`.
+    fn order(&self) -> usize;
+    /// The identity element.
+    fn identity(&self) -> u32;
+    /// The product of two elements.
+    fn mul(&self, a: u32, b: u32) -> u32;
+}
+
+/// A finite commutative monoid stored as its full multiplication table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Table {
+    order: usize,
+    identity: u32,
+    cells: Vec<u32>,
+}
+
+impl Table {
+    /// The one-element monoid.
+    pub fn trivial() -> Self {
+        Table {
+            order: 1,
+            identity: 0,
+            cells: vec![0],
+        }
+    }
+
+    /// A table from its parts (`cells[a * order + b]` is `ab`).
+    pub fn from_parts(order: usize, identity: u32, cells: Vec<u32>) -> Self {
+        debug_assert_eq!(cells.len(), order * order);
+        Table {
+            order,
+            identity,
+            cells,
+        }
+    }
+
+    /// The cells, row by row.
+    pub fn cells(&self) -> &[u32] {
+        &self.cells
+    }
+}
+
+impl Monoid for Table {
+    fn order(&self) -> usize {
+        self.order
+    }
+    fn identity(&self) -> u32 {
+        self.identity
+    }
+    #[inline]
+    fn mul(&self, a: u32, b: u32) -> u32 {
+        self.cells[a as usize * self.order + b as usize]
+    }
+}
+
+/// `base × C(r_1, d_1) × ... × C(r_k, d_k)`, where `C(r, d)` is the cyclic monoid
+/// `{1, x, ..., x^(r+d-1)}` with `x^(r+d) = x^r`. An element is `b + |base| · digits`
+/// with the digits in mixed radix, the last cycle most significant, so extending by one
+/// more cycle keeps every old element's number.
+pub(crate) struct Product<'a> {
+    base: &'a Table,
+    cycles: Vec<(u32, u32)>,
+    /// `strides[j]` is the weight of digit `j` (already multiplied by `|base|`).
+    strides: Vec<usize>,
+    order: usize,
+}
+
+impl<'a> Product<'a> {
+    /// The product of `base` with the given cycles `(r, d)`.
+    pub fn new(base: &'a Table, cycles: &[(u32, u32)]) -> Self {
+        let mut strides = Vec::with_capacity(cycles.len());
+        let mut order = base.order();
+        for &(r, d) in cycles {
+            strides.push(order);
+            order = order.saturating_mul((r + d) as usize);
+        }
+        Product {
+            base,
+            cycles: cycles.to_vec(),
+            strides,
+            order,
+        }
+    }
+
+    /// The element with base part `b` and the given cycle exponents (reduced into range).
+    pub fn element(&self, b: u32, exponents: &[u64]) -> u32 {
+        let mut id = b as usize;
+        for (j, &e) in exponents.iter().enumerate() {
+            let (r, d) = self.cycles[j];
+            id += normalise(e, r, d) as usize * self.strides[j];
+        }
+        id as u32
+    }
+
+    /// The generator of cycle `j`.
+    pub fn cycle_generator(&self, j: usize) -> u32 {
+        let (r, d) = self.cycles[j];
+        (self.base.identity() as usize + normalise(1, r, d) as usize * self.strides[j]) as u32
+    }
+}
+
+/// The exponent `e` reduced by `x^(r+d) = x^r`.
+#[inline]
+pub(crate) fn normalise(e: u64, r: u32, d: u32) -> u32 {
+    let (r, d) = (r as u64, d as u64);
+    if e < r + d {
+        e as u32
+    } else {
+        (r + (e - r) % d) as u32
+    }
+}
+
+impl Monoid for Product<'_> {
+    fn order(&self) -> usize {
+        self.order
+    }
+    fn identity(&self) -> u32 {
+        self.base.identity()
+    }
+    fn mul(&self, a: u32, b: u32) -> u32 {
+        let base_order = self.base.order();
+        let (a, b) = (a as usize, b as usize);
+        let mut id = self
+            .base
+            .mul((a % base_order) as u32, (b % base_order) as u32) as usize;
+        let (mut ra, mut rb) = (a / base_order, b / base_order);
+        for (j, &(r, d)) in self.cycles.iter().enumerate() {
+            let size = (r + d) as usize;
+            let e = (ra % size + rb % size) as u64;
+            ra /= size;
+            rb /= size;
+            id += normalise(e, r, d) as usize * self.strides[j];
+        }
+        id as u32
+    }
+}
+
+/// Elements reachable from the identity by multiplying by generators, in breadth-first
+/// order (the order in which the reduced quotient numbers its elements).
+pub(crate) fn reachable<M: Monoid>(m: &M, generators: &[u32]) -> Vec<u32> {
+    let mut seen = vec![false; m.order()];
+    let mut out = vec![m.identity()];
+    seen[m.identity() as usize] = true;
+    let mut next = 0;
+    while next < out.len() {
+        let x = out[next];
+        next += 1;
+        for &g in generators {
+            let y = m.mul(x, g);
+            if !seen[y as usize] {
+                seen[y as usize] = true;
+                out.push(y);
+            }
+        }
+    }
+    out
+}
+
+/// The indistinguishability quotient of the bipartite monoid `(m, p)` restricted to the
+/// submonoid generated by `generators`: the coarsest partition separating `P` from its
+/// complement that is stable under multiplication by every generator (Moore's
+/// refinement; since every `z` is a product of generators this is exactly
+/// `xz ∈ P ⇔ yz ∈ P` for all `z`). Returns the quotient table, its `P`, and the class
+/// of every element (`u32::MAX` when unreachable). Classes are numbered in the
+/// breadth-first order of their first element, so the identity is class 0.
+pub(crate) fn reduce<M: Monoid>(
+    m: &M,
+    p: &[bool],
+    generators: &[u32],
+    max_order: usize,
+) -> Result<(Table, Vec<bool>, Vec<u32>), usize> {
+    let elements = reachable(m, generators);
+    let mut index = vec![u32::MAX; m.order()];
+    for (i, &x) in elements.iter().enumerate() {
+        index[x as usize] = i as u32;
+    }
+    let steps: Vec<Vec<u32>> = elements
+        .iter()
+        .map(|&x| {
+            generators
+                .iter()
+                .map(|&g| index[m.mul(x, g) as usize])
+                .collect()
+        })
+        .collect();
+    let mut class: Vec<u32> = elements.iter().map(|&x| p[x as usize] as u32).collect();
+    let mut count = class
+        .iter()
+        .copied()
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    let mut signature = Vec::with_capacity(generators.len() + 1);
+    loop {
+        let mut ids: HashMap<Vec<u32>, u32> = HashMap::with_capacity(count * 2);
+        let mut next = Vec::with_capacity(class.len());
+        for (i, step) in steps.iter().enumerate() {
+            signature.clear();
+            signature.push(class[i]);
+            signature.extend(step.iter().map(|&s| class[s as usize]));
+            let fresh = ids.len() as u32;
+            let id = *ids.entry(signature.clone()).or_insert(fresh);
+            next.push(id);
+        }
+        let refined = ids.len();
+        class = next;
+        if refined == count {
+            break;
+        }
+        count = refined;
+    }
+    // Renumber classes by first appearance in breadth-first order.
+    let mut renumber = vec![u32::MAX; count];
+    let mut order = 0u32;
+    for c in class.iter_mut() {
+        if renumber[*c as usize] == u32::MAX {
+            renumber[*c as usize] = order;
+            order += 1;
+        }
+        *c = renumber[*c as usize];
+    }
+    let order = order as usize;
+    if order > max_order {
+        return Err(order);
+    }
+    let mut representative = vec![0u32; order];
+    for (i, &c) in class.iter().enumerate().rev() {
+        representative[c as usize] = elements[i];
+    }
+    let mut of_element = vec![u32::MAX; m.order()];
+    for (i, &x) in elements.iter().enumerate() {
+        of_element[x as usize] = class[i];
+    }
+    let mut cells = vec![0u32; order * order];
+    for a in 0..order {
+        for b in a..order {
+            let c = of_element[m.mul(representative[a], representative[b]) as usize];
+            cells[a * order + b] = c;
+            cells[b * order + a] = c;
+        }
+    }
+    let reduced_p = representative.iter().map(|&x| p[x as usize]).collect();
+    let identity = of_element[m.identity() as usize];
+    Ok((
+        Table::from_parts(order, identity, cells),
+        reduced_p,
+        of_element,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn product_of_cycles_multiplies_exponents() {
+        let base = Table::trivial();
+        let m = Product::new(&base, &[(0, 2), (1, 2)]);
+        assert_eq!(m.order(), 6);
+        let a = m.cycle_generator(0);
+        let b = m.cycle_generator(1);
+        assert_eq!(m.mul(a, a), m.identity());
+        let b3 = m.mul(m.mul(b, b), b);
+        assert_eq!(b3, b);
+        assert_eq!(m.element(0, &[3, 5]), m.element(0, &[1, 1]));
+    }
+
+    #[test]
+    fn reduction_of_misere_nim_on_one_and_two() {
+        // Heaps *1 = a (a^2 = 1) and *2 = b (b^3 = b); P-positions of misère Nim.
+        let base = Table::trivial();
+        let m = Product::new(&base, &[(0, 2), (1, 2)]);
+        let p: Vec<bool> = (0..m.order() as u32)
+            .map(|x| {
+                let (ones, twos) = (x % 2, x / 2);
+                // (ones, twos) with twos in {0, 1, 2}: nim-sum and whether a 2 is present.
+                let nim = (ones ^ if twos == 1 { 2 } else { 0 }) as u64;
+                if twos == 0 {
+                    nim == 1
+                } else {
+                    nim == 0
+                }
+            })
+            .collect();
+        let gens = [m.cycle_generator(0), m.cycle_generator(1)];
+        let (q, qp, _) = reduce(&m, &p, &gens, 100).unwrap();
+        assert_eq!(q.order(), 6);
+        assert_eq!(qp.iter().filter(|&&x| x).count(), 2);
+    }
+}

@@ -1,0 +1,341 @@
+//! Genus and tameness (Conway, On Numbers and Games, ch. 12; Winning Ways ch. 13).
+//!
+//! The genus of `G` is `g^{γ0 γ1 γ2 ...}`: `g` the normal-play nim-value and `γk` the
+//! misère Grundy value of `G + 2 + ... + 2` (`k` copies of `*2`); the sequence ends
+//! alternating two values. Misère Grundy values obey `G⁻(X + *1) = G⁻(X) ⊕ 1`, so
+//! `γ0 = mex γ0(G')` (1 with no option) and `γk = mex({γk(G')} ∪ {γ(k-1), γ(k-1) ⊕ 1})`:
+//! a heap's genus follows exactly from its options' genera. An option that is one heap
+//! has that heap's genus; one made of several heaps has a genus here only when every
+//! part lies in the verified tame range, where sums behave as in misère Nim.
+//!
+//! A heap range is *tame* when misère play of every sum of its heaps is misère Nim
+//! played on the nim-values, with the heaps of genus `0^{120}` or `1^{031}` counting as
+//! the "fickle" heaps of size 0 and 1 and every other heap as a "firm" heap (genus
+//! `g^{g, g⊕2}`, like a sum of nim heaps containing one of size 2 or more). That is
+//! exactly the claim that the misère Nim quotient (elements: nim-sum, and whether a firm
+//! heap is present) predicts every outcome, so it is established by the same
+//! transition-table verification as any quotient, over the heaps in range together
+//! with the nim heaps below the next power of two (so the genera built on it, which add
+//! `*2`s, are covered). The reported range is established, not final.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::ops::ControlFlow;
+
+use super::construct::Budget;
+use super::monoid::Table;
+use super::options::HeapOptions;
+use super::verify::{verify, Generator, Verdict};
+use super::{QuotientError, MAX_HEAPS};
+use crate::game::Ruleset;
+
+/// A genus `g^{γ0 γ1 ...}`; the last two `γ`s repeat forever.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Genus {
+    /// Normal-play nim-value.
+    pub nim_value: u64,
+    /// `γ0, γ1, ...` up to where the last two alternate.
+    pub gammas: Vec<u64>,
+}
+
+impl Genus {
+    /// The genus of a tame position with this nim-value, firm or fickle.
+    pub fn tame(nim_value: u64, firm: bool) -> Self {
+        let gammas = match (firm, nim_value) {
+            (false, 0) => vec![1, 2, 0],
+            (false, _) => vec![0, 3, 1],
+            (true, g) => vec![g, g ^ 2],
+        };
+        Genus { nim_value, gammas }
+    }
+
+    /// `γk` for any `k`.
+    pub fn gamma(&self, k: usize) -> u64 {
+        let len = self.gammas.len();
+        if k < len {
+            self.gammas[k]
+        } else {
+            self.gammas[len - 2 + (k - (len - 2)) % 2]
+        }
+    }
+
+    /// The genus of a game whose options have these genera.
+    pub fn from_options(nim_value: u64, options: &[&Genus]) -> Self {
+        let longest = options.iter().map(|o| o.gammas.len()).max().unwrap_or(0);
+        let mex = |values: &mut Vec<u64>| {
+            values.sort_unstable();
+            values.dedup();
+            values
+                .iter()
+                .enumerate()
+                .find(|&(i, &v)| v != i as u64)
+                .map_or(values.len() as u64, |(i, _)| i as u64)
+        };
+        let mut gammas = Vec::new();
+        let mut values = Vec::new();
+        let first = if options.is_empty() {
+            1
+        } else {
+            values.extend(options.iter().map(|o| o.gamma(0)));
+            mex(&mut values)
+        };
+        gammas.push(first);
+        let mut k = 1;
+        loop {
+            values.clear();
+            values.extend(options.iter().map(|o| o.gamma(k)));
+            let prev = gammas[k - 1];
+            values.push(prev);
+            values.push(prev ^ 1);
+            gammas.push(mex(&mut values));
+            // Past every option's own tail the recursion only depends on (γ(k-1), k mod 2).
+            if k >= longest + 3 && gammas[k] == gammas[k - 2] && gammas[k - 1] == gammas[k - 3] {
+                break;
+            }
+            k += 1;
+        }
+        let mut len = gammas.len();
+        while len > 2 && gammas[len - 1] == gammas[len - 3] && {
+            // Dropping the last value keeps every later one predictable.
+            (len - 1..gammas.len()).all(|j| gammas[j] == gammas[j - 2])
+        } {
+            len -= 1;
+        }
+        gammas.truncate(len.max(2));
+        Genus { nim_value, gammas }
+    }
+}
+
+impl fmt::Display for Genus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tail: Vec<String> = self.gammas.iter().map(|g| g.to_string()).collect();
+        let sep = if self.gammas.iter().any(|&g| g >= 10) {
+            ","
+        } else {
+            ""
+        };
+        write!(f, "{}^{{{}}}", self.nim_value, tail.join(sep))
+    }
+}
+
+/// Nim-values, genera and the tame range of a one-heap ruleset's heaps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TameAnalysis {
+    /// The ruleset's canonical spec.
+    pub ruleset: String,
+    /// Heaps `1..=max_heap` were analysed.
+    pub max_heap: u64,
+    /// `nim_values[h - 1]`: normal-play nim-value of heap `h`.
+    pub nim_values: Vec<u64>,
+    /// `genus[h - 1]`, when computable (see the module doc).
+    pub genus: Vec<Option<Genus>>,
+    /// `firm[h - 1]`: heap `h` counts as a firm heap (meaningful within the tame range).
+    pub firm: Vec<bool>,
+    /// Every sum of heaps `1..=tame_through` is misère Nim on the nim-values.
+    pub tame_through: u64,
+}
+
+/// Computes nim-values, genera and the tame range for heaps `1..=max_heap`.
+pub fn analyse(
+    ruleset: &Ruleset,
+    max_heap: u64,
+    budget: &Budget,
+) -> Result<TameAnalysis, QuotientError> {
+    if !ruleset.moves_one_heap() || max_heap > MAX_HEAPS {
+        return Err(QuotientError::Unsupported(format!(
+            "genus analysis needs a one-heap ruleset and at most {MAX_HEAPS} heaps, not {ruleset} up to {max_heap}"
+        )));
+    }
+    let opts = HeapOptions::new(ruleset, max_heap as u32);
+    let mut nim = vec![0u64];
+    let mut genus: Vec<Option<Genus>> = vec![Some(Genus::tame(0, false))];
+    let mut firm = vec![false];
+    let mut tame_through = 0u64;
+    let mut tame_open = true;
+    let mut keys: HashSet<(u32, Vec<u32>)> = HashSet::new();
+    let mut bits = 2u32;
+    for h in 1..=max_heap as usize {
+        let options = opts.of_heap(h as u32);
+        let values: HashSet<u64> = options
+            .iter()
+            .map(|parts| parts.iter().fold(0, |a, &p| a ^ nim[p as usize]))
+            .collect();
+        let g = (0..).find(|v| !values.contains(v)).unwrap_or(0);
+        nim.push(g);
+        let option_genera: Option<Vec<Genus>> = options
+            .iter()
+            .map(|parts| match parts.as_slice() {
+                [] => Some(Genus::tame(0, false)),
+                [one] => genus[*one as usize].clone(),
+                many if many.iter().all(|&p| p as u64 <= tame_through) => Some(Genus::tame(
+                    many.iter().fold(0, |a, &p| a ^ nim[p as usize]),
+                    many.iter().any(|&p| firm[p as usize]),
+                )),
+                _ => None,
+            })
+            .collect();
+        let this = option_genera.map(|list| {
+            let refs: Vec<&Genus> = list.iter().collect();
+            Genus::from_options(g, &refs)
+        });
+        let is_firm = this.as_ref().is_some_and(|x| x.gamma(0) == g);
+        firm.push(is_firm);
+        if tame_open {
+            let shaped = this
+                .as_ref()
+                .is_some_and(|x| *x == Genus::tame(g, is_firm) && (is_firm || g <= 1));
+            if shaped {
+                while 1u64 << bits <= g.max(3) {
+                    bits += 1;
+                    keys.clear();
+                }
+                let element = |g: u64, f: bool| ((g << 1) | f as u64) as u32;
+                let mut option_elements: Vec<u32> = options
+                    .iter()
+                    .map(|parts| {
+                        element(
+                            parts.iter().fold(0, |a, &p| a ^ nim[p as usize]),
+                            parts.iter().any(|&p| firm[p as usize]),
+                        )
+                    })
+                    .collect();
+                option_elements.sort_unstable();
+                option_elements.dedup();
+                let key = (element(g, is_firm), option_elements);
+                let new_generator = !keys.contains(&key);
+                keys.insert(key);
+                let valid = !new_generator || {
+                    if (2u64 << bits) > budget.max_order as u64 {
+                        false
+                    } else {
+                        verify_tame(&keys, bits, budget)
+                    }
+                };
+                if valid {
+                    tame_through = h as u64;
+                } else {
+                    tame_open = false;
+                }
+            } else {
+                tame_open = false;
+            }
+        }
+        genus.push(this);
+    }
+    Ok(TameAnalysis {
+        ruleset: ruleset.to_string(),
+        max_heap,
+        nim_values: nim[1..].to_vec(),
+        genus: genus[1..].to_vec(),
+        firm: firm[1..].to_vec(),
+        tame_through,
+    })
+}
+
+/// Verifies the misère Nim quotient on `bits`-bit nim-values against the heaps' pairs
+/// plus every nim heap below `2^bits`.
+fn verify_tame(keys: &HashSet<(u32, Vec<u32>)>, bits: u32, budget: &Budget) -> bool {
+    let order = 2usize << bits;
+    let mut cells = vec![0u32; order * order];
+    for a in 0..order {
+        for b in 0..order {
+            cells[a * order + b] = (((a >> 1) ^ (b >> 1)) << 1 | ((a | b) & 1)) as u32;
+        }
+    }
+    let q = Table::from_parts(order, 0, cells);
+    // P-positions: fickle with nim-sum 1, or firm with nim-sum 0.
+    let p: Vec<bool> = (0..order).map(|x| x == 2 || x == 1).collect();
+    let mut generators: Vec<Generator> = keys
+        .iter()
+        .map(|(e, opts)| Generator {
+            heap: 0,
+            element: *e,
+            options: opts.clone(),
+        })
+        .collect();
+    for a in 1..(1u32 << bits) {
+        let element = |v: u32| (v << 1) | (v >= 2) as u32;
+        generators.push(Generator {
+            heap: 0,
+            element: element(a),
+            options: (0..a).map(element).collect(),
+        });
+    }
+    matches!(
+        verify(&q, &p, &generators, budget.max_pairs, false),
+        Ok(Verdict::Valid)
+    )
+}
+
+impl TameAnalysis {
+    fn heap(&self, h: u64) -> Option<(u64, bool)> {
+        match h {
+            0 => Some((0, false)),
+            h if h <= self.tame_through => {
+                Some((self.nim_values[h as usize - 1], self.firm[h as usize - 1]))
+            }
+            _ => None,
+        }
+    }
+
+    /// Misère outcome by the misère Nim rule on nim-values: `Some(true)` when the player
+    /// to move wins, `None` when a heap lies beyond the tame range.
+    pub fn outcome(&self, heaps: &[u64]) -> Option<bool> {
+        let (g, f) = heaps.iter().try_fold((0u64, false), |(g, f), &h| {
+            self.heap(h).map(|(v, w)| (g ^ v, f || w))
+        })?;
+        Some(!is_p(g, f))
+    }
+
+    /// A winning move within the tame range, as the position after it.
+    pub fn winning_move(&self, ruleset: &Ruleset, heaps: &[u64]) -> Option<Vec<u64>> {
+        let mut sorted: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
+        sorted.sort_unstable();
+        let values: Vec<(u64, bool)> = sorted
+            .iter()
+            .map(|&h| self.heap(h))
+            .collect::<Option<_>>()?;
+        let g = values.iter().fold(0, |a, v| a ^ v.0);
+        let firm_count = values.iter().filter(|v| v.1).count();
+        if is_p(g, firm_count > 0) {
+            return None;
+        }
+        for i in 0..sorted.len() {
+            if i > 0 && sorted[i] == sorted[i - 1] {
+                continue;
+            }
+            let rest_g = g ^ values[i].0;
+            let rest_firm = firm_count - values[i].1 as usize > 0;
+            let mut found = None;
+            let _ = ruleset.for_each_heap_option(sorted[i], |parts| {
+                let after = parts.iter().try_fold((rest_g, rest_firm), |(g, f), &h| {
+                    self.heap(h).map(|(v, w)| (g ^ v, f || w))
+                });
+                if after.is_some_and(|(g, f)| is_p(g, f)) {
+                    found = Some(parts.to_vec());
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            });
+            if let Some(parts) = found {
+                let mut after: Vec<u64> = sorted[..i]
+                    .iter()
+                    .chain(&sorted[i + 1..])
+                    .chain(&parts)
+                    .copied()
+                    .collect();
+                after.sort_unstable();
+                return Some(after);
+            }
+        }
+        None
+    }
+}
+
+fn is_p(nim_sum: u64, firm: bool) -> bool {
+    if firm {
+        nim_sum == 0
+    } else {
+        nim_sum == 1
+    }
+}

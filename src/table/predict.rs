@@ -1,0 +1,561 @@
+//! Predicted outcomes: what theory says of a position, so a compressed outcome table
+//! stores only where the truth differs (the residual), which is mostly zero bits.
+//!
+//! - **Nim-sum** (normal play, rules that move on one heap): unsafe exactly when the XOR
+//!   of the heaps' nim-values is 0. Sprague-Grundy theory makes this exact.
+//! - **Tame misère** (misère play, one-heap rules, `--heaps` domains): when every heap
+//!   has nim-value 0 or 1, unsafe exactly when an odd number have value 1; otherwise as
+//!   in normal play. Exact for Nim and every tame game.
+//! - **Moore** (Moore's Nim_k): unsafe when every binary digit is set in a multiple of
+//!   k + 1 heaps; in misère play, when all heaps are 0 or 1, when the number of ones is
+//!   1 more than a multiple of k + 1.
+//! - **Quotient** (misère play, one-heap rules, `--total` domains): a finite commutative
+//!   monoid learned from the outcomes of the small positions, an estimate of the game's
+//!   misère quotient (Plambeck-Siegel): each heap size maps to an element, a position to
+//!   the product of its heaps' elements, and a set of elements are unsafe. The model is
+//!   stored in the header, so the reader uses it as written.
+//!
+//! A prediction is a function of the position alone, the same in the writer and the
+//! reader; the header records which one was used and a checksum of the tables behind it.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use super::format::{checksum, Prediction, QuotientModel};
+use crate::domain::{Domain, Ranker};
+use crate::game::{Convention, Game, Heap, Ruleset};
+use crate::grundy::{nim_values, Method};
+use crate::label::{label, Labels, Strategy};
+
+/// Largest heap size whose nim-values a predictor computes.
+const MAX_VALUES: u64 = 1 << 24;
+/// Most tokens of the domain the quotient is learned from.
+const LEARN_TOTAL: u64 = 50;
+/// Most elements of a learned quotient (element ids are bytes).
+const MAX_ELEMENTS: usize = 255;
+
+/// A prediction ready to use.
+#[derive(Clone, Debug)]
+pub(crate) enum Predictor {
+    /// Nothing predicted: the residual is the outcome itself.
+    None,
+    /// Unsafe when the nim-sum is 0; `values` are G(0..=max), `None` when heaps are their
+    /// own values.
+    NimSum { values: Option<Vec<u32>> },
+    /// The misère rule of tame games.
+    Tame { values: Option<Vec<u32>> },
+    /// Moore's Nim_k.
+    Moore { modulus: u32, misere: bool },
+    /// A learned quotient.
+    Quotient {
+        phi: Vec<u8>,
+        mul: Vec<u8>,
+        n: usize,
+        unsafe_elements: Box<[bool; 256]>,
+    },
+}
+
+fn largest_heap(domain: Domain) -> u64 {
+    match domain {
+        Domain::Heaps { max, .. } => max,
+        Domain::Total { total } => total,
+    }
+}
+
+/// G(0..=largest) of a one-heap ruleset, `None` inside when heaps are their own values.
+fn values_for(ruleset: &Ruleset, largest: u64) -> Result<Option<Vec<u32>>, String> {
+    if ruleset.nim_values_are_sizes() {
+        return Ok(None);
+    }
+    if largest >= MAX_VALUES {
+        return Err(format!("nim-values of heaps up to {largest}"));
+    }
+    nim_values(ruleset, Method::Fast, largest + 1)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+impl Predictor {
+    /// Builds the predictor a header names for its game and domain; an error says why it
+    /// does not fit them.
+    pub(crate) fn build(
+        prediction: &Prediction,
+        game: &Game,
+        domain: Domain,
+    ) -> Result<Self, String> {
+        let one_heap = game.ruleset.moves_one_heap();
+        let largest = largest_heap(domain);
+        Ok(match prediction {
+            Prediction::None => Predictor::None,
+            Prediction::NimSum if one_heap && game.convention == Convention::Normal => {
+                Predictor::NimSum {
+                    values: values_for(&game.ruleset, largest)?,
+                }
+            }
+            Prediction::TameMisere if one_heap && game.convention == Convention::Misere => {
+                Predictor::Tame {
+                    values: values_for(&game.ruleset, largest)?,
+                }
+            }
+            Prediction::Moore => match game.ruleset {
+                Ruleset::Moore(k) => Predictor::Moore {
+                    modulus: k + 1,
+                    misere: game.convention == Convention::Misere,
+                },
+                _ => return Err("the Moore prediction belongs to Moore's Nim".into()),
+            },
+            Prediction::Quotient(model) => {
+                let n = model.elements();
+                if n == 0 || n > MAX_ELEMENTS || n * n != model.mul.len() {
+                    return Err("impossible quotient size".into());
+                }
+                if model.phi.len() as u64 != largest + 1 {
+                    return Err("quotient does not cover the domain's heaps".into());
+                }
+                if model.mul.iter().chain(&model.phi).any(|&e| e as usize >= n) {
+                    return Err("quotient element out of range".into());
+                }
+                let mut unsafe_elements = Box::new([false; 256]);
+                for (e, flag) in unsafe_elements.iter_mut().enumerate().take(n) {
+                    *flag = model.unsafe_bits[e / 8] >> (e % 8) & 1 == 1;
+                }
+                Predictor::Quotient {
+                    phi: model.phi.clone(),
+                    mul: model.mul.clone(),
+                    n,
+                    unsafe_elements,
+                }
+            }
+            _ => return Err("the prediction does not fit the game".into()),
+        })
+    }
+
+    /// True when nothing is predicted.
+    pub(crate) fn is_none(&self) -> bool {
+        matches!(self, Predictor::None)
+    }
+
+    /// A checksum of the tables behind the prediction, stored in the header so a reader
+    /// whose nim-values differ from the writer's refuses the table.
+    pub(crate) fn check(&self) -> u64 {
+        let bytes: Vec<u8> = match self {
+            // Format 2 headers hold 0 here.
+            Predictor::None => return 0,
+            Predictor::NimSum { values } | Predictor::Tame { values } => {
+                let tag = if matches!(self, Predictor::NimSum { .. }) {
+                    1
+                } else {
+                    2
+                };
+                std::iter::once(tag)
+                    .chain(values.iter().flatten().flat_map(|v| v.to_le_bytes()))
+                    .collect()
+            }
+            Predictor::Moore { modulus, misere } => vec![3, *modulus as u8, u8::from(*misere)],
+            Predictor::Quotient {
+                phi,
+                mul,
+                unsafe_elements,
+                n,
+            } => std::iter::once(4)
+                .chain(phi.iter().copied())
+                .chain(mul.iter().copied())
+                .chain(unsafe_elements[..*n].iter().map(|&u| u8::from(u)))
+                .collect(),
+        };
+        checksum(&bytes)
+    }
+
+    /// True when the position a move leads to from ascending `heaps` is predicted safe;
+    /// `scratch` holds the child's heaps when the prediction needs them in order.
+    #[inline]
+    pub(crate) fn safe_after(
+        &self,
+        heaps: &[Heap],
+        removed: &[usize],
+        added: &[Heap],
+        scratch: &mut Vec<Heap>,
+    ) -> bool {
+        match self {
+            Predictor::Quotient { .. } => {
+                crate::label::child_into(heaps, removed, added, scratch);
+                return self.safe(scratch);
+            }
+            // XOR is its own inverse: the parent's sum, less the removed, plus the added.
+            Predictor::NimSum { values } => {
+                let parent = heaps.iter().fold(0, |x, &h| x ^ nim_value(values, h));
+                let sum = removed
+                    .iter()
+                    .map(|&i| heaps.get(i).copied().unwrap_or(0))
+                    .chain(added.iter().copied())
+                    .fold(parent, |x, h| x ^ nim_value(values, h));
+                return sum != 0;
+            }
+            _ => {}
+        }
+        // The other predictions are symmetric functions of the heaps: no need to build
+        // the child in order.
+        let kept = heaps
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !removed.contains(i))
+            .map(|(_, &h)| h)
+            .chain(added.iter().copied());
+        self.symmetric(kept)
+    }
+
+    /// True when the position of ascending heaps (zeros allowed) is predicted safe.
+    #[inline]
+    pub(crate) fn safe(&self, heaps: &[Heap]) -> bool {
+        match self {
+            Predictor::Quotient {
+                phi,
+                mul,
+                n,
+                unsafe_elements,
+            } => {
+                let mut e = 0usize;
+                for &h in heaps {
+                    let g = phi.get(h as usize).map_or(0, |&g| g as usize);
+                    e = mul.get(e * n + g).map_or(0, |&x| x as usize);
+                }
+                !unsafe_elements[e]
+            }
+            _ => self.symmetric(heaps.iter().copied()),
+        }
+    }
+
+    /// The predictions that do not depend on the heaps' order.
+    #[inline]
+    fn symmetric(&self, heaps: impl Iterator<Item = Heap> + Clone) -> bool {
+        match self {
+            Predictor::None | Predictor::Quotient { .. } => false,
+            Predictor::NimSum { values } => heaps.fold(0, |x, h| x ^ nim_value(values, h)) != 0,
+            Predictor::Tame { values } => {
+                let (mut sum, mut ones, mut tame) = (0u64, 0u32, true);
+                for h in heaps {
+                    let v = nim_value(values, h);
+                    sum ^= v;
+                    ones += u32::from(v == 1);
+                    tame &= v <= 1;
+                }
+                if tame {
+                    ones % 2 == 0
+                } else {
+                    sum != 0
+                }
+            }
+            Predictor::Moore { modulus, misere } => {
+                if *misere && heaps.clone().all(|h| h <= 1) {
+                    let ones = heaps.filter(|&h| h == 1).count() as u32;
+                    return ones % modulus != 1 % modulus;
+                }
+                let mut counts = [0u32; 64];
+                for h in heaps {
+                    let mut bits = h;
+                    while bits != 0 {
+                        counts[bits.trailing_zeros() as usize] += 1;
+                        bits &= bits - 1;
+                    }
+                }
+                counts.iter().any(|c| c % modulus != 0)
+            }
+        }
+    }
+}
+
+/// G(h): from the values, or `h` itself when heaps are their own values.
+#[inline(always)]
+fn nim_value(values: &Option<Vec<u32>>, h: Heap) -> u64 {
+    match values {
+        None => h,
+        Some(values) => values.get(h as usize).map_or(0, |&v| u64::from(v)),
+    }
+}
+
+/// The prediction a writer uses for outcome tables of `game` over `domain`: the exact
+/// theory where there is one, else a learned quotient (labelling the positions of at
+/// most 50 tokens to learn it), else none.
+pub(crate) fn choose(game: &Game, domain: Domain) -> Prediction {
+    let largest = largest_heap(domain);
+    let fits = |p: Prediction| {
+        Predictor::build(&p, game, domain)
+            .ok()
+            .map(|_| p)
+            .unwrap_or(Prediction::None)
+    };
+    if let Ruleset::Moore(_) = game.ruleset {
+        return Prediction::Moore;
+    }
+    if !game.ruleset.moves_one_heap() {
+        return Prediction::None;
+    }
+    if game.convention == Convention::Normal {
+        return fits(Prediction::NimSum);
+    }
+    match domain {
+        Domain::Total { total } if total >= 3 && !game.ruleset.nim_values_are_sizes() => {
+            match learn_quotient(game, total.min(LEARN_TOTAL), largest) {
+                Some(model) => Prediction::Quotient(model),
+                None => fits(Prediction::TameMisere),
+            }
+        }
+        _ => fits(Prediction::TameMisere),
+    }
+}
+
+/// Outcomes of every position of at most `total` tokens, for learning.
+struct Oracle {
+    ranker: Ranker,
+    labels: Labels,
+    scratch: Vec<Heap>,
+}
+
+impl Oracle {
+    /// True when the union of `a` and `b` (total within the domain) is safe.
+    fn safe(&mut self, a: &[Heap], b: &[Heap]) -> bool {
+        self.scratch.clear();
+        self.scratch
+            .extend(a.iter().chain(b).copied().filter(|&h| h != 0));
+        self.scratch.sort_unstable();
+        self.labels
+            .is_safe(self.ranker.rank_unchecked(&self.scratch))
+    }
+}
+
+/// Learns a quotient from the positions of at most `learn` tokens, mapping heap sizes
+/// `0..=largest`: elements are told apart by their outcomes together with every
+/// position of at most `learn / 3` tokens (the tests), products come from those
+/// outcomes while they stay within `learn` tokens, and heaps too large to test are
+/// placed by their options (the element that agrees best with the recursion
+/// `unsafe = no unsafe option` against every element). `None` when labelling fails.
+fn learn_quotient(game: &Game, learn: u64, largest: u64) -> Option<QuotientModel> {
+    let ranker = Ranker::new(Domain::Total { total: learn }).ok()?;
+    let labels = label(game, &ranker, Strategy::auto(&game.ruleset), &|_| {}).ok()?;
+    let test_total = learn / 3;
+    let limit = learn - test_total;
+    let Ranker::Total(partitions) = &ranker else {
+        return None;
+    };
+    let tests: Vec<Vec<Heap>> = (0..partitions.tier(test_total).end)
+        .map(|r| ranker.unrank(r).heaps().to_vec())
+        .collect();
+    // Tests are in rank order, so by total: those of at most `t` tokens are a prefix.
+    let prefix = |t: u64| partitions.tier(t.min(test_total)).end as usize;
+    let mut oracle = Oracle {
+        ranker: ranker.clone(),
+        labels,
+        scratch: Vec::new(),
+    };
+    let signature = |oracle: &mut Oracle, x: &[Heap], len: usize| -> Vec<bool> {
+        tests[..len].iter().map(|z| oracle.safe(x, z)).collect()
+    };
+    let full = tests.len();
+    let total = |x: &[Heap]| x.iter().sum::<Heap>();
+
+    let mut reps: Vec<Vec<Heap>> = vec![Vec::new()];
+    let mut sigs: Vec<Vec<bool>> = vec![signature(&mut oracle, &[], full)];
+    let mut known: HashMap<Vec<bool>, usize> = HashMap::from([(sigs[0].clone(), 0)]);
+    let mut phi = vec![0u8; largest as usize + 1];
+    let mut generators: Vec<usize> = Vec::new();
+    for h in 1..=limit.min(largest) {
+        let sig = signature(&mut oracle, &[h], full);
+        let id = match known.get(&sig) {
+            Some(&id) => id,
+            None if reps.len() < MAX_ELEMENTS => {
+                reps.push(vec![h]);
+                sigs.push(sig.clone());
+                known.insert(sig, reps.len() - 1);
+                reps.len() - 1
+            }
+            None => return None,
+        };
+        phi[h as usize] = id as u8;
+        if !generators.contains(&id) {
+            generators.push(id);
+        }
+    }
+    // Close under multiplication by generators: `right[a][g]` is a times generator g.
+    let mut right: Vec<Vec<Option<usize>>> = Vec::new();
+    let mut a = 0;
+    while a < reps.len() {
+        let mut row = vec![None; generators.len()];
+        for (gi, &g) in generators.iter().enumerate() {
+            let mut union = reps[a].clone();
+            union.extend_from_slice(&reps[g]);
+            if total(&union) > limit {
+                continue;
+            }
+            let sig = signature(&mut oracle, &union, full);
+            row[gi] = match known.get(&sig) {
+                Some(&id) => Some(id),
+                None if reps.len() < MAX_ELEMENTS => {
+                    union.sort_unstable();
+                    reps.push(union);
+                    sigs.push(sig.clone());
+                    known.insert(sig, reps.len() - 1);
+                    Some(reps.len() - 1)
+                }
+                None => None,
+            };
+        }
+        right.push(row);
+        a += 1;
+    }
+    let n = reps.len();
+    // Products too large to test against every test: the element agreeing best with
+    // the tests that still fit.
+    for a in 0..n {
+        for gi in 0..generators.len() {
+            if right[a][gi].is_some() {
+                continue;
+            }
+            let mut union = reps[a].clone();
+            union.extend_from_slice(&reps[generators[gi]]);
+            let t = total(&union);
+            let len = if t <= learn { prefix(learn - t) } else { 0 };
+            let sig = if len > 0 {
+                signature(&mut oracle, &union, len)
+            } else {
+                Vec::new()
+            };
+            let best = (0..n).min_by_key(|&e| {
+                sigs[e][..len]
+                    .iter()
+                    .zip(&sig)
+                    .filter(|(x, y)| x != y)
+                    .count()
+            });
+            right[a][gi] = best;
+        }
+    }
+    let generator_of: HashMap<usize, usize> = generators
+        .iter()
+        .enumerate()
+        .map(|(i, &g)| (g, i))
+        .collect();
+    let times = |x: usize, h: Heap, phi: &[u8]| -> usize {
+        if h == 0 {
+            return x;
+        }
+        generator_of
+            .get(&(phi[h as usize] as usize))
+            .and_then(|&gi| right[x][gi])
+            .unwrap_or(x)
+    };
+    let mut mul = vec![0u8; n * n];
+    for a in 0..n {
+        for b in 0..n {
+            mul[a * n + b] = reps[b].iter().fold(a, |x, &h| times(x, h, &phi)) as u8;
+        }
+    }
+    let unsafe_element: Vec<bool> = (0..n).map(|e| !oracle.safe(&reps[e], &[])).collect();
+    let product = |heaps: &[Heap], phi: &[u8]| -> usize {
+        heaps.iter().fold(0usize, |x, &h| {
+            mul[x * n + phi[h as usize] as usize] as usize
+        })
+    };
+    // Heaps too large to test: placed by their options.
+    let rep_children: Vec<Vec<Vec<Heap>>> = reps
+        .iter()
+        .map(|rep| {
+            let mut children = Vec::new();
+            let _ = game.ruleset.for_each_move(rep, |removed, added| {
+                let mut child = Vec::new();
+                crate::label::child_into(rep, removed, added, &mut child);
+                children.push(child);
+                ControlFlow::Continue(())
+            });
+            children
+        })
+        .collect();
+    for h in limit.min(largest) + 1..=largest {
+        let mut options = Vec::new();
+        let _ = game.ruleset.for_each_heap_option(h, |parts| {
+            let mut sorted = parts.to_vec();
+            sorted.sort_unstable();
+            options.push(product(&sorted, &phi));
+            ControlFlow::Continue(())
+        });
+        let children: Vec<Vec<usize>> = rep_children
+            .iter()
+            .map(|c| c.iter().map(|child| product(child, &phi)).collect())
+            .collect();
+        let mut best = (usize::MAX, 0);
+        for x in 0..n {
+            let wrong = (0..n)
+                .filter(|&y| {
+                    let has_unsafe_option = options
+                        .iter()
+                        .any(|&o| unsafe_element[mul[o * n + y] as usize])
+                        || children[y]
+                            .iter()
+                            .any(|&c| unsafe_element[mul[x * n + c] as usize]);
+                    // Safe exactly when some option is unsafe (h has a move, or
+                    // no option at all and misère makes it safe).
+                    let safe = has_unsafe_option || (options.is_empty() && children[y].is_empty());
+                    unsafe_element[mul[x * n + y] as usize] == safe
+                })
+                .count();
+            if wrong < best.0 {
+                best = (wrong, x);
+            }
+        }
+        phi[h as usize] = best.1 as u8;
+    }
+    let mut unsafe_bits = vec![0u8; n.div_ceil(8)];
+    for (e, &u) in unsafe_element.iter().enumerate() {
+        unsafe_bits[e / 8] |= u8::from(u) << (e % 8);
+    }
+    Some(QuotientModel {
+        learned_total: learn,
+        phi,
+        mul,
+        unsafe_bits,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::resolve;
+
+    fn mispredicted(game: &Game, domain: Domain) -> (u64, u64) {
+        let ranker = Ranker::new(domain).unwrap();
+        let labels = label(game, &ranker, Strategy::auto(&game.ruleset), &|_| {}).unwrap();
+        let prediction = choose(game, domain);
+        let predictor = Predictor::build(&prediction, game, domain).unwrap();
+        let wrong = (0..ranker.count())
+            .filter(|&r| predictor.safe(ranker.unrank(r).heaps()) != labels.is_safe(r))
+            .count() as u64;
+        (wrong, ranker.count())
+    }
+
+    #[test]
+    fn exact_theories_predict_every_position() {
+        for (name, convention) in [
+            ("kayles", Convention::Normal),
+            ("grundy", Convention::Normal),
+            ("nim", Convention::Misere),
+            ("moore-2", Convention::Normal),
+            ("moore-2", Convention::Misere),
+        ] {
+            let game = resolve(name).unwrap().with_convention(convention);
+            let domain = if game.ruleset.splits() {
+                Domain::Total { total: 25 }
+            } else {
+                Domain::Heaps { heaps: 3, max: 20 }
+            };
+            assert_eq!(mispredicted(&game, domain).0, 0, "{name} {convention}");
+        }
+    }
+
+    #[test]
+    fn the_learned_quotient_predicts_misere_kayles_well() {
+        let game = resolve("kayles")
+            .unwrap()
+            .with_convention(Convention::Misere);
+        let (wrong, count) = mispredicted(&game, Domain::Total { total: 40 });
+        assert!(wrong * 100 < count, "{wrong} of {count}");
+    }
+}

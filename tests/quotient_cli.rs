@@ -1,0 +1,242 @@
+//! Stored misère quotients: `sicher quotient --write`, `check --quotient`, `info`,
+//! and the library's `write_quotient` / `read_quotient`, each against the reference.
+
+mod common;
+
+use common::{run, Reference, Rules};
+use sicher::atomic_file::Replace;
+use sicher::quotient::{self, Budget};
+use sicher::table;
+
+fn kayles() -> Rules {
+    Rules::Code {
+        hex: false,
+        digits: vec![0, 7, 7],
+        repeat: false,
+    }
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sicher-quotient-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Every position with heaps from 1 to `max_heap` and at most `total` tokens, sorted.
+fn positions(max_heap: u64, total: u64) -> Vec<Vec<u64>> {
+    fn extend(out: &mut Vec<Vec<u64>>, prefix: &mut Vec<u64>, low: u64, max: u64, left: u64) {
+        out.push(prefix.clone());
+        for h in low..=max.min(left) {
+            prefix.push(h);
+            extend(out, prefix, h, max, left - h);
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    extend(&mut out, &mut Vec::new(), 1, max_heap, total);
+    out
+}
+
+#[test]
+fn stored_quotient_round_trips_and_answers_like_the_reference() {
+    let ruleset = sicher::game::resolve("kayles").unwrap().ruleset;
+    let q = quotient::compute(&ruleset, 14, &Budget::default()).unwrap();
+    let path = temp("round-trip.quotient");
+    table::write_quotient(&path, &q, Replace::RegularFile).unwrap();
+    let back = table::read_quotient(&path).unwrap();
+    assert_eq!(back.order, q.order);
+    assert_eq!(back.table, q.table);
+    assert_eq!(back.p_portion, q.p_portion);
+    let mut reference = Reference::new(kayles(), true);
+    let all = positions(14, 18);
+    assert!(all.len() > 300);
+    for position in &all {
+        assert_eq!(
+            back.outcome(position),
+            Some(reference.win(position)),
+            "{position:?}"
+        );
+    }
+}
+
+#[test]
+fn check_with_a_quotient_file_agrees_with_search() {
+    let path = temp("kayles.quotient");
+    let file = path.to_str().unwrap();
+    let (code, out, err) = run(
+        &[
+            "quotient", "kayles", "--max", "20", "--write", file, "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("order:"), "{out}");
+    let all = positions(20, 24);
+    let input: String = all
+        .iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let words: Vec<String> = p.iter().map(u64::to_string).collect();
+            words.join(" ") + "\n"
+        })
+        .collect();
+    let (code, by_quotient, err) = run(
+        &["check", "kayles", "--misere", "--quotient", file, "--json"],
+        Some(&input),
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut reference = Reference::new(kayles(), true);
+    let mut checked = 0;
+    for (line, position) in by_quotient
+        .lines()
+        .zip(all.iter().filter(|p| !p.is_empty()))
+    {
+        assert!(line.contains("\"source\":\"quotient\""), "{line}");
+        let win = reference.win(position);
+        assert!(
+            line.contains(&format!("\"win\":{win}")),
+            "{position:?}: {line}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, all.len() - 1);
+}
+
+#[test]
+fn winning_moves_from_a_quotient_file_lead_to_unsafe_positions() {
+    let path = temp("moves.quotient");
+    let file = path.to_str().unwrap();
+    assert_eq!(
+        run(
+            &["quotient", "kayles", "--max", "16", "--write", file, "--quiet"],
+            None
+        )
+        .0,
+        0
+    );
+    let mut reference = Reference::new(kayles(), true);
+    for position in positions(16, 20).into_iter().filter(|p| p.len() >= 2) {
+        if !reference.win(&position) {
+            continue;
+        }
+        let words: Vec<String> = position.iter().map(u64::to_string).collect();
+        let mut args = vec!["check", "kayles", "--misere", "--quotient", file, "--json"];
+        args.extend(words.iter().map(String::as_str));
+        let (code, out, err) = run(&args, None);
+        assert_eq!(code, 0, "{err}");
+        let start = out.find("\"move\":[").expect("a winning move") + 8;
+        let end = start + out[start..].find(']').unwrap();
+        let to: Vec<u64> = out[start..end]
+            .split(',')
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert!(
+            !reference.win(&to),
+            "{position:?} -> {to:?} is not a winning move"
+        );
+        assert!(
+            reference
+                .rules
+                .children(&position)
+                .contains(&common::canon(to.clone())),
+            "{position:?} -> {to:?} is not a move"
+        );
+        break;
+    }
+}
+
+#[test]
+fn quotient_files_are_refused_where_they_do_not_answer() {
+    let path = temp("refuse.quotient");
+    let file = path.to_str().unwrap();
+    assert_eq!(
+        run(
+            &["quotient", "kayles", "--max", "10", "--write", file, "--quiet"],
+            None
+        )
+        .0,
+        0
+    );
+    let (code, _, err) = run(&["check", "kayles", "--quotient", file, "3"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("misère"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, _, err) = run(
+        &[
+            "check",
+            "dawson-kayles",
+            "--misere",
+            "--quotient",
+            file,
+            "3",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("not octal:0.07"), "{err}");
+    let bytes = std::fs::read(&path).unwrap();
+    let cut = temp("cut.quotient");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let (code, _, err) = run(
+        &[
+            "check",
+            "kayles",
+            "--misere",
+            "--quotient",
+            cut.to_str().unwrap(),
+            "3",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("truncated"), "{err}");
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 3;
+    flipped[last] ^= 0x10;
+    let bad = temp("flipped.quotient");
+    std::fs::write(&bad, &flipped).unwrap();
+    let (code, _, err) = run(
+        &[
+            "check",
+            "kayles",
+            "--misere",
+            "--quotient",
+            bad.to_str().unwrap(),
+            "3 4",
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "a damaged quotient must not answer");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, out, _) = run(&["info", file], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("misère quotient of: octal:0.77"), "{out}");
+}
+
+#[test]
+fn beyond_the_stored_heaps_the_chain_goes_on() {
+    let path = temp("short.quotient");
+    let file = path.to_str().unwrap();
+    assert_eq!(
+        run(
+            &["quotient", "kayles", "--max", "8", "--write", file, "--quiet"],
+            None
+        )
+        .0,
+        0
+    );
+    let mut reference = Reference::new(kayles(), true);
+    for position in [vec![9u64, 3], vec![12, 12], vec![5, 11, 2]] {
+        let words: Vec<String> = position.iter().map(u64::to_string).collect();
+        let mut args = vec!["check", "kayles", "--misere", "--quotient", file, "--json"];
+        args.extend(words.iter().map(String::as_str));
+        let (code, out, err) = run(&args, None);
+        assert_eq!(code, 0, "{err}");
+        let win = reference.win(&position);
+        assert!(
+            out.contains(&format!("\"win\":{win}")),
+            "{position:?}: {out}"
+        );
+    }
+}
