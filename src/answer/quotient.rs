@@ -89,6 +89,11 @@ impl QuotientSource {
             return None;
         };
         let covered = quotient.as_ref().map_or(0, |q| q.max_heap);
+        // No quotient covers heaps past the most it may have: do not build one in vain
+        // (the options of that many heap sizes alone may not fit in memory).
+        if largest > quotient::MAX_HEAPS {
+            return None;
+        }
         if largest > covered {
             let budget = budget.as_ref()?;
             if failed_at.is_some_and(|failed| largest >= failed) {
