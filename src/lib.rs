@@ -82,7 +82,7 @@
 //!   `forward.rs`, `backward.rs`, `remoteness.rs` (retrograde, via `parents.rs`) and
 //!   `plain.rs` (the baselines); `drive.rs` runs a tier labeller over the `window.rs` of
 //!   tiers that moves reach and checkpoints into `work.rs` (the work directory: tier
-//!   files, manifest, resumption); shortcuts from theory in `one_heap.rs` (lone heaps 64
+//!   files, manifest, resumption, finished outcomes streamed to the table writer); shortcuts from theory in `one_heap.rs` (lone heaps 64
 //!   at a time, proved periods) and `nim_values.rs` (XOR of nim-values); `bits.rs` packs
 //!   the outcomes.
 //! - [`table`]: files on disk. `format.rs` (the one container: magic, version, bincode

@@ -9,9 +9,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use sicher::atomic_file::Replace;
 use sicher::domain::Domain;
 use sicher::game::{resolve, Convention};
 use sicher::label::{Plan, WorkDir};
+use sicher::table::{self, Storage};
 
 const SICHER: &str = env!("CARGO_BIN_EXE_sicher");
 
@@ -147,9 +149,11 @@ fn killed_runs_resume_to_byte_identical_tables() {
     let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     let mut random = Random(0x5EED_1234_ABCD_0001);
-    let cases: [&[&str]; 7] = [
-        // Forward, `--total`: a window of three tiers.
+    let cases: [&[&str]; 8] = [
+        // Forward, `--total`: a window of three tiers (compressed against a learned
+        // misère quotient, and flat).
         &["kayles", "--total", "40", "--misere"],
+        &["kayles", "--total", "38", "--misere", "--uncompressed"],
         // Backward on `--total`: marks pushed into later tiers are part of the state.
         &["nim", "--total", "34", "--no-shortcuts"],
         &["subtraction:1,3,4", "--total", "40", "--misere"],
@@ -333,24 +337,41 @@ fn work_of_another_game_domain_or_format_is_refused() {
 }
 
 /// Labels in this process and returns the plan's estimate and the peak bytes allocated
-/// while it ran.
+/// while it ran; a streaming plan also streams the outcomes it left in the work
+/// directory to a table (flat: a compressed table's prediction is not the labeller's).
 fn estimate_and_peak(
     spec: &str,
     convention: Convention,
     domain: Domain,
     remote: bool,
+    stream: bool,
 ) -> (u64, u64) {
     let dir = tempfile::tempdir().unwrap();
     let game = resolve(spec).unwrap().with_convention(convention);
+    let output = dir.path().join("m.table");
     let mut plan = Plan::new(&game, domain, None, Some(1))
         .unwrap()
-        .with_work_dir(WorkDir::beside(&dir.path().join("m.table")));
+        .with_work_dir(WorkDir::beside(&output));
     if remote {
         plan = plan.with_remoteness();
+    }
+    if stream {
+        plan = plan.streaming();
     }
     let before = HELD.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let labelled = plan.run(&|_| {}).unwrap();
+    if labelled.labels.is_none() {
+        let mut writer =
+            table::outcomes_writer(&output, &game, domain, Storage::Flat, Replace::Never).unwrap();
+        plan.stream_outcomes(|words| writer.push(words)).unwrap();
+        writer.finish().unwrap();
+    }
+    assert_eq!(
+        labelled.labels.is_none(),
+        stream && !remote,
+        "{spec} {domain}"
+    );
     let peak = PEAK.load(Ordering::Relaxed) - before;
     drop(labelled);
     plan.discard_work().unwrap();
@@ -360,29 +381,41 @@ fn estimate_and_peak(
 #[test]
 fn the_memory_estimate_matches_what_is_allocated() {
     let _serial = serial();
-    for (spec, convention, domain, remote) in [
+    for (spec, convention, domain, remote, stream) in [
         (
             "kayles",
             Convention::Misere,
             Domain::Total { total: 60 },
             false,
+            false,
+        ),
+        // Streamed to the table: only the tiers moves reach are ever held.
+        (
+            "kayles",
+            Convention::Misere,
+            Domain::Total { total: 70 },
+            false,
+            true,
         ),
         (
             "kayles",
             Convention::Normal,
             Domain::Total { total: 44 },
             true,
+            false,
         ),
         (
             "nim",
             Convention::Misere,
             Domain::Heaps { heaps: 3, max: 400 },
             false,
+            false,
         ),
         (
             "nim",
             Convention::Normal,
             Domain::Heaps { heaps: 3, max: 400 },
+            false,
             false,
         ),
         (
@@ -393,6 +426,7 @@ fn the_memory_estimate_matches_what_is_allocated() {
                 max: 20_000_000,
             },
             false,
+            false,
         ),
         (
             "wythoff",
@@ -402,9 +436,10 @@ fn the_memory_estimate_matches_what_is_allocated() {
                 max: 2000,
             },
             false,
+            false,
         ),
     ] {
-        let (estimate, peak) = estimate_and_peak(spec, convention, domain, remote);
+        let (estimate, peak) = estimate_and_peak(spec, convention, domain, remote, stream);
         let ratio = peak as f64 / estimate as f64;
         assert!(
             (0.5..=1.4).contains(&ratio),

@@ -274,6 +274,11 @@ pub fn run(args: &TableArgs) -> Result<()> {
     if args.no_shortcuts {
         plan = plan.without_shortcuts();
     }
+    // Outcomes evicted to the work directory go from there to the table writer, unless
+    // they are to be compared with the plain labeller's.
+    if !args.compare_plain {
+        plan = plan.streaming();
+    }
     let (plan, labelled) = label_plan(&game, plan, &args.label)?;
     let (plain_seconds, speedup) = if args.compare_plain {
         let plain = LabelArgs {
@@ -301,12 +306,17 @@ pub fn run(args: &TableArgs) -> Result<()> {
     } else {
         table::Storage::Compressed
     };
-    let header = match &labelled.remoteness {
-        Some(remoteness) => {
+    let header = match (&labelled.remoteness, &labelled.labels) {
+        (Some(remoteness), _) => {
             table::write_remoteness_stored(&path, &game, domain, remoteness, storage, replace)?
         }
-        None => {
-            table::write_outcomes_stored(&path, &game, domain, &labelled.labels, storage, replace)?
+        (None, Some(labels)) => {
+            table::write_outcomes_stored(&path, &game, domain, labels, storage, replace)?
+        }
+        (None, None) => {
+            let mut writer = table::outcomes_writer(&path, &game, domain, storage, replace)?;
+            plan.stream_outcomes(|words| writer.push(words))?;
+            writer.finish()?
         }
     };
     plan.discard_work()?;
@@ -320,7 +330,11 @@ pub fn run(args: &TableArgs) -> Result<()> {
         strategy: plan.strategy().to_string(),
         threads: plan.threads(),
         entries,
-        unsafe_count: labelled.labels.unsafe_count(),
+        unsafe_count: match (&labelled.labels, header.kind) {
+            (Some(labels), _) => labels.unsafe_count(),
+            (None, table::BodyKind::Outcomes { unsafe_count }) => unsafe_count,
+            (None, _) => 0,
+        },
         bytes: header.file_len(),
         body_bytes: header.stored_len,
         raw_body_bytes: header.body_len(),

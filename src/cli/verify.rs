@@ -50,6 +50,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     let game = args.game.resolve()?;
     let domain = args.domain.domain()?;
     let (plan, labelled) = label_domain(&game, domain, &args.label, false)?;
+    let labels = labelled.held()?;
     let ranker = plan.ranker();
     let count = ranker.count();
     let ranks: Box<dyn Iterator<Item = u64>> = match args.sample {
@@ -65,7 +66,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     let (mut agreements, mut first_disagreement) = (0u64, None);
     for rank in ranks {
         let position = ranker.unrank(rank);
-        let table = labelled.labels.is_safe(rank);
+        let table = labels.is_safe(rank);
         if solver.is_win(&position) == table {
             agreements += 1;
         } else if first_disagreement.is_none() {
@@ -82,7 +83,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         checked,
         agreements,
         disagreements: checked - agreements,
-        unsafe_count: labelled.labels.unsafe_count(),
+        unsafe_count: labels.unsafe_count(),
     };
     if args.json {
         print_json(&report)?;

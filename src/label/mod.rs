@@ -164,20 +164,24 @@ pub fn label(
         (_, Ranker::Heaps(t)) if t.heaps() == 1 => {
             Ok(one_heap::label(game, t.max(), false, progress)?.0)
         }
-        (Strategy::Forward, _) => label_tiers(game, ranker, strategy, None, progress),
-        (Strategy::Backward, _) => label_tiers(game, ranker, strategy, None, progress),
+        (Strategy::Forward | Strategy::Backward, _) => {
+            label_tiers(game, ranker, strategy, None, true, progress)?
+                .ok_or_else(stored_without_store)
+        }
     }
 }
 
 /// Labels the outcomes tier by tier with the forward or backward labeller, checkpointing
-/// into `store` when given.
+/// into `store` when given. Labels finished in the store's tier files are gathered when
+/// `gather` says so, else left there (`None`).
 fn label_tiers(
     game: &Game,
     ranker: &Ranker,
     strategy: Strategy,
     mut store: Option<&mut work::Store>,
+    gather: bool,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Labels> {
+) -> Result<Option<Labels>> {
     let tiers = Tiers::of(ranker, strategy == Strategy::Backward);
     let count = ranker.count();
     let finished = match strategy {
@@ -208,10 +212,11 @@ fn label_tiers(
     };
     let words = match (finished, store) {
         (Finished::Held(slots), _) => slots.into_iter().map(AtomicU64::into_inner).collect(),
-        (Finished::Stored, Some(store)) => store.assemble_bits(count)?,
+        (Finished::Stored, Some(store)) if gather => store.assemble_bits(count)?,
+        (Finished::Stored, Some(_)) => return Ok(None),
         (Finished::Stored, None) => return Err(stored_without_store()),
     };
-    Ok(Labels::from_words(words, count))
+    Ok(Some(Labels::from_words(words, count)))
 }
 
 /// Labels remotenesses tier by tier, checkpointing into `store` when given.

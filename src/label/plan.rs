@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::drive::{widest, window_bytes, Reach};
 use super::tiers::Tiers;
-use super::work::{Identity, Resumed, Store, WorkDir, IO_BYTES};
+use super::work::{Identity, Resumed, Store, WorkDir, IO_BYTES, STREAM_WORDS};
 use super::{
     backward, check_strategy, forward, label_remoteness_tiers, label_tiers, nim_values, one_heap,
     plain, remoteness, Derivation, Labels, Remotenesses, Strategy,
@@ -16,6 +16,10 @@ use super::{
 use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Result};
 use crate::game::Game;
+
+/// Bytes that stream outcomes from the work directory to a table writer: a run of words
+/// here, and the writer's batch of blocks with their encodings.
+const STREAM_BYTES: u64 = STREAM_WORDS as u64 * 8 + crate::table::WRITER_BYTES;
 
 /// Everything decided before labelling starts.
 pub struct Plan {
@@ -25,6 +29,8 @@ pub struct Plan {
     threads: Option<usize>,
     remoteness: bool,
     shortcuts: bool,
+    /// Leave outcomes finished in the work directory there (see [`Plan::streaming`]).
+    stream: bool,
     work: Option<WorkDir>,
     /// The open work directory, once [`Plan::prepare`] or [`Plan::run`] opened it.
     store: Mutex<Option<Store>>,
@@ -32,8 +38,9 @@ pub struct Plan {
 
 /// A labelled domain with its timing.
 pub struct Labelled {
-    /// The outcomes, by rank.
-    pub labels: Labels,
+    /// The outcomes, by rank; `None` when a streaming plan left them in the work
+    /// directory ([`Plan::stream_outcomes`] reads them).
+    pub labels: Option<Labels>,
     /// The remotenesses, by rank, when the plan asked for them.
     pub remoteness: Option<Remotenesses>,
     /// How the labels were found.
@@ -42,6 +49,15 @@ pub struct Labelled {
     pub seconds: f64,
     /// Positions an earlier, interrupted run had labelled (this run labelled the rest).
     pub resumed: u64,
+}
+
+impl Labelled {
+    /// The outcomes held in memory (every plan that does not stream holds them).
+    pub fn held(&self) -> Result<&Labels> {
+        self.labels
+            .as_ref()
+            .ok_or_else(|| Error::input("internal: the outcomes were left in the work directory"))
+    }
 }
 
 /// What [`Plan::run`] will do.
@@ -77,6 +93,7 @@ impl Plan {
             threads,
             remoteness: false,
             shortcuts: true,
+            stream: false,
             work: None,
             store: Mutex::new(None),
         })
@@ -99,6 +116,15 @@ impl Plan {
     /// only the tiers that moves can reach stay in memory.
     pub fn with_work_dir(mut self, work: WorkDir) -> Self {
         self.work = Some(work);
+        self
+    }
+
+    /// Leaves outcomes that were evicted to the work directory there instead of gathering
+    /// the whole domain's in memory: [`Labelled::labels`] is then `None`, and
+    /// [`Plan::stream_outcomes`] hands them on in order (to a table writer), so only the
+    /// tiers that moves reach are ever held.
+    pub fn streaming(mut self) -> Self {
+        self.stream = true;
         self
     }
 
@@ -168,8 +194,8 @@ impl Plan {
     }
 
     /// Bytes the labelling will hold at its peak: the labels of the tiers held, the
-    /// tables built for the domain, and the whole domain's labels gathered at the end
-    /// (the table writer takes them in memory).
+    /// tables built for the domain, and the whole domain's labels gathered at the end,
+    /// or with [`Plan::streaming`] the buffers that stream them on instead.
     pub fn bytes_needed(&self) -> u64 {
         let count = self.ranker.count();
         let tables = self.ranker.table_bytes();
@@ -194,7 +220,12 @@ impl Plan {
                     Strategy::Forward => forward::Forward::table_bytes(&self.game, &self.ranker),
                     Strategy::Backward | Strategy::Plain => 0,
                 };
-                tables + labeller + io + window.max(bits)
+                let end = if self.stream && self.positions_held() < count {
+                    STREAM_BYTES
+                } else {
+                    bits
+                };
+                tables + labeller + io + window.max(end)
             }
         }
     }
@@ -264,6 +295,18 @@ impl Plan {
         }
     }
 
+    /// Hands the outcomes a streaming plan left in the work directory to `push` in rank
+    /// order, a run of packed words at a time (never the whole domain at once).
+    pub fn stream_outcomes(&self, push: impl FnMut(&[u64]) -> Result<()>) -> Result<()> {
+        let store = self.store()?;
+        match store.as_ref() {
+            Some(store) if !self.remoteness => store.stream_bits(self.ranker.count(), push),
+            _ => Err(Error::input(
+                "internal: no outcomes left in a work directory to stream",
+            )),
+        }
+    }
+
     /// Labels every position; `progress` hears how many positions each step finished
     /// (first, when resuming, how many an earlier run finished).
     pub fn run(&self, progress: &(dyn Fn(u64) + Sync)) -> Result<Labelled> {
@@ -277,18 +320,18 @@ impl Plan {
             Method::Plain | Method::OneHeap | Method::NimValues => 0,
         };
         let (game, ranker) = (&self.game, &self.ranker);
-        let mut work = || -> Result<(Labels, Option<Remotenesses>, Derivation)> {
+        let mut work = || -> Result<(Option<Labels>, Option<Remotenesses>, Derivation)> {
             match method {
                 Method::Plain if self.remoteness => {
                     let remoteness = plain::label_remoteness(game, ranker, progress)?;
                     Ok((
-                        remoteness.outcomes()?,
+                        Some(remoteness.outcomes()?),
                         Some(remoteness),
                         Derivation::Retrograde,
                     ))
                 }
                 Method::Plain => Ok((
-                    plain::label(game, ranker, progress)?,
+                    Some(plain::label(game, ranker, progress)?),
                     None,
                     Derivation::Retrograde,
                 )),
@@ -298,10 +341,10 @@ impl Plan {
                         Ranker::Total(p) => p.total(),
                     };
                     let (labels, how) = one_heap::label(game, max, self.shortcuts, progress)?;
-                    Ok((labels, None, how))
+                    Ok((Some(labels), None, how))
                 }
                 Method::NimValues => Ok((
-                    nim_values::label(game, ranker, progress)?,
+                    Some(nim_values::label(game, ranker, progress)?),
                     None,
                     Derivation::NimValues,
                 )),
@@ -309,13 +352,20 @@ impl Plan {
                     let remoteness =
                         label_remoteness_tiers(game, ranker, store.as_mut(), progress)?;
                     Ok((
-                        remoteness.outcomes()?,
+                        Some(remoteness.outcomes()?),
                         Some(remoteness),
                         Derivation::Retrograde,
                     ))
                 }
                 Method::Tiers => Ok((
-                    label_tiers(game, ranker, self.strategy, store.as_mut(), progress)?,
+                    label_tiers(
+                        game,
+                        ranker,
+                        self.strategy,
+                        store.as_mut(),
+                        !self.stream,
+                        progress,
+                    )?,
                     None,
                     Derivation::Retrograde,
                 )),

@@ -474,7 +474,7 @@ fn check_one_heap(spec: &str, convention: Convention, max: u64) -> Derivation {
         .unwrap()
         .run(&|_| {})
         .unwrap();
-    assert_eq!(labelled.labels, plain, "{spec} {convention} shortcut");
+    assert_eq!(labelled.labels, Some(plain), "{spec} {convention} shortcut");
     labelled.derivation
 }
 
@@ -536,7 +536,7 @@ mod nim_value_shortcut {
             .run(&|_| {})
             .unwrap();
         assert_eq!(labelled.derivation, Derivation::NimValues, "{spec}");
-        assert_eq!(labelled.labels, plain, "{spec} {domain}");
+        assert_eq!(labelled.labels, Some(plain), "{spec} {domain}");
     }
 
     proptest! {
@@ -589,8 +589,8 @@ mod work_directory {
     }
 
     /// Labels with a work directory, interrupted (by a panic in the progress callback)
-    /// after `stop` progress reports, then resumed; checks both against labelling in
-    /// memory.
+    /// after `stop` progress reports, then resumed (outcomes streamed from the work
+    /// directory when they were evicted); checks both against labelling in memory.
     fn check(spec: &str, convention: Convention, domain: Domain, remote: bool, stop: u64) {
         let dir = tempfile::tempdir().unwrap();
         let game = resolve(spec).unwrap().with_convention(convention);
@@ -607,10 +607,25 @@ mod work_directory {
                 }
             })
         }));
-        let again = plan(dir.path(), spec, convention, domain, remote);
+        let again = plan(dir.path(), spec, convention, domain, remote).streaming();
         let resumed = again.prepare().unwrap();
         let labelled = again.run(&|_| {}).unwrap();
-        assert_eq!(labelled.labels, expected_labels, "{spec} {domain}");
+        let evicted = !remote && again.positions_held() < ranker.count();
+        assert_eq!(labelled.labels.is_none(), evicted, "{spec} {domain}");
+        let labels = match &labelled.labels {
+            Some(labels) => labels.clone(),
+            None => {
+                let mut words = Vec::new();
+                again
+                    .stream_outcomes(|run| {
+                        words.extend_from_slice(run);
+                        Ok(())
+                    })
+                    .unwrap();
+                Labels::from_words(words, ranker.count())
+            }
+        };
+        assert_eq!(labels, expected_labels, "{spec} {domain}");
         assert_eq!(labelled.remoteness, expected_remoteness, "{spec} {domain}");
         if interrupted.is_err() && stop > 0 {
             assert!(resumed.is_some_and(|r| r.positions > 0), "{spec} {domain}");

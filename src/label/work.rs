@@ -45,6 +45,8 @@ const READ_BUFFER: usize = 1 << 20;
 /// Bytes of buffers a work directory holds: the atomic file's writer and ours, or a
 /// reader.
 pub(crate) const IO_BYTES: u64 = (1 << 20) + WRITE_BATCH as u64;
+/// Words of outcomes handed on at a time when they are streamed out of the groups.
+pub(crate) const STREAM_WORDS: usize = 1 << 16;
 
 /// Where a table's generation keeps its finished tiers, and whether to throw away what is
 /// there.
@@ -422,6 +424,33 @@ impl Store {
         self.read_fields(entries, |bits, n| words.extend(packer.push(bits, n)))?;
         words.extend(packer.finish());
         Ok(words)
+    }
+
+    /// Hands the outcome bits of the whole domain, from the groups, to `push` in order,
+    /// [`STREAM_WORDS`] words at a time: the domain is never held whole.
+    pub(crate) fn stream_bits(
+        &self,
+        entries: u64,
+        mut push: impl FnMut(&[u64]) -> Result<()>,
+    ) -> Result<()> {
+        let mut packer = Packer::default();
+        let mut chunk = Vec::with_capacity(STREAM_WORDS);
+        let mut failed = None;
+        self.read_fields(entries, |bits, n| {
+            if failed.is_some() {
+                return;
+            }
+            chunk.extend(packer.push(bits, n));
+            if chunk.len() == STREAM_WORDS {
+                failed = push(&chunk).err();
+                chunk.clear();
+            }
+        })?;
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        chunk.extend(packer.finish());
+        push(&chunk)
     }
 
     /// The remotenesses of the whole domain, from the groups.
