@@ -610,8 +610,11 @@ mod work_directory {
         let again = plan(dir.path(), spec, convention, domain, remote).streaming();
         let resumed = again.prepare().unwrap();
         let labelled = again.run(&|_| {}).unwrap();
-        let evicted = !remote && again.positions_held() < ranker.count();
-        assert_eq!(labelled.labels.is_none(), evicted, "{spec} {domain}");
+        // A window smaller than the domain leaves the outcomes in the work directory (a
+        // window that shrinks as tiers finish may too).
+        if !remote && again.positions_held() < ranker.count() {
+            assert!(labelled.labels.is_none(), "{spec} {domain}");
+        }
         let labels = match &labelled.labels {
             Some(labels) => labels.clone(),
             None => {
