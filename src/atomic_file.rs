@@ -29,7 +29,10 @@ fn install_handler() {
         // Without a handler the default action still ends the process; the next writer
         // then removes the stale temporary, so a failure here loses nothing.
         let _ = ctrlc::set_handler(|| {
-            if let Ok(live) = LIVE.lock() {
+            // The lock is held until the process is gone, so no writer creates a
+            // temporary after this sweep (see `create_registered`).
+            let live = LIVE.lock();
+            if let Ok(live) = &live {
                 for path in live.iter() {
                     let _ = std::fs::remove_file(path);
                 }
@@ -39,10 +42,14 @@ fn install_handler() {
     });
 }
 
-fn register(path: &Path) {
-    if let Ok(mut live) = LIVE.lock() {
-        live.push(path.to_path_buf());
-    }
+/// Creates a temporary and registers it in one step under the lock the signal handler
+/// takes: a temporary is either created and then removed by the handler, or never
+/// created at all.
+fn create_registered(path: &Path) -> std::io::Result<File> {
+    let mut live = LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let file = File::create(path)?;
+    live.push(path.to_path_buf());
+    Ok(file)
 }
 
 fn unregister(path: &Path) {
@@ -81,11 +88,7 @@ impl AtomicFile {
         remove_stale_temporaries(destination);
         install_handler();
         let temporary = temporary_name(destination, std::process::id());
-        register(&temporary);
-        let file = File::create(&temporary).map_err(|e| {
-            unregister(&temporary);
-            Error::io(destination, e)
-        })?;
+        let file = create_registered(&temporary).map_err(|e| Error::io(destination, e))?;
         Ok(AtomicFile {
             destination: destination.to_path_buf(),
             temporary,

@@ -58,7 +58,10 @@ pub fn quote(text: &str) -> String {
             out.push('…');
             break;
         }
-        if c.is_control() || c == '`' {
+        if c == '`' {
+            // escape_default leaves a backtick as it is, which would end the quote early.
+            out.push_str("\\`");
+        } else if c.is_control() {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -97,6 +100,7 @@ mod tests {
     fn quotes_are_short_and_escaped() {
         assert_eq!(quote("x"), "`x`");
         assert_eq!(quote("a\0b\n"), "`a\\u{0}b\\n`");
+        assert_eq!(quote("a`b"), "`a\\`b`");
         let long = "9".repeat(5_000_000);
         let quoted = quote(&long);
         assert!(

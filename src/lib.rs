@@ -27,7 +27,7 @@
 //! let labelled = plan.run(&|_| {})?;
 //! let path = std::env::temp_dir().join(format!("doc-{}.table", std::process::id()));
 //! let replace = sicher::atomic_file::Replace::RegularFile;
-//! sicher::table::write_outcomes(&path, &game, plan.ranker().domain(), &labelled.labels, replace)?;
+//! sicher::table::write_outcomes(&path, &game, plan.ranker().domain(), labelled.held()?, replace)?;
 //! let table = sicher::table::Table::open(&path)?;
 //! assert_eq!(table.probe(&Position::new(vec![3, 4, 5]))?, answer.value);
 //! # std::fs::remove_file(&path).ok();
@@ -45,11 +45,16 @@
 //!        NimSource     normal play, one-heap rules: XOR of nim-values (grundy), any heap
 //!                      size once a period is proved
 //!        TableSource   a table under tables/ (or --table FILE) covering the position
+//!        QuotientSource misère play, one-heap rules: misère Nim's rule, or a misère
+//!                      quotient (quotient::compute on the fly, or --quotient FILE)
 //!        SearchSource  otherwise: search::Solver, boolean alpha-beta
 //!      ─► Answer { value: Value, best_move, source } / Solution { winning_moves, evidence }
 //!
 //!   table GAME --heaps/--total ─► label::Plan (domain ranking, memory) ─► label ─► table (file)
 //!   nim-values / solve GAME    ─► grundy (values, period proof) ─► table (nim-value body)
+//!   quotient GAME --max N      ─► quotient::compute ─► table (quotient body: products)
+//!   play GAME                  ─► play::Session ─► answer::Chain (remoteness-best moves)
+//!   picture / plot GAME        ─► answer::survey ─► picture (PNG or terminal)
 //! ```
 //!
 //! - [`value`]: what a position is worth: [`value::Outcome`] (safe or unsafe) and
@@ -63,7 +68,7 @@
 //!   and `mod.rs` ([`Game`]: rules plus convention plus the exact simplifications they
 //!   allow).
 //! - [`answer`]: who wins here, and how. One trait for a source of answers
-//!   ([`answer::Oracle`]), three sources (`nim.rs`, `table.rs`, `search.rs`), and
+//!   ([`answer::Oracle`]), four sources (`nim.rs`, `table.rs`, `quotient.rs`, `search.rs`), and
 //!   `chain.rs`: the [`answer::Policy`] and the [`answer::Chain`] that tries the sources
 //!   in its order. Every command that answers positions goes through it.
 //! - [`search`]: the top-down engine. `solver.rs` runs the boolean alpha-beta on an
@@ -101,8 +106,10 @@
 //! - [`atomic_file`]: files that appear complete or not at all (temporary name, sync,
 //!   no-clobber link or rename; stale temporaries of dead writers removed).
 //! - [`memory`]: what the machine can give, for refusing work up front.
+//! - [`play`]: a game against perfect play (legal moves, parsing a move, the solver's
+//!   reply through the chain).
 //! - [`cli`]: flags and printing only. One module per subcommand (`check`, `solve`,
-//!   `bench`, `table`, `info`, `verify`, `nim_values`); `args.rs` resolves shared flags
+//!   `bench`, `table`, `info`, `verify`, `nim_values`, `quotient`, `play`, `picture`); `args.rs` resolves shared flags
 //!   into a game and an [`answer::Policy`]; `input.rs` reads stdin batches; `output.rs`
 //!   holds the output conventions (safe/unsafe wording, JSON records, progress that stays
 //!   quiet off a terminal); `solution.rs` prints complete solutions.

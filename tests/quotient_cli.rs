@@ -240,3 +240,49 @@ fn beyond_the_stored_heaps_the_chain_goes_on() {
         );
     }
 }
+
+#[test]
+fn verify_checks_quotients_against_the_labeller() {
+    for (game, total) in [
+        ("kayles", "30"),
+        ("dawson-kayles", "24"),
+        ("octal:0.15", "30"),
+        ("subtraction:1,3,4", "30"),
+    ] {
+        let (code, out, err) = run(
+            &[
+                "verify",
+                game,
+                "--total",
+                total,
+                "--misere",
+                "--against",
+                "theory",
+                "--json",
+                "--quiet",
+            ],
+            None,
+        );
+        assert_eq!(code, 0, "{game}: {err}");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(report["against"], "theory");
+        assert_eq!(report["disagreements"], 0, "{game}: {out}");
+        assert!(report["checked"].as_u64().unwrap() > 1000, "{game}: {out}");
+        assert_eq!(report["checked"], report["entries"]);
+    }
+    let (code, _, err) = run(
+        &[
+            "verify",
+            "wythoff",
+            "--heaps",
+            "2",
+            "--max",
+            "5",
+            "--against",
+            "theory",
+        ],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("no theory answers"), "{err}");
+}

@@ -218,8 +218,22 @@ fn check_game_uses_a_covering_table_and_searches_otherwise() {
     };
     let from_table = answer(&["check", "kayles", "--misere", "4", "7", "--json"]);
     assert_eq!(from_table["source"], "table");
-    let searched = answer(&["check", "kayles", "--misere", "14", "7", "--json"]);
+    // Outside the table, misère play of a one-heap ruleset has theory: its quotient.
+    let by_theory = answer(&["check", "kayles", "--misere", "14", "7", "--json"]);
+    assert_eq!(by_theory["source"], "quotient");
+    // Where neither a table nor theory covers the position, the search answers.
+    let output = sicher(
+        dir.path(),
+        &[
+            "table", "wythoff", "--heaps", "2", "--max", "10", "--misere", "--quiet",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let from_table = answer(&["check", "wythoff", "--misere", "4", "7", "--json"]);
+    assert_eq!(from_table["source"], "table");
+    let searched = answer(&["check", "wythoff", "--misere", "14", "7", "--json"]);
     assert_eq!(searched["source"], "search");
+    let from_table = answer(&["check", "kayles", "--misere", "4", "7", "--json"]);
     // Normal play is never read from the misère table; by default nim-values answer it.
     let normal = answer(&["check", "kayles", "4", "7", "--json"]);
     assert_eq!(normal["source"], "grundy");

@@ -120,15 +120,17 @@ impl Chain {
                     let source = NimSource::computing(game, nim_len, Some(AUTO_SEARCH_FALLBACK))?;
                     sources.push(Box::new(source));
                 }
-                if let Some(source) = QuotientSource::new(game, policy.quotient_budget.clone()) {
-                    sources.push(Box::new(source));
-                }
+                // A covering table before the quotient: it is the user's own, it may know
+                // remoteness, and probing it costs less than building a quotient.
                 let tables = policy
                     .tables_dir
                     .as_deref()
                     .and_then(|dir| TableSource::in_dir(dir, game));
                 if let Some(tables) = tables {
                     sources.push(Box::new(tables));
+                }
+                if let Some(source) = QuotientSource::new(game, policy.quotient_budget.clone()) {
+                    sources.push(Box::new(source));
                 }
             }
         }
@@ -153,6 +155,27 @@ impl Chain {
             sources,
             search: None,
         }
+    }
+
+    /// Theory alone: nim-values in normal play, misère Nim's rule or the misère quotient
+    /// (with the full default budget, as `sicher quotient` builds it) in misère play, for
+    /// rulesets whose moves change one heap; no tables, no search. `verify --against
+    /// theory` checks it against the labeller. Heaps up to `max_heap` are asked about.
+    pub fn theory(game: &Game, max_heap: Heap) -> Result<Self> {
+        let mut sources: Vec<Box<dyn Oracle>> = Vec::new();
+        if applies(game) {
+            let nim_max = max_heap.max(default_max(&game.ruleset));
+            let nim_len = nim_max.saturating_add(1);
+            sources.push(Box::new(NimSource::computing(game, nim_len, None)?));
+        } else if let Some(source) = QuotientSource::new(game, Budget::default()) {
+            sources.push(Box::new(source.with_ceiling(max_heap)));
+        } else {
+            return Err(Error::input(format!(
+                "no theory answers {}: nim-values and misère quotients need rules whose moves change one heap",
+                game.canonical()
+            )));
+        }
+        Ok(Self::of(game, sources))
     }
 
     /// The game answered.
@@ -199,7 +222,7 @@ impl Chain {
 
     fn uncovered(&self, position: &Position) -> Error {
         Error::input(format!(
-            "no source can answer {position} of {}: nim-values do not reach it and the search is switched off",
+            "no source can answer {position} of {}: theory does not reach it and the search is switched off",
             self.game.canonical()
         ))
     }

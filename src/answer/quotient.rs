@@ -24,10 +24,16 @@ pub fn on_the_fly_budget() -> Budget {
     }
 }
 
+/// The largest heap a quotient is built to on the fly (Kayles: about half a second);
+/// larger heaps pass on to the next source rather than stall the answer.
+pub const ON_THE_FLY_MAX_HEAP: Heap = 1000;
+
 /// Misère Nim's rule, or a misère quotient grown as positions need it.
 pub struct QuotientSource {
     ruleset: Ruleset,
     rule: Rule,
+    /// The largest heap a quotient is built to on the fly.
+    ceiling: Heap,
 }
 
 enum Rule {
@@ -60,6 +66,7 @@ impl QuotientSource {
             return Some(QuotientSource {
                 ruleset: game.ruleset.clone(),
                 rule,
+                ceiling: ON_THE_FLY_MAX_HEAP,
             });
         }
         None
@@ -74,12 +81,22 @@ impl QuotientSource {
                 failed_at: None,
                 budget: None,
             },
+            ceiling: 0,
         }
+    }
+
+    /// Builds quotients on the fly no further than heap `ceiling` (at most
+    /// [`ON_THE_FLY_MAX_HEAP`]): where the positions asked about are known to stay small,
+    /// growth by doubling must not run into a heap whose quotient is out of reach.
+    pub fn with_ceiling(mut self, ceiling: Heap) -> Self {
+        self.ceiling = ceiling.min(ON_THE_FLY_MAX_HEAP);
+        self
     }
 
     /// The quotient covering heaps up to `largest`, computing it if needed; `None` when
     /// it cannot be had.
     fn covering(&mut self, largest: Heap) -> Option<&MisereQuotient> {
+        let ceiling = self.ceiling;
         let Rule::Quotient {
             quotient,
             failed_at,
@@ -89,21 +106,14 @@ impl QuotientSource {
             return None;
         };
         let covered = quotient.as_ref().map_or(0, |q| q.max_heap);
-        // No quotient covers heaps past the most it may have: do not build one in vain
-        // (the options of that many heap sizes alone may not fit in memory).
-        if largest > quotient::MAX_HEAPS {
-            return None;
-        }
         if largest > covered {
             let budget = budget.as_ref()?;
-            if failed_at.is_some_and(|failed| largest >= failed) {
+            if largest > ceiling || failed_at.is_some_and(|failed| largest >= failed) {
                 return None;
             }
             // Grow by doubling, so a batch of growing heaps costs little more than its
             // largest; fall back to the heap asked for when the doubling runs out of budget.
-            let target = largest
-                .max(covered.saturating_mul(2))
-                .min(quotient::MAX_HEAPS);
+            let target = largest.max(covered.saturating_mul(2)).min(ceiling);
             match quotient::compute(&self.ruleset, target, budget) {
                 Ok(q) => *quotient = Some(Box::new(q)),
                 Err(QuotientError::Incomplete { partial, heap, .. }) => {
@@ -125,6 +135,10 @@ impl QuotientSource {
                 quotient::nim::outcome(heaps),
                 quotient::nim::winning_move(heaps),
             ));
+        }
+        if heaps.is_empty() {
+            // No move: in misère play the player to move has won.
+            return Some((true, None));
         }
         let ruleset = self.ruleset.clone();
         let largest = heaps.last().copied().unwrap_or(0);

@@ -12,7 +12,10 @@ pub fn for_each_line(
     mut input: impl Read,
     mut each: impl FnMut(&[Heap]) -> Result<()>,
 ) -> Result<()> {
-    let mut block: Vec<u8> = Vec::with_capacity(1 << 20);
+    // Filled up to `filled`; zeroed once, not per read: a producer that writes a line
+    // at a time makes every read a short one.
+    let mut block: Vec<u8> = vec![0; 1 << 20];
+    let mut filled = 0;
     let mut heaps = Vec::new();
     let mut number = 0usize;
     let mut finished = false;
@@ -21,22 +24,25 @@ pub fn for_each_line(
         other => other,
     };
     while !finished {
-        let filled = block.len();
-        block.resize(filled.max(1 << 20).max(filled * 2), 0);
+        if filled == block.len() {
+            block.resize(block.len() * 2, 0);
+        }
         let read = loop {
             match input.read(&mut block[filled..]) {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 other => break other.map_err(|e| Error::io("<stdin>", e))?,
             }
         };
-        block.truncate(filled + read);
+        // What was kept from earlier reads holds no newline: only the new bytes are searched.
+        let searched = filled;
+        filled += read;
         finished = read == 0;
         // Complete lines only, unless the input has ended.
         let end = if finished {
-            block.len()
+            filled
         } else {
-            match block.iter().rposition(|&b| b == b'\n') {
-                Some(at) => at + 1,
+            match block[searched..filled].iter().rposition(|&b| b == b'\n') {
+                Some(at) => searched + at + 1,
                 None => continue,
             }
         };
@@ -49,7 +55,8 @@ pub fn for_each_line(
             parse_heaps(line, &mut heaps).map_err(|e| at_line(number, e))?;
             each(&heaps).map_err(|e| at_line(number, e))?;
         }
-        block.drain(..end);
+        block.copy_within(end..filled, 0);
+        filled -= end;
     }
     Ok(())
 }

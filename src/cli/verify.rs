@@ -1,11 +1,12 @@
 //! `sicher verify`: label a domain bottom-up, solve its positions top-down, compare.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::args::GameArgs;
 use super::output::{print_json, progress_bar};
 use super::table::{label_domain, DomainArgs, LabelArgs};
+use crate::answer::{Chain, Query, Remoteness};
 use crate::error::{Error, Result};
 use crate::search::{SearchConfig, Solver};
 
@@ -24,6 +25,10 @@ pub struct VerifyArgs {
     /// Check M positions drawn at random (reproducibly) instead of all of them.
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u64).range(1..))]
     pub sample: Option<u64>,
+    /// What the labeller is checked against: the top-down search, or theory alone
+    /// (nim-values in normal play, misère Nim or the misère quotient in misère play).
+    #[arg(long, value_enum, default_value_t = Against::Search)]
+    pub against: Against,
     /// Seed of the random sample.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -32,11 +37,42 @@ pub struct VerifyArgs {
     pub json: bool,
 }
 
+/// The top-down side of `sicher verify`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Against {
+    /// The boolean alpha-beta search.
+    Search,
+    /// Sprague-Grundy theory or the misère quotient, without search or tables.
+    Theory,
+}
+
+/// The top-down answers verify compares with.
+enum TopDown {
+    Search(Box<Solver>),
+    Theory(Box<Chain>),
+}
+
+impl TopDown {
+    fn is_win(&mut self, position: &crate::Position) -> Result<bool> {
+        match self {
+            TopDown::Search(solver) => Ok(solver.is_win(position)),
+            TopDown::Theory(chain) => {
+                let query = Query {
+                    best_move: false,
+                    remoteness: Remoteness::Skip,
+                };
+                Ok(chain.answer(position, query)?.value.is_win())
+            }
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct VerifyReport {
     game: String,
     convention: String,
     domain: String,
+    against: &'static str,
     entries: u64,
     checked: u64,
     agreements: u64,
@@ -49,6 +85,11 @@ struct VerifyReport {
 pub fn run(args: &VerifyArgs) -> Result<()> {
     let game = args.game.resolve()?;
     let domain = args.domain.domain()?;
+    // Refused before labelling, should theory not apply.
+    let mut top_down = match args.against {
+        Against::Search => TopDown::Search(Box::new(Solver::new(&game, SearchConfig::default()))),
+        Against::Theory => TopDown::Theory(Box::new(Chain::theory(&game, domain.max_heap())?)),
+    };
     let (plan, labelled) = label_domain(&game, domain, &args.label, false)?;
     let labels = labelled.held()?;
     let ranker = plan.ranker();
@@ -62,12 +103,11 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     };
     let checked = args.sample.map_or(count, |m| m.min(count));
     let bar = progress_bar(checked, args.label.quiet, "positions");
-    let mut solver = Solver::new(&game, SearchConfig::default());
     let (mut agreements, mut first_disagreement) = (0u64, None);
     for rank in ranks {
         let position = ranker.unrank(rank);
         let table = labels.is_safe(rank);
-        if solver.is_win(&position) == table {
+        if top_down.is_win(&position)? == table {
             agreements += 1;
         } else if first_disagreement.is_none() {
             first_disagreement = Some((position, table));
@@ -79,6 +119,10 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         game: game.ruleset.spec(),
         convention: game.convention.to_string(),
         domain: domain.flags(),
+        against: match args.against {
+            Against::Search => "search",
+            Against::Theory => "theory",
+        },
         entries: count,
         checked,
         agreements,
@@ -89,21 +133,23 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         print_json(&report)?;
     } else {
         outln!(
-            "{} {}: {} of {} positions checked agree ({} unsafe in the domain)",
+            "{} {}: {} of {} positions checked agree with {} ({} unsafe in the domain)",
             game.canonical(),
             report.domain,
             agreements,
             checked,
+            report.against,
             report.unsafe_count
         )?;
     }
     match first_disagreement {
         None => Ok(()),
         Some((position, table)) => Err(Error::Disagreement(format!(
-            "{} positions disagree; first: {position} is {} bottom-up but {} top-down",
+            "{} positions disagree; first: {position} is {} bottom-up but {} by {}",
             report.disagreements,
             super::output::label(table),
-            super::output::label(!table)
+            super::output::label(!table),
+            report.against
         ))),
     }
 }

@@ -38,6 +38,14 @@ pub enum Domain {
 }
 
 impl Domain {
+    /// The largest heap any of its positions holds.
+    pub fn max_heap(&self) -> Heap {
+        match *self {
+            Domain::Heaps { max, .. } => max,
+            Domain::Total { total } => total,
+        }
+    }
+
     /// The flags that select this domain, as typed on the command line.
     pub fn flags(&self) -> String {
         match self {

@@ -198,6 +198,33 @@ fn locate(origin: &str, text: &str, offset: usize) -> String {
     format!("{origin}:{line}:{column}")
 }
 
+/// Most characters of a TOML parser's message kept in an error line.
+const MAX_TOML_MESSAGE: usize = 300;
+
+/// A TOML parser's message on one short line: what it quotes in backticks (an unknown
+/// key, say) is quoted as all user text is, short and escaped, and the rest is cut too.
+fn tame(message: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in message.trim().split('`').enumerate() {
+        if i % 2 == 1 {
+            out.push_str(&quote(part));
+        } else {
+            for c in part.chars() {
+                match c {
+                    '\n' | '\r' | '\t' => out.push(' '),
+                    c if c.is_control() => out.extend(c.escape_default()),
+                    c => out.push(c),
+                }
+            }
+        }
+    }
+    if out.chars().count() > MAX_TOML_MESSAGE {
+        out = out.chars().take(MAX_TOML_MESSAGE).collect();
+        out.push('…');
+    }
+    out
+}
+
 /// Parses a TOML description; `origin` names the file in error messages.
 pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
     let description: Description = toml::from_str(text).map_err(|e| {
@@ -205,7 +232,7 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
             || format!("{origin}:1:1"),
             |s| locate(origin, text, s.start),
         );
-        Error::input(format!("{at}: {}", e.message().trim().replace('\n', " ")))
+        Error::input(format!("{at}: {}", tame(e.message())))
     })?;
     let fail = |offset: usize, why: String| {
         Error::input(format!("{}: {why}", locate(origin, text, offset)))
@@ -357,5 +384,20 @@ mod tests {
         let err = parse_description("name = \"x\"\nrules = = 3\n", "y.toml").unwrap_err();
         assert!(err.to_string().starts_with("y.toml:2:"), "{err}");
         assert!(!err.to_string().contains('\n'));
+    }
+
+    #[test]
+    fn toml_errors_quote_hostile_keys_short() {
+        // A quoted key may hold anything, escapes included.
+        let key = format!("\"x\\u001b[2J{}\"", "9".repeat(10_000));
+        let err = parse_description(&format!("name = \"x\"\n{key} = 1\n"), "z.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("z.toml:2:1: unknown field `x\\u{1b}[2J999"),
+            "{err}"
+        );
+        assert!(err.chars().count() < 400, "{err}");
+        assert!(!err.chars().any(char::is_control), "{err}");
     }
 }

@@ -157,12 +157,24 @@ impl NimOracle {
             )));
         }
         table.verify()?;
+        let bound = ProofBound::for_ruleset(ruleset);
+        // A period is used beyond the stored values only as far as its proof reaches; one
+        // whose proof needs more values than the table holds was not written by sicher
+        // (and would make the lift of a huge heap's option underflow).
+        if let (Some(found), Some(bound)) = (period, bound) {
+            if bound.needed_len(found.preperiod, found.period) > table.header().entries {
+                return Err(Error::input(format!(
+                    "{}: corrupted table header (its period's proof needs more values than it stores)",
+                    table.path().display()
+                )));
+            }
+        }
         Ok(NimOracle {
             ruleset: ruleset.clone(),
             sequence: None,
             max_len: 0,
             periodicity: period,
-            bound: ProofBound::for_ruleset(ruleset),
+            bound,
             table: Some(table),
         })
     }

@@ -41,8 +41,11 @@ pub const MAGIC: [u8; 8] = *b"SICHRTBL";
 /// The first eight bytes of the nim-value tables of format 1.
 const OLD_NIM_MAGIC: [u8; 8] = *b"SICHRNIM";
 /// The format version this build writes (it reads this and [`OLD_FORMAT_VERSION`]).
+/// Version 3: compressed bodies, and a checksum step that folds and multiplies twice
+/// (version 2's one multiply and rotation let a flip of bit 63 of one word be undone by
+/// a flip of bit 28 of the next).
 pub const FORMAT_VERSION: u32 = 3;
-/// The older format version this build still reads: flat bodies only.
+/// The older format version this build still reads: flat bodies, the old checksum.
 pub const OLD_FORMAT_VERSION: u32 = 2;
 /// Bytes before the encoded header: magic, version, header length.
 pub const PREFIX_LEN: usize = 16;
@@ -340,7 +343,11 @@ struct StoredV2 {
 }
 
 fn config() -> impl bincode::config::Config {
-    bincode::config::standard().with_fixed_int_encoding()
+    // The limit (decoding only) stops a length prefix in a header whose checksum was
+    // forged to match from asking for exabytes before a byte is read.
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_limit::<{ 2 * MAX_HEADER_LEN as usize }>()
 }
 
 impl Header {
@@ -410,7 +417,8 @@ impl Header {
 
     /// Bytes of the whole file.
     pub fn file_len(&self) -> u64 {
-        self.body_offset + self.stored_len
+        // Saturating: a forged offset must not wrap around to the real length.
+        self.body_offset.saturating_add(self.stored_len)
     }
 
     /// Fixes the offsets of the index and the body for this header's fields.
@@ -522,7 +530,7 @@ impl Header {
             return Err(bad("truncated table (the header is cut short)"));
         }
         let stored_sum = u64::from_le_bytes(bytes[end..end + 8].try_into().unwrap_or([0; 8]));
-        if checksum(&bytes[..end]) != stored_sum {
+        if checksum_of_version(version, &bytes[..end]) != stored_sum {
             return Err(bad("corrupted table header (header checksum mismatch)"));
         }
         let fields = &bytes[PREFIX_LEN..end];
@@ -629,7 +637,7 @@ impl Header {
         }
         let index_ok = self.index_offset.is_multiple_of(ALIGN) && self.index_offset >= header_end;
         let body_ok = self.body_offset.is_multiple_of(ALIGN)
-            && self.body_offset >= self.index_offset + self.index_len();
+            && self.body_offset >= self.index_offset.saturating_add(self.index_len());
         if !index_ok || !body_ok {
             return corrupted("bad body offset");
         }
@@ -720,6 +728,11 @@ impl Header {
                 }
             }
         }
+        // Printed by `info`: a version that is not short and printable was not written
+        // by sicher.
+        if self.sicher_version.len() > 64 || self.sicher_version.chars().any(char::is_control) {
+            return corrupted("impossible sicher version");
+        }
         if self.histogram.is_some() && !matches!(self.kind, BodyKind::Remoteness { .. }) {
             return corrupted("a histogram belongs to remoteness tables");
         }
@@ -752,26 +765,59 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     state.finish()
 }
 
+/// [`checksum`] as tables of format `version` computed it (version 2 had a weaker step).
+pub fn checksum_of_version(version: u32, bytes: &[u8]) -> u64 {
+    if version != OLD_FORMAT_VERSION {
+        return checksum(bytes);
+    }
+    let mut state = Checksum::version_2(bytes.len() as u64);
+    for chunk in bytes.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        state.add(u64::from_le_bytes(word));
+    }
+    state.finish()
+}
+
 /// Running state of [`checksum`], fed one word at a time.
-pub struct Checksum(u64);
+pub struct Checksum {
+    state: u64,
+    version_2: bool,
+}
 
 impl Checksum {
     /// Starts a checksum over `len` bytes.
     pub fn new(len: u64) -> Self {
-        Checksum(0x9E37_79B9_7F4A_7C15 ^ len)
+        Checksum {
+            state: 0x9E37_79B9_7F4A_7C15 ^ len,
+            version_2: false,
+        }
     }
 
-    /// Mixes in the next word.
+    /// Starts a checksum as format version 2 computed it, to read its tables.
+    fn version_2(len: u64) -> Self {
+        Checksum {
+            version_2: true,
+            ..Checksum::new(len)
+        }
+    }
+
+    /// Mixes in the next word. Multiply, fold the high half down, multiply again: a
+    /// change in any bit of a word reaches every bit of the state, so a few flipped bits
+    /// of the next word cannot cancel it.
     #[inline]
     pub fn add(&mut self, word: u64) {
-        self.0 = (self.0 ^ word)
-            .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
-            .rotate_left(29);
+        let x = (self.state ^ word).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        self.state = if self.version_2 {
+            x.rotate_left(29)
+        } else {
+            (x ^ (x >> 32)).wrapping_mul(0xC4CE_B9FE_1A85_EC53)
+        };
     }
 
     /// The final value.
     pub fn finish(&self) -> u64 {
-        let mut h = self.0;
+        let mut h = self.state;
         h ^= h >> 33;
         h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
         h ^ (h >> 33)
@@ -780,7 +826,17 @@ impl Checksum {
 
 /// The checksum of one block of body words.
 pub fn block_checksum(words: impl ExactSizeIterator<Item = u64>) -> u64 {
-    let mut sum = Checksum::new(words.len() as u64 * 8);
+    block_checksum_of_version(FORMAT_VERSION, words)
+}
+
+/// [`block_checksum`] as tables of format `version` computed it.
+pub fn block_checksum_of_version(version: u32, words: impl ExactSizeIterator<Item = u64>) -> u64 {
+    let len = words.len() as u64 * 8;
+    let mut sum = if version == OLD_FORMAT_VERSION {
+        Checksum::version_2(len)
+    } else {
+        Checksum::new(len)
+    };
     words.for_each(|w| sum.add(w));
     sum.finish()
 }
@@ -824,6 +880,26 @@ mod tests {
         }
         for len in 0..header_end {
             assert!(Header::decode(&bytes[..len], "t").is_err());
+        }
+    }
+
+    #[test]
+    fn two_bit_flips_in_neighbouring_words_change_the_checksum() {
+        // Every pair of one flipped bit in word 0 and one in word 1 (version 2's
+        // checksum missed bit 63 with bit 28, and bit 62 with bit 27).
+        let words: Vec<u64> = vec![0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210, 42];
+        let sum = block_checksum(words.iter().copied());
+        for a in 0..64 {
+            for b in 0..64 {
+                let mut damaged = words.clone();
+                damaged[0] ^= 1 << a;
+                damaged[1] ^= 1 << b;
+                assert_ne!(
+                    block_checksum(damaged.iter().copied()),
+                    sum,
+                    "bits {a}, {b}"
+                );
+            }
         }
     }
 

@@ -736,7 +736,7 @@ impl Table {
         }
         let index_end = (header.index_offset + header.index_len()) as usize;
         let index_bytes = &map[header.index_offset as usize..index_end];
-        if checksum(index_bytes) != header.index_checksum {
+        if format::checksum_of_version(header.version, index_bytes) != header.index_checksum {
             return Err(bad(
                 "corrupted table (body checksum mismatch in the block index)".into(),
             ));
@@ -745,6 +745,13 @@ impl Table {
         let game = crate::game::parse_spec(&header.game)
             .map_err(|e| bad(format!("corrupted table header ({e})")))?
             .with_convention(header.convention);
+        // Writers store the canonical spec; anything else (say, with control characters
+        // that `info` would print) was not written by sicher.
+        if game.ruleset.spec() != header.game {
+            return Err(bad(
+                "corrupted table header (the game is not a canonical spec)".into(),
+            ));
+        }
         // Outcome tables cover positions, which play must not lead out of the domain;
         // nim-value tables cover heap sizes.
         if header.kind.holds_positions() {
@@ -1020,7 +1027,8 @@ impl Table {
     fn verify_block(&self, block: u64) -> Result<()> {
         let at = (self.header.index_offset + block * 8) as usize;
         let stored = u64::from_le_bytes(self.map[at..at + 8].try_into().unwrap_or([0; 8]));
-        if format::block_checksum(self.block_words(block)) != stored {
+        let words = self.block_words(block);
+        if format::block_checksum_of_version(self.header.version, words) != stored {
             return Err(self.damaged_block(block, "body checksum mismatch"));
         }
         Ok(())
