@@ -27,7 +27,7 @@
 //! let labelled = plan.run(&|_| {})?;
 //! let path = std::env::temp_dir().join(format!("doc-{}.table", std::process::id()));
 //! let replace = sicher::atomic_file::Replace::RegularFile;
-//! sicher::table::write_outcomes(&path, &game, plan.ranker().domain(), &labelled.labels, replace)?;
+//! sicher::table::write_outcomes(&path, &game, plan.ranker().domain(), labelled.held()?, replace)?;
 //! let table = sicher::table::Table::open(&path)?;
 //! assert_eq!(table.probe(&Position::new(vec![3, 4, 5]))?, answer.value);
 //! # std::fs::remove_file(&path).ok();
@@ -92,8 +92,12 @@
 //!   estimates memory before anything is allocated; then tier by tier of total tokens, in
 //!   parallel within a tier (`tiers.rs` orders the work; moves that keep the total,
 //!   Grundy's splits and `d0` splits, are labelled by heap count within a tier):
-//!   `forward.rs`, `backward.rs`, and `plain.rs` (the baseline); `bits.rs` packs the
-//!   outcomes.
+//!   `forward.rs`, `backward.rs`, `remoteness.rs` (retrograde, via `parents.rs`) and
+//!   `plain.rs` (the baselines); `drive.rs` runs a tier labeller over the `window.rs` of
+//!   tiers that moves reach and checkpoints into `work.rs` (the work directory: tier
+//!   files, manifest, resumption, finished outcomes streamed to the table writer); shortcuts from theory in `one_heap.rs` (lone heaps 64
+//!   at a time, proved periods) and `nim_values.rs` (XOR of nim-values); `bits.rs` packs
+//!   the outcomes.
 //! - [`table`]: files on disk. `format.rs` (the one container: magic, version, bincode
 //!   header with checksum, block index, body; the only place bincode is used),
 //!   `codec.rs` (compressed blocks: zstd, checksums before and after decoding),

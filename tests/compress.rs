@@ -75,7 +75,7 @@ fn both(dir: &Path, game: &Game, domain: Domain, labels: &Labelled) -> (PathBuf,
                 path,
                 game,
                 domain,
-                &labels.labels,
+                labels.held().unwrap(),
                 storage,
                 Replace::Never,
             ),
@@ -99,7 +99,11 @@ fn assert_same_answers(compressed: &Path, flat: &Path, labels: &Labelled) {
         let position = ranker.unrank(rank);
         let value = z.probe(&position).unwrap();
         assert_eq!(value, f.probe(&position).unwrap(), "{position}");
-        assert_eq!(value.is_win(), labels.labels.is_safe(rank), "{position}");
+        assert_eq!(
+            value.is_win(),
+            labels.held().unwrap().is_safe(rank),
+            "{position}"
+        );
         assert_eq!(z.value_at(rank).unwrap(), value, "{position}");
         let query = Query::default();
         let a = zs.probe(position.heaps(), query).unwrap();
@@ -174,7 +178,8 @@ fn exact_predictions_leave_nothing_to_store() {
         let labels = labelled(&game, domain, false);
         let path = dir.path().join(format!("{name}-{convention}.table"));
         let header =
-            table::write_outcomes(&path, &game, domain, &labels.labels, Replace::Never).unwrap();
+            table::write_outcomes(&path, &game, domain, labels.held().unwrap(), Replace::Never)
+                .unwrap();
         assert_eq!(header.stored_len, 0, "{name} {convention}");
         assert_ne!(header.prediction, Prediction::None);
         let table = Table::open(&path).unwrap();
@@ -182,7 +187,7 @@ fn exact_predictions_leave_nothing_to_store() {
         assert_eq!(
             table.header().kind,
             BodyKind::Outcomes {
-                unsafe_count: labels.labels.unsafe_count()
+                unsafe_count: labels.held().unwrap().unsafe_count()
             }
         );
     }
@@ -198,7 +203,8 @@ fn misere_kayles_compresses_below_a_twentieth_of_a_bit() {
     let labels = labelled(&game, domain, false);
     let path = dir.path().join("k.table");
     let header =
-        table::write_outcomes(&path, &game, domain, &labels.labels, Replace::Never).unwrap();
+        table::write_outcomes(&path, &game, domain, labels.held().unwrap(), Replace::Never)
+            .unwrap();
     assert!(matches!(header.prediction, Prediction::Quotient(_)));
     // The header's model weighs most at this size: the body alone is the measure.
     let bits = header.stored_len as f64 * 8.0 / header.entries as f64;
@@ -207,7 +213,7 @@ fn misere_kayles_compresses_below_a_twentieth_of_a_bit() {
     for rank in 0..header.entries {
         assert_eq!(
             table.value_at(rank).unwrap().is_win(),
-            labels.labels.is_safe(rank)
+            labels.held().unwrap().is_safe(rank)
         );
     }
 }
@@ -223,7 +229,14 @@ fn the_writer_takes_the_body_in_pieces() {
     };
     let labels = labelled(&game, domain, false);
     let whole = dir.path().join("whole.table");
-    table::write_outcomes(&whole, &game, domain, &labels.labels, Replace::Never).unwrap();
+    table::write_outcomes(
+        &whole,
+        &game,
+        domain,
+        labels.held().unwrap(),
+        Replace::Never,
+    )
+    .unwrap();
     for (storage, piece) in [
         (Storage::Compressed, 1000),
         (Storage::Compressed, 1),
@@ -236,18 +249,18 @@ fn the_writer_takes_the_body_in_pieces() {
             game.ruleset.spec(),
             game.convention,
             domain,
-            labels.labels.entries(),
+            labels.held().unwrap().entries(),
             1,
         );
         let mut writer = TableWriter::create(&path, header, storage, Replace::Never).unwrap();
-        for words in labels.labels.words().chunks(piece) {
+        for words in labels.held().unwrap().words().chunks(piece) {
             writer.push(words).unwrap();
         }
         let header = writer.finish().unwrap();
         assert_eq!(
             header.kind,
             BodyKind::Outcomes {
-                unsafe_count: labels.labels.unsafe_count()
+                unsafe_count: labels.held().unwrap().unsafe_count()
             }
         );
         if storage == Storage::Compressed {
@@ -262,7 +275,7 @@ fn the_writer_takes_the_body_in_pieces() {
         for rank in (0..ranker.count()).step_by(97) {
             assert_eq!(
                 table.value_at(rank).unwrap().is_win(),
-                labels.labels.is_safe(rank)
+                labels.held().unwrap().is_safe(rank)
             );
         }
     }
@@ -272,18 +285,18 @@ fn the_writer_takes_the_body_in_pieces() {
         game.ruleset.spec(),
         game.convention,
         domain,
-        labels.labels.entries(),
+        labels.held().unwrap().entries(),
         1,
     );
     let short = dir.path().join("short.table");
     let mut writer =
         TableWriter::create(&short, header.clone(), Storage::Compressed, Replace::Never).unwrap();
-    writer.push(&labels.labels.words()[1..]).unwrap();
+    writer.push(&labels.held().unwrap().words()[1..]).unwrap();
     assert!(writer.finish().is_err());
     assert!(!short.exists());
     let mut writer =
         TableWriter::create(&short, header, Storage::Compressed, Replace::Never).unwrap();
-    writer.push(labels.labels.words()).unwrap();
+    writer.push(labels.held().unwrap().words()).unwrap();
     assert!(writer.push(&[0]).is_err());
     drop(writer);
     assert!(!short.exists());
@@ -301,7 +314,7 @@ fn never_wrong(path: &Path, labels: &Labelled) -> Result<(), String> {
             Ok(value) => {
                 let expected = match &labels.remoteness {
                     Some(r) => r.value(rank),
-                    None => labels.labels.value(rank),
+                    None => labels.held().unwrap().value(rank),
                 };
                 assert_eq!(value, expected, "wrong answer for {position}")
             }
@@ -487,7 +500,7 @@ fn format_2_tables_still_open_and_answer() {
         for rank in 0..table.ranker().count() {
             assert_eq!(
                 table.value_at(rank).unwrap().is_win(),
-                labels.labels.is_safe(rank)
+                labels.held().unwrap().is_safe(rank)
             );
         }
     }
@@ -581,7 +594,7 @@ proptest! {
         let labels = labelled(&game, domain, false);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");
-        table::write_outcomes(&path, &game, domain, &labels.labels, Replace::Never).unwrap();
+        table::write_outcomes(&path, &game, domain, labels.held().unwrap(), Replace::Never).unwrap();
         let table = Table::open(&path).unwrap();
         table.verify().unwrap();
         let ranker = table.ranker().clone();
@@ -589,11 +602,11 @@ proptest! {
         for rank in 0..ranker.count() {
             let position: Position = ranker.unrank(rank);
             let value = table.probe(&position).unwrap();
-            prop_assert_eq!(value.is_win(), labels.labels.is_safe(rank), "{}", position);
+            prop_assert_eq!(value.is_win(), labels.held().unwrap().is_safe(rank), "{}", position);
             let (_, best) = source.probe(position.heaps(), Query::default()).unwrap().unwrap();
             if let Some(best) = &best {
                 let child = Ranker::new(domain).unwrap().rank(&Position::new(best.clone())).unwrap();
-                prop_assert!(!labels.labels.is_safe(child));
+                prop_assert!(!labels.held().unwrap().is_safe(child));
             }
             prop_assert_eq!(best.is_some(), value.is_win() && has_move(&game, &position));
         }

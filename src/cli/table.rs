@@ -12,7 +12,7 @@ use crate::atomic_file::Replace;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::label::{Labelled, Plan};
+use crate::label::{Derivation, Labelled, Plan, WorkDir};
 use crate::{memory, table};
 
 const EXAMPLES_TABLE: &str = "Examples:
@@ -99,6 +99,14 @@ pub struct TableArgs {
     /// or unsafe: the fewest bits that hold the largest, the outcome following from parity.
     #[arg(long)]
     pub remoteness: bool,
+    /// Throw away the work directory (FILE.work) of an earlier, unfinished run instead of
+    /// resuming it.
+    #[arg(long)]
+    pub restart: bool,
+    /// Label every position from its moves: no proved period of lone heaps, no
+    /// nim-values (the table is the same; for measuring and checking the labellers).
+    #[arg(long)]
+    pub no_shortcuts: bool,
     /// Store the body flat and memory-mapped, as format 2 did, instead of in
     /// compressed blocks (larger, no decoding on first read).
     #[arg(long)]
@@ -118,14 +126,30 @@ pub fn label_domain(
     if remoteness {
         plan = plan.with_remoteness();
     }
+    label_plan(game, plan, args)
+}
+
+/// Announces, checks the memory of, and runs a plan; a resumed run says how far the
+/// earlier one got and its progress bar starts there.
+fn label_plan(game: &Game, plan: Plan, args: &LabelArgs) -> Result<(Plan, Labelled)> {
+    let domain = plan.ranker().domain();
+    // Work of another game, domain or format is refused before anything is announced.
+    let resumed = plan.prepare()?;
     if !args.quiet {
         let available = memory::available();
+        let count = plan.ranker().count();
+        let held = plan.positions_held();
         eprintln!(
-            "{} {}: {} positions, about {} of memory{}",
+            "{} {}: {} positions, about {} of memory{}{}",
             game.canonical(),
             domain.flags(),
-            plan.ranker().count(),
+            count,
             memory::mebibytes(u128::from(plan.bytes_needed())),
+            if held < count {
+                format!(" ({held} positions held at once while labelling)")
+            } else {
+                String::new()
+            },
             available.map_or(String::new(), |a| format!(
                 " ({} available)",
                 memory::mebibytes(u128::from(a))
@@ -134,6 +158,14 @@ pub fn label_domain(
     }
     if !args.force_memory {
         plan.check_memory()?;
+    }
+    if let Some(resumed) = resumed {
+        if !args.quiet {
+            eprintln!(
+                "resuming: {} of {} tiers already done ({} positions)",
+                resumed.tiers_done, resumed.tiers, resumed.positions
+            );
+        }
     }
     let bar = progress_bar(plan.ranker().count(), args.quiet, "positions");
     let labelled = plan.run(&|n| bar.inc(n));
@@ -165,6 +197,16 @@ struct TableReport {
     seconds: f64,
     label_seconds: f64,
     positions_per_second: f64,
+    /// How the labels were found (all exact): `retrograde`, `words`, `period` or
+    /// `nim-values`.
+    derivation: &'static str,
+    /// The proved period of lone-heap outcomes the labels follow, when they do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    period: Option<PeriodReport>,
+    /// Positions held in memory at once while labelling.
+    positions_held: u64,
+    /// Positions an earlier, interrupted run had labelled.
+    resumed_positions: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     plain_seconds: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -172,6 +214,26 @@ struct TableReport {
     /// Remoteness tables: the largest remoteness.
     #[serde(skip_serializing_if = "Option::is_none")]
     rmax: Option<u32>,
+}
+
+/// Environment variable: seconds of labelling between checkpoints of the work directory
+/// (0: after every tier); by default checkpoints take about a tenth of the time.
+pub const CHECKPOINT_SECONDS: &str = "SICHER_CHECKPOINT_SECONDS";
+
+fn checkpoint_interval() -> Option<std::time::Duration> {
+    std::env::var(CHECKPOINT_SECONDS)
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(std::time::Duration::from_secs_f64)
+}
+
+/// A proved period of lone-heap outcomes.
+#[derive(Serialize)]
+struct PeriodReport {
+    period: u64,
+    preperiod: u64,
+    proved_at: Option<u64>,
 }
 
 /// Runs `sicher table`.
@@ -199,7 +261,25 @@ pub fn run(args: &TableArgs) -> Result<()> {
             path.display()
         )));
     }
-    let (plan, labelled) = label_domain(&game, domain, &args.label, args.remoteness)?;
+    let strategy = args.label.strategy.as_deref().map(str::parse).transpose()?;
+    let threads = args.label.threads.map(|t| t as usize);
+    let mut plan = Plan::new(&game, domain, strategy, threads)?.with_work_dir(
+        WorkDir::beside(&path)
+            .restart(args.restart)
+            .checkpoint_every(checkpoint_interval()),
+    );
+    if args.remoteness {
+        plan = plan.with_remoteness();
+    }
+    if args.no_shortcuts {
+        plan = plan.without_shortcuts();
+    }
+    // Outcomes evicted to the work directory go from there to the table writer, unless
+    // they are to be compared with the plain labeller's.
+    if !args.compare_plain {
+        plan = plan.streaming();
+    }
+    let (plan, labelled) = label_plan(&game, plan, &args.label)?;
     let (plain_seconds, speedup) = if args.compare_plain {
         let plain = LabelArgs {
             strategy: Some("plain".into()),
@@ -226,14 +306,20 @@ pub fn run(args: &TableArgs) -> Result<()> {
     } else {
         table::Storage::Compressed
     };
-    let header = match &labelled.remoteness {
-        Some(remoteness) => {
+    let header = match (&labelled.remoteness, &labelled.labels) {
+        (Some(remoteness), _) => {
             table::write_remoteness_stored(&path, &game, domain, remoteness, storage, replace)?
         }
-        None => {
-            table::write_outcomes_stored(&path, &game, domain, &labelled.labels, storage, replace)?
+        (None, Some(labels)) => {
+            table::write_outcomes_stored(&path, &game, domain, labels, storage, replace)?
+        }
+        (None, None) => {
+            let mut writer = table::outcomes_writer(&path, &game, domain, storage, replace)?;
+            plan.stream_outcomes(|words| writer.push(words))?;
+            writer.finish()?
         }
     };
+    plan.discard_work()?;
     let rmax = labelled.remoteness.as_ref().map(|r| r.rmax());
     let entries = plan.ranker().count();
     let report = TableReport {
@@ -244,7 +330,11 @@ pub fn run(args: &TableArgs) -> Result<()> {
         strategy: plan.strategy().to_string(),
         threads: plan.threads(),
         entries,
-        unsafe_count: labelled.labels.unsafe_count(),
+        unsafe_count: match (&labelled.labels, header.kind) {
+            (Some(labels), _) => labels.unsafe_count(),
+            (None, table::BodyKind::Outcomes { unsafe_count }) => unsafe_count,
+            (None, _) => 0,
+        },
         bytes: header.file_len(),
         body_bytes: header.stored_len,
         raw_body_bytes: header.body_len(),
@@ -255,9 +345,20 @@ pub fn run(args: &TableArgs) -> Result<()> {
         seconds: started.elapsed().as_secs_f64(),
         label_seconds: labelled.seconds,
         positions_per_second: per_second(
-            entries,
+            entries - labelled.resumed,
             std::time::Duration::from_secs_f64(labelled.seconds),
         ),
+        derivation: labelled.derivation.name(),
+        period: match labelled.derivation {
+            Derivation::Period(p) => Some(PeriodReport {
+                period: p.period,
+                preperiod: p.preperiod,
+                proved_at: p.proved_at,
+            }),
+            _ => None,
+        },
+        positions_held: plan.positions_held(),
+        resumed_positions: labelled.resumed,
         plain_seconds,
         speedup_over_plain: speedup,
         rmax,
@@ -298,6 +399,13 @@ pub fn run(args: &TableArgs) -> Result<()> {
             report.strategy,
             report.threads
         )?;
+        outln!("  derived from:   {} (exact)", labelled.derivation)?;
+        if labelled.resumed > 0 {
+            outln!(
+                "  resumed:        {} positions were labelled by an earlier run",
+                labelled.resumed
+            )?;
+        }
         if let (Some(plain), Some(ratio)) = (plain_seconds, speedup) {
             outln!("  plain labeller: {plain:.3} s, {ratio:.1}x slower (labels identical)")?;
         }

@@ -91,6 +91,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         Against::Theory => TopDown::Theory(Box::new(Chain::theory(&game, domain.max_heap())?)),
     };
     let (plan, labelled) = label_domain(&game, domain, &args.label, false)?;
+    let labels = labelled.held()?;
     let ranker = plan.ranker();
     let count = ranker.count();
     let ranks: Box<dyn Iterator<Item = u64>> = match args.sample {
@@ -105,7 +106,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     let (mut agreements, mut first_disagreement) = (0u64, None);
     for rank in ranks {
         let position = ranker.unrank(rank);
-        let table = labelled.labels.is_safe(rank);
+        let table = labels.is_safe(rank);
         if top_down.is_win(&position)? == table {
             agreements += 1;
         } else if first_disagreement.is_none() {
@@ -126,7 +127,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         checked,
         agreements,
         disagreements: checked - agreements,
-        unsafe_count: labelled.labels.unsafe_count(),
+        unsafe_count: labels.unsafe_count(),
     };
     if args.json {
         print_json(&report)?;

@@ -18,7 +18,7 @@ pub use child::ChildHeaps;
 pub use child_ranks::ChildRanks;
 pub use incremental::{Runs, Strides};
 pub use partitions::Partitions;
-pub use tuples::{BoundedTuples, TupleChildren, MAX_ENTRIES};
+pub use tuples::{BoundedTuples, TupleChildren, TupleParents, MAX_ENTRIES};
 
 /// Which positions a table covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,9 +1,7 @@
 //! Packed outcome labels: one bit per rank, set when the position is safe (the body of an
 //! outcome table).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::value::{Outcome, Value};
 
 /// The error for an allocation of per-position data that the system refused.
@@ -56,41 +54,5 @@ impl Labels {
                 .iter()
                 .map(|w| w.count_ones() as u64)
                 .sum::<u64>()
-    }
-}
-
-/// Labels under construction, shared by the threads of one tier.
-pub(crate) struct SharedBits {
-    words: Vec<AtomicU64>,
-    entries: u64,
-}
-
-impl SharedBits {
-    /// All-unsafe labels for `entries` positions; an allocation the system refuses is an
-    /// error, not an abort.
-    pub(crate) fn new(entries: u64) -> Result<Self> {
-        let len = usize::try_from(entries.div_ceil(64)).unwrap_or(usize::MAX);
-        let mut words = Vec::new();
-        words
-            .try_reserve_exact(len)
-            .map_err(|_| out_of_memory("the labels", entries))?;
-        words.resize_with(len, || AtomicU64::new(0));
-        Ok(SharedBits { words, entries })
-    }
-
-    // Relaxed is enough: tiers are separated by rayon joins, which order all accesses.
-    #[inline]
-    pub(crate) fn is_safe(&self, rank: u64) -> bool {
-        self.words[(rank / 64) as usize].load(Ordering::Relaxed) >> (rank % 64) & 1 == 1
-    }
-
-    #[inline]
-    pub(crate) fn set_safe(&self, rank: u64) {
-        self.words[(rank / 64) as usize].fetch_or(1 << (rank % 64), Ordering::Relaxed);
-    }
-
-    pub(crate) fn into_labels(self) -> Labels {
-        let words = self.words.into_iter().map(AtomicU64::into_inner).collect();
-        Labels::from_words(words, self.entries)
     }
 }

@@ -1,27 +1,70 @@
 //! Forward labelling: a position is safe when one of its moves reaches an unsafe one.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::AtomicU64;
 
-use super::bits::{Labels, SharedBits};
-use super::tiers::{for_each_position, for_each_runs_position};
+use super::drive::{Reach, TierLabeller};
+use super::tiers::{visit_tier, visit_tier_runs, Scratch, Tiers};
+use super::window::Window;
 use crate::domain::incremental::MAX_PUT_BACK;
-use crate::domain::{Ranker, Runs, Strides};
-use crate::error::Result;
+use crate::domain::{Partitions, Ranker, Runs, Strides};
 use crate::game::{Game, Heap, Ruleset};
 
-pub(crate) fn label(
-    game: &Game,
-    ranker: &Ranker,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Labels> {
-    let bits = SharedBits::new(ranker.count())?;
-    // Ranking children from scratch dominated labelling; one-heap moves on `--total`
-    // domains are ranked from the parent's runs instead.
-    if let Ranker::Total(partitions) = ranker {
-        if let Some(options) = Options::new(&game.ruleset, partitions.total()) {
-            let strides = Strides::new(partitions);
-            for_each_runs_position(game, partitions, &strides, progress, |runs, rank| {
-                let safe = match options.scan(runs, &strides, &bits) {
+/// Labels a tier by scanning each position's moves; reads the tiers its moves reach.
+pub(crate) struct Forward<'a> {
+    game: &'a Game,
+    ranker: &'a Ranker,
+    /// One-heap moves on `--total` domains: children ranked from the parent's runs.
+    runs: Option<(&'a Partitions, Strides, Options)>,
+}
+
+impl<'a> Forward<'a> {
+    pub(crate) fn new(game: &'a Game, ranker: &'a Ranker) -> Self {
+        // Ranking children from scratch dominated labelling; one-heap moves on `--total`
+        // domains are ranked from the parent's runs instead.
+        let runs = match ranker {
+            Ranker::Total(partitions) => Options::new(&game.ruleset, partitions.total())
+                .map(|options| (partitions, Strides::new(partitions), options)),
+            Ranker::Heaps(_) => None,
+        };
+        Forward { game, ranker, runs }
+    }
+
+    /// Forward labelling reads children (up to the largest take below) and writes only
+    /// the tier itself.
+    pub(crate) fn reach(game: &Game) -> Reach {
+        Reach {
+            back: game.ruleset.max_take(),
+            ahead: Some(0),
+        }
+    }
+
+    /// Bytes of the tables built for the domain (stride sums and heap options).
+    pub(crate) fn table_bytes(game: &Game, ranker: &Ranker) -> u64 {
+        let Ranker::Total(p) = ranker else { return 0 };
+        if !game.ruleset.moves_one_heap() {
+            return 0;
+        }
+        let width = p.total() + 1;
+        let mut options = 0u64;
+        for h in 0..width {
+            let _ = game.ruleset.for_each_heap_option(h, |_| {
+                options += 1;
+                ControlFlow::Continue(())
+            });
+        }
+        // Stride sums; each option, with about as many nim-value bounds as options.
+        let strides = (width * width + width) * 8;
+        strides + options * (std::mem::size_of::<HeapOption>() + 8) as u64 + width * 32
+    }
+}
+
+impl TierLabeller<AtomicU64> for Forward<'_> {
+    fn label_tier(&self, bits: &Window<AtomicU64>, tier: u64, main: &mut Scratch) -> u64 {
+        let game = self.game;
+        if let Some((partitions, strides, options)) = &self.runs {
+            return visit_tier_runs(game, partitions, strides, tier, main, |runs, rank| {
+                let safe = match options.scan(runs, strides, bits) {
                     Some(found_unsafe) => found_unsafe,
                     None => game.terminal_is_win(),
                 };
@@ -29,33 +72,38 @@ pub(crate) fn label(
                     bits.set_safe(rank);
                 }
             });
-            return Ok(bits.into_labels());
         }
-    }
-    for_each_position(game, ranker, progress, |_, rank, heaps| {
-        let total = heaps.iter().sum();
-        let mut any_move = false;
-        let found_unsafe = game
-            .ruleset
-            .for_each_move(heaps, |removed, added| {
-                any_move = true;
-                if bits.is_safe(ranker.rank_after_move(heaps, total, removed, added)) {
-                    ControlFlow::Continue(())
+        let ranker = self.ranker;
+        visit_tier(
+            game,
+            Tiers::of(ranker, false),
+            tier,
+            main,
+            |_, rank, heaps| {
+                let total = heaps.iter().sum();
+                let mut any_move = false;
+                let found_unsafe = game
+                    .ruleset
+                    .for_each_move(heaps, |removed, added| {
+                        any_move = true;
+                        if bits.is_safe(ranker.rank_after_move(heaps, total, removed, added)) {
+                            ControlFlow::Continue(())
+                        } else {
+                            ControlFlow::Break(())
+                        }
+                    })
+                    .is_break();
+                let safe = if any_move {
+                    found_unsafe
                 } else {
-                    ControlFlow::Break(())
+                    game.terminal_is_win()
+                };
+                if safe {
+                    bits.set_safe(rank);
                 }
-            })
-            .is_break();
-        let safe = if any_move {
-            found_unsafe
-        } else {
-            game.terminal_is_win()
-        };
-        if safe {
-            bits.set_safe(rank);
-        }
-    });
-    Ok(bits.into_labels())
+            },
+        )
+    }
 }
 
 /// One option of a lone heap: the tokens it takes and the parts it leaves.
@@ -147,7 +195,7 @@ impl Options {
     /// Whether the loaded position has a move to an unsafe position; `None` when it has
     /// no move at all.
     #[inline]
-    fn scan(&self, runs: &mut Runs, strides: &Strides, bits: &SharedBits) -> Option<bool> {
+    fn scan(&self, runs: &mut Runs, strides: &Strides, bits: &Window<AtomicU64>) -> Option<bool> {
         // Most positions are safe and stop at their first move to an unsafe one. The
         // unsafe positions of either convention are mostly those of nim-value 0, so the
         // moves to nim-value 0 are tried first; the full scan then decides.

@@ -9,24 +9,82 @@
 
 mod backward;
 mod bits;
+mod drive;
 mod forward;
+mod nim_values;
+mod one_heap;
 mod parents;
 mod plain;
 mod plan;
 mod remoteness;
 mod tiers;
+mod window;
+mod work;
 
 pub use plan::{Labelled, Plan};
 pub use remoteness::Remotenesses;
 pub use tiers::child_into;
+pub use work::{Resumed, WorkDir, WORK_FORMAT};
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
 use crate::domain::Ranker;
 use crate::error::{Error, Result};
 use crate::game::{Game, Ruleset};
+use crate::grundy::Periodicity;
 pub use bits::Labels;
+use drive::Finished;
+use tiers::Tiers;
+
+/// How the labels of a domain were found. Every way gives the exact labels; the
+/// shortcuts rest on theorems (and are checked against the retrograde labellers in the
+/// tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Derivation {
+    /// Every position decided from its moves (or its parents'), tier by tier.
+    Retrograde,
+    /// Lone heaps decided 64 at a time from earlier words of outcomes.
+    Words,
+    /// Lone heaps decided word by word until the periodicity theorem proved a period of
+    /// their outcomes; every later heap copied from one period earlier.
+    Period(Periodicity),
+    /// Normal play of one-heap moves: unsafe exactly when the XOR of the heaps'
+    /// nim-values is 0 (Sprague-Grundy); no child read.
+    NimValues,
+}
+
+impl Derivation {
+    /// A one-word name: `retrograde`, `words`, `period` or `nim-values`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Derivation::Retrograde => "retrograde",
+            Derivation::Words => "words",
+            Derivation::Period(_) => "period",
+            Derivation::NimValues => "nim-values",
+        }
+    }
+}
+
+impl fmt::Display for Derivation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Derivation::Retrograde => f.write_str("every position from its moves"),
+            Derivation::Words => f.write_str("lone heaps 64 at a time from earlier words"),
+            Derivation::Period(p) => write!(
+                f,
+                "lone heaps word by word until a period was proved (period {}, pre-period {}, proof up to heap {}), the rest copied from it",
+                p.period,
+                p.preperiod,
+                p.proved_at.unwrap_or(0)
+            ),
+            Derivation::NimValues => {
+                f.write_str("XOR of nim-values (Sprague-Grundy; normal play, one-heap moves)")
+            }
+        }
+    }
+}
 
 /// How the labeller decides each position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,27 +136,20 @@ impl FromStr for Strategy {
     }
 }
 
-/// Bytes the labeller will hold at its peak for this domain and strategy.
+/// Bytes the labeller will hold at its peak for this domain and strategy, the whole
+/// domain in memory (as [`label`] labels it).
 pub fn estimate_bytes(ranker: &Ranker, strategy: Strategy) -> u64 {
     let count = ranker.count();
     let bits = count.div_ceil(64) * 8;
-    let tier_buffer = match ranker {
-        // The largest tier of equal total, stored K words per position.
-        Ranker::Heaps(t) => {
-            let tiers = ranker.max_total() + 1;
-            (count / tiers * 4).min(count) * t.heaps() as u64 * 8
-        }
-        // Forward labelling ranks children from stride sums as large as the ranking table.
-        Ranker::Total(_) => ranker.table_bytes(),
-    };
     let working = match strategy {
         Strategy::Plain => count,
-        _ => tier_buffer,
+        Strategy::Forward | Strategy::Backward => 0,
     };
     bits + working + ranker.table_bytes()
 }
 
-/// Labels every position of the domain; `progress` is told how many positions each step
+/// Labels every position of the domain with the strategy, no shortcut taken (lone heaps
+/// are still labelled a word at a time); `progress` is told how many positions each step
 /// finished.
 pub fn label(
     game: &Game,
@@ -108,11 +159,94 @@ pub fn label(
 ) -> Result<Labels> {
     ranker.domain().check_game(game)?;
     check_strategy(game, strategy)?;
-    match strategy {
-        Strategy::Forward => forward::label(game, ranker, progress),
-        Strategy::Backward => backward::label(game, ranker, progress),
-        Strategy::Plain => plain::label(game, ranker, progress),
+    match (strategy, ranker) {
+        (Strategy::Plain, _) => plain::label(game, ranker, progress),
+        (_, Ranker::Heaps(t)) if t.heaps() == 1 => {
+            Ok(one_heap::label(game, t.max(), false, progress)?.0)
+        }
+        (Strategy::Forward | Strategy::Backward, _) => {
+            label_tiers(game, ranker, strategy, None, true, progress)?
+                .ok_or_else(stored_without_store)
+        }
     }
+}
+
+/// Labels the outcomes tier by tier with the forward or backward labeller, checkpointing
+/// into `store` when given. Labels finished in the store's tier files are gathered when
+/// `gather` says so, else left there (`None`).
+fn label_tiers(
+    game: &Game,
+    ranker: &Ranker,
+    strategy: Strategy,
+    mut store: Option<&mut work::Store>,
+    gather: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Option<Labels>> {
+    let tiers = Tiers::of(ranker, strategy == Strategy::Backward);
+    let count = ranker.count();
+    let finished = match strategy {
+        Strategy::Backward => {
+            let labeller = backward::Backward::new(game, ranker);
+            let reach = backward::Backward::reach(game);
+            drive::run::<AtomicU64>(
+                &labeller,
+                tiers,
+                count,
+                reach,
+                store.as_deref_mut(),
+                progress,
+            )?
+        }
+        Strategy::Forward | Strategy::Plain => {
+            let labeller = forward::Forward::new(game, ranker);
+            let reach = forward::Forward::reach(game);
+            drive::run::<AtomicU64>(
+                &labeller,
+                tiers,
+                count,
+                reach,
+                store.as_deref_mut(),
+                progress,
+            )?
+        }
+    };
+    let words = match (finished, store) {
+        (Finished::Held(slots), _) => slots.into_iter().map(AtomicU64::into_inner).collect(),
+        (Finished::Stored, Some(store)) if gather => store.assemble_bits(count)?,
+        (Finished::Stored, Some(_)) => return Ok(None),
+        (Finished::Stored, None) => return Err(stored_without_store()),
+    };
+    Ok(Some(Labels::from_words(words, count)))
+}
+
+/// Labels remotenesses tier by tier, checkpointing into `store` when given.
+fn label_remoteness_tiers(
+    game: &Game,
+    ranker: &Ranker,
+    mut store: Option<&mut work::Store>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Remotenesses> {
+    let count = ranker.count();
+    let labeller = remoteness::Retrograde::new(game, ranker);
+    let reach = remoteness::Retrograde::reach(game);
+    let finished = drive::run::<AtomicU32>(
+        &labeller,
+        Tiers::of(ranker, false),
+        count,
+        reach,
+        store.as_deref_mut(),
+        progress,
+    )?;
+    let values = match (finished, store) {
+        (Finished::Held(slots), _) => slots.into_iter().map(AtomicU32::into_inner).collect(),
+        (Finished::Stored, Some(store)) => store.assemble_cells(count)?,
+        (Finished::Stored, None) => return Err(stored_without_store()),
+    };
+    Ok(Remotenesses::new(values, game.convention))
+}
+
+fn stored_without_store() -> Error {
+    Error::input("internal: labels evicted without a work directory")
 }
 
 /// Labels every position of the domain with its remoteness: retrograde, or with
@@ -126,7 +260,9 @@ pub fn label_remoteness(
     ranker.domain().check_game(game)?;
     match strategy {
         Strategy::Plain => plain::label_remoteness(game, ranker, progress),
-        Strategy::Forward | Strategy::Backward => remoteness::label(game, ranker, progress),
+        Strategy::Forward | Strategy::Backward => {
+            label_remoteness_tiers(game, ranker, None, progress)
+        }
     }
 }
 

@@ -1,15 +1,25 @@
-//! A labelling about to run: the ranked domain, the strategy, the threads, and the
-//! memory it will need, so that callers can announce it and refuse what will not fit
-//! before any of it is allocated.
+//! A labelling about to run: the ranked domain, the strategy, the threads, the work
+//! directory and the memory it will need, so that callers can announce it and refuse what
+//! will not fit before any of it is allocated.
 
+use std::sync::atomic::{AtomicU32, AtomicU64};
+use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
+use super::drive::{widest, window_bytes, Reach};
+use super::tiers::Tiers;
+use super::work::{Identity, Resumed, Store, WorkDir, IO_BYTES, STREAM_WORDS};
 use super::{
-    check_strategy, estimate_bytes, label, label_remoteness, Labels, Remotenesses, Strategy,
+    backward, check_strategy, forward, label_remoteness_tiers, label_tiers, nim_values, one_heap,
+    plain, remoteness, Derivation, Labels, Remotenesses, Strategy,
 };
 use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Result};
 use crate::game::Game;
+
+/// Bytes that stream outcomes from the work directory to a table writer: a run of words
+/// here, and the writer's batch of blocks with their encodings.
+const STREAM_BYTES: u64 = STREAM_WORDS as u64 * 8 + crate::table::WRITER_BYTES;
 
 /// Everything decided before labelling starts.
 pub struct Plan {
@@ -17,18 +27,50 @@ pub struct Plan {
     ranker: Ranker,
     strategy: Strategy,
     threads: Option<usize>,
-    bytes: u64,
     remoteness: bool,
+    shortcuts: bool,
+    /// Leave outcomes finished in the work directory there (see [`Plan::streaming`]).
+    stream: bool,
+    work: Option<WorkDir>,
+    /// The open work directory, once [`Plan::prepare`] or [`Plan::run`] opened it.
+    store: Mutex<Option<Store>>,
 }
 
 /// A labelled domain with its timing.
 pub struct Labelled {
-    /// The outcomes, by rank.
-    pub labels: Labels,
+    /// The outcomes, by rank; `None` when a streaming plan left them in the work
+    /// directory ([`Plan::stream_outcomes`] reads them).
+    pub labels: Option<Labels>,
     /// The remotenesses, by rank, when the plan asked for them.
     pub remoteness: Option<Remotenesses>,
-    /// Wall-clock seconds the labelling took.
+    /// How the labels were found.
+    pub derivation: Derivation,
+    /// Wall-clock seconds the labelling took (this run's share when resumed).
     pub seconds: f64,
+    /// Positions an earlier, interrupted run had labelled (this run labelled the rest).
+    pub resumed: u64,
+}
+
+impl Labelled {
+    /// The outcomes held in memory (every plan that does not stream holds them).
+    pub fn held(&self) -> Result<&Labels> {
+        self.labels
+            .as_ref()
+            .ok_or_else(|| Error::input("internal: the outcomes were left in the work directory"))
+    }
+}
+
+/// What [`Plan::run`] will do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    /// The single-threaded baseline.
+    Plain,
+    /// `--heaps 1` outcomes: the word labeller.
+    OneHeap,
+    /// Normal play of one-heap moves: nim-values.
+    NimValues,
+    /// Tier by tier, checkpointing into the work directory when there is one.
+    Tiers,
 }
 
 impl Plan {
@@ -44,24 +86,45 @@ impl Plan {
         let ranker = Ranker::new(domain)?;
         let strategy = strategy.unwrap_or_else(|| Strategy::auto(&game.ruleset));
         check_strategy(game, strategy)?;
-        let bytes = estimate_bytes(&ranker, strategy);
         Ok(Plan {
             game: game.clone(),
             ranker,
             strategy,
             threads,
-            bytes,
             remoteness: false,
+            shortcuts: true,
+            stream: false,
+            work: None,
+            store: Mutex::new(None),
         })
     }
 
     /// Labels remotenesses (and the outcomes they imply) instead of outcomes alone.
     pub fn with_remoteness(mut self) -> Self {
         self.remoteness = true;
-        // Four bytes per position, then the packed outcomes derived from them.
-        let count = self.ranker.count();
-        self.bytes =
-            count * 4 + count.div_ceil(64) * 8 + estimate_bytes(&self.ranker, self.strategy);
+        self
+    }
+
+    /// Takes no shortcut from theory (proved periods of lone heaps, nim-values): every
+    /// position is labelled from its moves (lone heaps still a word at a time).
+    pub fn without_shortcuts(mut self) -> Self {
+        self.shortcuts = false;
+        self
+    }
+
+    /// Keeps finished tiers in `work` as they complete, and resumes from what is there:
+    /// only the tiers that moves can reach stay in memory.
+    pub fn with_work_dir(mut self, work: WorkDir) -> Self {
+        self.work = Some(work);
+        self
+    }
+
+    /// Leaves outcomes that were evicted to the work directory there instead of gathering
+    /// the whole domain's in memory: [`Labelled::labels`] is then `None`, and
+    /// [`Plan::stream_outcomes`] hands them on in order (to a table writer), so only the
+    /// tiers that moves reach are ever held.
+    pub fn streaming(mut self) -> Self {
+        self.stream = true;
         self
     }
 
@@ -85,36 +148,230 @@ impl Plan {
         self.threads.unwrap_or_else(rayon::current_num_threads)
     }
 
-    /// Bytes the labelling will hold at its peak.
+    fn method(&self) -> Method {
+        let lone = matches!(&self.ranker, Ranker::Heaps(t) if t.heaps() == 1);
+        if self.strategy == Strategy::Plain {
+            Method::Plain
+        } else if self.remoteness {
+            Method::Tiers
+        } else if lone {
+            Method::OneHeap
+        } else if self.shortcuts && nim_values::applies(&self.game) {
+            Method::NimValues
+        } else {
+            Method::Tiers
+        }
+    }
+
+    /// The tiers the labelling goes by.
+    fn tiers(&self) -> Tiers<'_> {
+        let backward = !self.remoteness && self.strategy == Strategy::Backward;
+        Tiers::of(&self.ranker, backward)
+    }
+
+    /// How far the tiers the labeller keeps reach, with a work directory to evict to.
+    fn reach(&self) -> Reach {
+        let whole = Reach {
+            back: None,
+            ahead: None,
+        };
+        match (&self.work, self.remoteness, self.strategy) {
+            (None, _, _) => whole,
+            (Some(_), true, _) => remoteness::Retrograde::reach(&self.game),
+            (Some(_), false, Strategy::Backward) => backward::Backward::reach(&self.game),
+            (Some(_), false, _) => forward::Forward::reach(&self.game),
+        }
+    }
+
+    /// The most positions held in memory at once while labelling: the widest window of
+    /// tiers (the whole domain without a work directory).
+    pub fn positions_held(&self) -> u64 {
+        let count = self.ranker.count();
+        match self.method() {
+            Method::Tiers => widest(self.tiers(), count, self.reach()).min(count),
+            Method::Plain | Method::OneHeap | Method::NimValues => count,
+        }
+    }
+
+    /// Bytes the labelling will hold at its peak: the labels of the tiers held, the
+    /// tables built for the domain, and the whole domain's labels gathered at the end,
+    /// or with [`Plan::streaming`] the buffers that stream them on instead.
     pub fn bytes_needed(&self) -> u64 {
-        self.bytes
+        let count = self.ranker.count();
+        let tables = self.ranker.table_bytes();
+        let bits = count.div_ceil(64) * 8;
+        let tiers = self.tiers();
+        let io = if self.work.is_some() { IO_BYTES } else { 0 };
+        match self.method() {
+            Method::Plain if self.remoteness => tables + count * 4 + bits,
+            Method::Plain => tables + count + bits,
+            Method::OneHeap => tables + one_heap::estimate_bytes(count),
+            Method::NimValues => tables + bits + nim_values::table_bytes(&self.ranker),
+            Method::Tiers if self.remoteness => {
+                let window = window_bytes::<AtomicU32>(tiers, count, self.reach());
+                let labeller = remoteness::Retrograde::table_bytes(&self.ranker);
+                // The remotenesses gathered (in place of a whole-domain window), then the
+                // outcomes they imply.
+                tables + labeller + io + window.max(count * 4) + bits
+            }
+            Method::Tiers => {
+                let window = window_bytes::<AtomicU64>(tiers, count, self.reach());
+                let labeller = match self.strategy {
+                    Strategy::Forward => forward::Forward::table_bytes(&self.game, &self.ranker),
+                    Strategy::Backward | Strategy::Plain => 0,
+                };
+                let end = if self.stream && self.positions_held() < count {
+                    STREAM_BYTES
+                } else {
+                    bits
+                };
+                tables + labeller + io + window.max(end)
+            }
+        }
     }
 
     /// Refuses a labelling that needs more memory than the system has available.
     pub fn check_memory(&self) -> Result<()> {
         crate::memory::check_fits(
             &format!("labelling {}", self.ranker.domain().flags()),
-            u128::from(self.bytes),
+            u128::from(self.bytes_needed()),
             "pass --force-memory to try anyway",
         )
     }
 
-    /// Labels every position; `progress` hears how many positions each step finished.
+    /// What the labels are called in the work directory.
+    fn identity(&self) -> Identity {
+        Identity {
+            game: self.game.ruleset.spec(),
+            convention: self.game.convention.to_string(),
+            domain: self.ranker.domain().flags(),
+            kind: if self.remoteness {
+                "remoteness".into()
+            } else {
+                "outcomes".into()
+            },
+            strategy: self.strategy.to_string(),
+            entries: self.ranker.count(),
+        }
+    }
+
+    /// Opens the work directory (when the plan labels tier by tier into one), refusing
+    /// one that holds other work; says how far an earlier run got.
+    pub fn prepare(&self) -> Result<Option<Resumed>> {
+        let mut store = self.store()?;
+        self.open(&mut store)?;
+        if self.method() != Method::Tiers {
+            return Ok(None);
+        }
+        Ok(store.as_ref().and_then(|s| s.resumed(self.tiers().count())))
+    }
+
+    fn store(&self) -> Result<MutexGuard<'_, Option<Store>>> {
+        self.store
+            .lock()
+            .map_err(|_| Error::input("internal: the work directory's lock was poisoned"))
+    }
+
+    fn open(&self, store: &mut Option<Store>) -> Result<()> {
+        let Some(work) = &self.work else {
+            return Ok(());
+        };
+        // Labellers that do not go tier by tier leave no work behind, but a work
+        // directory already there is checked all the same: other work is refused, not
+        // removed when the table is written.
+        if store.is_none() && (self.method() == Method::Tiers || work.path().exists()) {
+            let width = if self.remoteness { 32 } else { 1 };
+            *store = Some(Store::open(work, self.identity(), width)?);
+        }
+        Ok(())
+    }
+
+    /// Removes the work directory (call once the table is written).
+    pub fn discard_work(&self) -> Result<()> {
+        self.store()?.take();
+        match &self.work {
+            Some(work) => work.remove(),
+            None => Ok(()),
+        }
+    }
+
+    /// Hands the outcomes a streaming plan left in the work directory to `push` in rank
+    /// order, a run of packed words at a time (never the whole domain at once).
+    pub fn stream_outcomes(&self, push: impl FnMut(&[u64]) -> Result<()>) -> Result<()> {
+        let store = self.store()?;
+        match store.as_ref() {
+            Some(store) if !self.remoteness => store.stream_bits(self.ranker.count(), push),
+            _ => Err(Error::input(
+                "internal: no outcomes left in a work directory to stream",
+            )),
+        }
+    }
+
+    /// Labels every position; `progress` hears how many positions each step finished
+    /// (first, when resuming, how many an earlier run finished).
     pub fn run(&self, progress: &(dyn Fn(u64) + Sync)) -> Result<Labelled> {
         let started = Instant::now();
-        let work = || -> Result<(Labels, Option<Remotenesses>)> {
-            if self.remoteness {
-                let remoteness =
-                    label_remoteness(&self.game, &self.ranker, self.strategy, progress)?;
-                Ok((remoteness.outcomes()?, Some(remoteness)))
-            } else {
-                Ok((
-                    label(&self.game, &self.ranker, self.strategy, progress)?,
+        let method = self.method();
+        let mut guard = self.store()?;
+        self.open(&mut guard)?;
+        let store = &mut *guard;
+        let resumed = match method {
+            Method::Tiers => store.as_ref().map_or(0, |s| s.positions_done()),
+            Method::Plain | Method::OneHeap | Method::NimValues => 0,
+        };
+        let (game, ranker) = (&self.game, &self.ranker);
+        let mut work = || -> Result<(Option<Labels>, Option<Remotenesses>, Derivation)> {
+            match method {
+                Method::Plain if self.remoteness => {
+                    let remoteness = plain::label_remoteness(game, ranker, progress)?;
+                    Ok((
+                        Some(remoteness.outcomes()?),
+                        Some(remoteness),
+                        Derivation::Retrograde,
+                    ))
+                }
+                Method::Plain => Ok((
+                    Some(plain::label(game, ranker, progress)?),
                     None,
-                ))
+                    Derivation::Retrograde,
+                )),
+                Method::OneHeap => {
+                    let max = match ranker {
+                        Ranker::Heaps(t) => t.max(),
+                        Ranker::Total(p) => p.total(),
+                    };
+                    let (labels, how) = one_heap::label(game, max, self.shortcuts, progress)?;
+                    Ok((Some(labels), None, how))
+                }
+                Method::NimValues => Ok((
+                    Some(nim_values::label(game, ranker, progress)?),
+                    None,
+                    Derivation::NimValues,
+                )),
+                Method::Tiers if self.remoteness => {
+                    let remoteness =
+                        label_remoteness_tiers(game, ranker, store.as_mut(), progress)?;
+                    Ok((
+                        Some(remoteness.outcomes()?),
+                        Some(remoteness),
+                        Derivation::Retrograde,
+                    ))
+                }
+                Method::Tiers => Ok((
+                    label_tiers(
+                        game,
+                        ranker,
+                        self.strategy,
+                        store.as_mut(),
+                        !self.stream,
+                        progress,
+                    )?,
+                    None,
+                    Derivation::Retrograde,
+                )),
             }
         };
-        let (labels, remoteness) = match self.threads {
+        let (labels, remoteness, derivation) = match self.threads {
             Some(threads) => rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
@@ -125,7 +382,9 @@ impl Plan {
         Ok(Labelled {
             labels,
             remoteness,
+            derivation,
             seconds: started.elapsed().as_secs_f64(),
+            resumed,
         })
     }
 }

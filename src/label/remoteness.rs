@@ -16,15 +16,14 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::bits::{out_of_memory, Labels};
+use super::drive::{Reach, TierLabeller};
 use super::parents::{for_each_parent, Limits};
-use super::tiers::for_each_position;
+use super::tiers::{visit_tier, Scratch, Tiers};
+use super::window::{Window, UNKNOWN};
 use crate::domain::{ChildRanks, Ranker};
 use crate::error::Result;
 use crate::game::{Convention, Game};
 use crate::value::{Outcome, Value};
-
-/// Not yet reached by any offer.
-const UNKNOWN: u32 = u32::MAX;
 
 /// The remoteness of every position of a domain, by rank.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,70 +89,95 @@ impl Remotenesses {
     }
 }
 
-/// Cells of `count` unknown remotenesses; an allocation the system refuses is an error.
-fn unknown_cells(count: u64) -> Result<Vec<AtomicU32>> {
-    let len = usize::try_from(count).unwrap_or(usize::MAX);
-    let mut cells: Vec<AtomicU32> = Vec::new();
-    cells
-        .try_reserve_exact(len)
-        .map_err(|_| out_of_memory("the remotenesses", count))?;
-    cells.resize_with(len, || AtomicU32::new(UNKNOWN));
-    Ok(cells)
+/// Labels a tier's remotenesses: each unsafe position reads its children, then offers
+/// its remoteness plus one to its parents.
+pub(crate) struct Retrograde<'a> {
+    game: &'a Game,
+    ranker: &'a Ranker,
+    children: ChildRanks,
 }
 
-/// Labels every position of the domain with its remoteness (see the module documentation).
-pub(crate) fn label(
-    game: &Game,
-    ranker: &Ranker,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<Remotenesses> {
-    let cells = unknown_cells(ranker.count())?;
-    let terminal_win = game.terminal_is_win();
-    let children = ChildRanks::new(ranker);
+impl<'a> Retrograde<'a> {
+    pub(crate) fn new(game: &'a Game, ranker: &'a Ranker) -> Self {
+        Retrograde {
+            game,
+            ranker,
+            children: ChildRanks::new(ranker),
+        }
+    }
+
+    /// Children lie up to the largest take below, parents as far above.
+    pub(crate) fn reach(game: &Game) -> Reach {
+        let take = game.ruleset.max_take();
+        Reach {
+            back: take,
+            ahead: take,
+        }
+    }
+
+    /// Bytes of the tables built for the domain (stride sums for `--total`).
+    pub(crate) fn table_bytes(ranker: &Ranker) -> u64 {
+        match ranker {
+            Ranker::Total(p) => {
+                let width = p.total() + 1;
+                (width * width + width) * 8
+            }
+            Ranker::Heaps(_) => 0,
+        }
+    }
+}
+
+impl TierLabeller<AtomicU32> for Retrograde<'_> {
     // Relaxed is enough: tiers are separated by rayon joins, which order all accesses,
-    // and offers within a tier only go to later tiers.
-    for_each_position(game, ranker, progress, |scratch, rank, heaps| {
-        if cells[rank as usize].load(Ordering::Relaxed) != UNKNOWN {
-            return;
-        }
-        let mut longest = None;
-        let ranks = scratch.children.get_or_insert_with(|| children.fork());
-        ranks.load(ranker, heaps);
-        let _ = game.ruleset.for_each_move(heaps, |removed, added| {
-            let child = ranks.rank(ranker, heaps, removed, added);
-            let r = cells[child as usize].load(Ordering::Relaxed);
-            longest = Some(longest.map_or(r, |l: u32| l.max(r)));
-            std::ops::ControlFlow::Continue(())
-        });
-        let remoteness = match longest {
-            Some(longest) => longest + 1,
-            None => 0,
-        };
-        cells[rank as usize].store(remoteness, Ordering::Relaxed);
-        if longest.is_none() && terminal_win {
-            // A misère terminal is safe: it offers nothing.
-            return;
-        }
-        let offer = remoteness + 1;
-        let limits = Limits::of(ranker, heaps);
-        let ranks = scratch.children.as_mut().expect("loaded above");
-        for_each_parent(
-            &game.ruleset,
-            heaps,
-            limits,
-            &mut scratch.slots,
-            |removed, added| {
-                let cell = &cells[ranks.parent_rank(ranker, heaps, removed, added) as usize];
-                // Most parents already hold a smaller offer: read before paying for the
-                // atomic read-modify-write.
-                if offer < cell.load(Ordering::Relaxed) {
-                    cell.fetch_min(offer, Ordering::Relaxed);
+    // and offers within a tier only go to positions labelled later.
+    fn label_tier(&self, cells: &Window<AtomicU32>, tier: u64, main: &mut Scratch) -> u64 {
+        let (game, ranker) = (self.game, self.ranker);
+        let terminal_win = game.terminal_is_win();
+        visit_tier(
+            game,
+            Tiers::of(ranker, false),
+            tier,
+            main,
+            |scratch, rank, heaps| {
+                if cells.slot(rank).load(Ordering::Relaxed) != UNKNOWN {
+                    return;
                 }
+                let mut longest = None;
+                let ranks = scratch.children.get_or_insert_with(|| self.children.fork());
+                ranks.load(ranker, heaps);
+                let _ = game.ruleset.for_each_move(heaps, |removed, added| {
+                    let child = ranks.rank(ranker, heaps, removed, added);
+                    let r = cells.slot(child).load(Ordering::Relaxed);
+                    longest = Some(longest.map_or(r, |l: u32| l.max(r)));
+                    std::ops::ControlFlow::Continue(())
+                });
+                let remoteness = match longest {
+                    Some(longest) => longest + 1,
+                    None => 0,
+                };
+                cells.slot(rank).store(remoteness, Ordering::Relaxed);
+                if longest.is_none() && terminal_win {
+                    // A misère terminal is safe: it offers nothing.
+                    return;
+                }
+                let offer = remoteness + 1;
+                let limits = Limits::of(ranker, heaps);
+                let ranks = scratch.children.as_mut().expect("loaded above");
+                for_each_parent(
+                    &game.ruleset,
+                    heaps,
+                    limits,
+                    &mut scratch.slots,
+                    |removed, added| {
+                        let cell = cells.slot(ranks.parent_rank(ranker, heaps, removed, added));
+                        // Most parents already hold a smaller offer: read before paying for the
+                        // atomic read-modify-write.
+                        if offer < cell.load(Ordering::Relaxed) {
+                            cell.fetch_min(offer, Ordering::Relaxed);
+                        }
+                    },
+                );
             },
-        );
-    });
-    Ok(Remotenesses::new(
-        cells.into_iter().map(AtomicU32::into_inner).collect(),
-        game.convention,
-    ))
+        )
+    }
 }

@@ -1,7 +1,7 @@
 //! The labeller against closed forms and against itself across strategies.
 
 use super::*;
-use crate::domain::Domain;
+use crate::domain::{Domain, Partitions};
 use crate::game::{resolve, Convention, Heap, Position};
 
 fn labels(
@@ -458,5 +458,267 @@ mod random_remoteness {
             check_remoteness("wythoff", convention, Domain::Total { total: max + 4 });
             check_remoteness("grundy", convention, Domain::Total { total: max + 6 });
         }
+    }
+}
+
+/// Checks the one-heap word labeller, without and with shortcuts, against the plain
+/// labeller on every heap up to `max`.
+fn check_one_heap(spec: &str, convention: Convention, max: u64) -> Derivation {
+    let game = resolve(spec).unwrap().with_convention(convention);
+    let domain = Domain::Heaps { heaps: 1, max };
+    let ranker = Ranker::new(domain).unwrap();
+    let plain = label(&game, &ranker, Strategy::Plain, &|_| {}).unwrap();
+    let words = label(&game, &ranker, Strategy::Forward, &|_| {}).unwrap();
+    assert_eq!(words, plain, "{spec} {convention} words");
+    let labelled = Plan::new(&game, domain, None, None)
+        .unwrap()
+        .run(&|_| {})
+        .unwrap();
+    assert_eq!(labelled.labels, Some(plain), "{spec} {convention} shortcut");
+    labelled.derivation
+}
+
+mod one_heap_words {
+    use super::*;
+    use proptest::prelude::{proptest, ProptestConfig};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn subtraction_sets_match_plain(set in proptest::collection::btree_set(1u64..140, 1..6), misere: bool, max in 0u64..3000) {
+            let list: Vec<String> = set.iter().map(u64::to_string).collect();
+            let convention = if misere { Convention::Misere } else { Convention::Normal };
+            check_one_heap(&format!("subtraction:{}", list.join(",")), convention, max);
+        }
+
+        #[test]
+        fn take_only_codes_match_plain(digits in proptest::collection::vec(0u8..4, 1..12), hex: bool, misere: bool, max in 0u64..3000) {
+            let code: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+            let spec = if hex { format!("hex:0.{code}") } else { format!("octal:0.{code}") };
+            let convention = if misere { Convention::Misere } else { Convention::Normal };
+            check_one_heap(&spec, convention, max);
+        }
+    }
+
+    #[test]
+    fn proved_periods_finish_the_domain() {
+        let normal = check_one_heap("subtraction:1,3,4", Convention::Normal, 200_000);
+        assert!(
+            matches!(normal, Derivation::Period(p) if p.period == 7 && p.preperiod == 0),
+            "{normal:?}"
+        );
+        // Takes past a word, a pre-period, and misère play.
+        for (spec, convention) in [
+            ("subtraction:3,70,131", Convention::Normal),
+            ("subtraction:2,5,64,65", Convention::Misere),
+            ("octal:0.31213", Convention::Misere),
+        ] {
+            let how = check_one_heap(spec, convention, 300_000);
+            assert!(matches!(how, Derivation::Period(_)), "{spec}: {how:?}");
+        }
+        // Nim-like rules take without bound: labelled heap by heap.
+        let nim = check_one_heap("nim", Convention::Misere, 5000);
+        assert_eq!(nim, Derivation::Retrograde);
+    }
+}
+
+mod nim_value_shortcut {
+    use super::*;
+    use proptest::prelude::{proptest, ProptestConfig};
+
+    fn check(spec: &str, domain: Domain) {
+        let game = resolve(spec).unwrap();
+        let ranker = Ranker::new(domain).unwrap();
+        let plain = label(&game, &ranker, Strategy::Plain, &|_| {}).unwrap();
+        let labelled = Plan::new(&game, domain, None, None)
+            .unwrap()
+            .run(&|_| {})
+            .unwrap();
+        assert_eq!(labelled.derivation, Derivation::NimValues, "{spec}");
+        assert_eq!(labelled.labels, Some(plain), "{spec} {domain}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        #[test]
+        fn xor_of_nim_values_matches_plain(splits_first: bool, digits in proptest::collection::vec(0u8..8, 1..4), total in 0u64..15, set in proptest::collection::btree_set(1u64..7, 1..4), heaps in 2u32..4, max in 0u64..9) {
+            let first = if splits_first { '4' } else { '0' };
+            let code: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+            check(&format!("octal:{first}.{code}"), Domain::Total { total });
+            let list: Vec<String> = set.iter().map(u64::to_string).collect();
+            check(&format!("subtraction:{}", list.join(",")), Domain::Heaps { heaps, max });
+        }
+    }
+
+    #[test]
+    fn shipped_games() {
+        check("nim", Domain::Heaps { heaps: 3, max: 20 });
+        check("grundy", Domain::Total { total: 24 });
+        check("kayles", Domain::Total { total: 26 });
+        check("dawson-kayles", Domain::Total { total: 26 });
+    }
+}
+
+mod work_directory {
+    use super::*;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::Duration;
+
+    /// A plan labelling into a work directory under `dir`, checkpointing after every tier.
+    fn plan(
+        dir: &std::path::Path,
+        spec: &str,
+        convention: Convention,
+        domain: Domain,
+        remote: bool,
+    ) -> Plan {
+        let game = resolve(spec).unwrap().with_convention(convention);
+        let work = WorkDir::beside(&dir.join("t.table")).checkpoint_every(Some(Duration::ZERO));
+        let plan = Plan::new(&game, domain, None, None)
+            .unwrap()
+            .without_shortcuts()
+            .with_work_dir(work);
+        if remote {
+            plan.with_remoteness()
+        } else {
+            plan
+        }
+    }
+
+    /// Labels with a work directory, interrupted (by a panic in the progress callback)
+    /// after `stop` progress reports, then resumed (outcomes streamed from the work
+    /// directory when they were evicted); checks both against labelling in memory.
+    fn check(spec: &str, convention: Convention, domain: Domain, remote: bool, stop: u64) {
+        let dir = tempfile::tempdir().unwrap();
+        let game = resolve(spec).unwrap().with_convention(convention);
+        let ranker = Ranker::new(domain).unwrap();
+        let strategy = Strategy::auto(&game.ruleset);
+        let expected_labels = label(&game, &ranker, strategy, &|_| {}).unwrap();
+        let expected_remoteness =
+            remote.then(|| label_remoteness(&game, &ranker, strategy, &|_| {}).unwrap());
+        let reports = AtomicU64::new(0);
+        let interrupted = catch_unwind(AssertUnwindSafe(|| {
+            plan(dir.path(), spec, convention, domain, remote).run(&|_| {
+                if reports.fetch_add(1, Ordering::Relaxed) == stop {
+                    panic!("interrupted on purpose");
+                }
+            })
+        }));
+        let again = plan(dir.path(), spec, convention, domain, remote).streaming();
+        let resumed = again.prepare().unwrap();
+        let labelled = again.run(&|_| {}).unwrap();
+        // A window smaller than the domain leaves the outcomes in the work directory (a
+        // window that shrinks as tiers finish may too).
+        if !remote && again.positions_held() < ranker.count() {
+            assert!(labelled.labels.is_none(), "{spec} {domain}");
+        }
+        let labels = match &labelled.labels {
+            Some(labels) => labels.clone(),
+            None => {
+                let mut words = Vec::new();
+                again
+                    .stream_outcomes(|run| {
+                        words.extend_from_slice(run);
+                        Ok(())
+                    })
+                    .unwrap();
+                Labels::from_words(words, ranker.count())
+            }
+        };
+        assert_eq!(labels, expected_labels, "{spec} {domain}");
+        assert_eq!(labelled.remoteness, expected_remoteness, "{spec} {domain}");
+        if interrupted.is_err() && stop > 0 {
+            assert!(resumed.is_some_and(|r| r.positions > 0), "{spec} {domain}");
+            assert!(labelled.resumed > 0);
+        }
+        again.discard_work().unwrap();
+        assert!(!dir.path().join("t.table.work").exists());
+    }
+
+    #[test]
+    fn windowed_and_resumed_labels_equal_labels_in_memory() {
+        for stop in [1, 9, 1000] {
+            check(
+                "kayles",
+                Convention::Misere,
+                Domain::Total { total: 24 },
+                false,
+                stop,
+            );
+            check(
+                "nim",
+                Convention::Normal,
+                Domain::Total { total: 20 },
+                false,
+                stop,
+            );
+            check(
+                "subtraction:1,3,4",
+                Convention::Misere,
+                Domain::Total { total: 24 },
+                false,
+                stop,
+            );
+            check(
+                "octal:4.07",
+                Convention::Misere,
+                Domain::Total { total: 16 },
+                false,
+                stop,
+            );
+            check(
+                "kayles",
+                Convention::Normal,
+                Domain::Total { total: 20 },
+                true,
+                stop,
+            );
+            check(
+                "nim",
+                Convention::Misere,
+                Domain::Heaps { heaps: 3, max: 9 },
+                false,
+                stop,
+            );
+            check(
+                "wythoff",
+                Convention::Normal,
+                Domain::Heaps { heaps: 2, max: 30 },
+                true,
+                stop,
+            );
+            check(
+                "subtraction:1,2",
+                Convention::Normal,
+                Domain::Heaps { heaps: 1, max: 90 },
+                true,
+                stop,
+            );
+        }
+    }
+
+    #[test]
+    fn only_the_tiers_moves_reach_are_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let domain = Domain::Total { total: 40 };
+        let kayles = plan(dir.path(), "kayles", Convention::Misere, domain, false);
+        let p = Partitions::new(40).unwrap();
+        let largest = (0..=40)
+            .map(|t| p.tier(t).end - p.tier(t).start)
+            .max()
+            .unwrap();
+        // Kayles takes one or two tokens: three tiers at most.
+        let three = (2..=40)
+            .map(|t| p.tier(t).end - p.tier(t - 2).start)
+            .max()
+            .unwrap();
+        assert_eq!(kayles.positions_held(), three);
+        assert!(kayles.positions_held() < p.count() / 2 && largest < three);
+        // Nim takes any number: every tier below.
+        let nim = plan(dir.path(), "nim", Convention::Misere, domain, false);
+        assert_eq!(nim.positions_held(), p.count());
     }
 }

@@ -1,10 +1,10 @@
-//! Walks a domain tier by tier (equal totals, lowest first), in parallel within a tier.
+//! Walks a domain's tiers (equal totals, lowest first), in parallel within a tier.
 
 use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::domain::{ChildRanks, Partitions, Ranker, Runs, Strides};
+use crate::domain::{BoundedTuples, ChildRanks, Partitions, Ranker, Runs, Strides};
 use crate::game::{Game, Heap};
 
 /// Per-thread buffers for building children and parents without allocating.
@@ -16,6 +16,8 @@ pub(crate) struct Scratch {
     pub(crate) runs: Runs,
     /// The position being labelled, when stepped from rank to rank.
     pub(crate) heaps: Vec<Heap>,
+    /// A `--heaps` position padded with zeros, while a tier is enumerated.
+    pub(crate) tuple: Vec<Heap>,
     /// Ranks the children of the position being labelled.
     pub(crate) children: Option<ChildRanks>,
 }
@@ -24,62 +26,84 @@ pub(crate) struct Scratch {
 const PARALLEL_MIN: usize = 4096;
 /// Positions per rayon job.
 const CHUNK: usize = 1024;
-/// Positions between two progress reports.
-const PROGRESS_STEP: u64 = 1 << 16;
+/// Largest heap sizes per rayon job when a `--heaps` tier is shared out by largest heap.
+const TOPS_PER_JOB: usize = 16;
 
-/// Calls `visit(scratch, rank, heaps)` once for every position of the domain (heaps
-/// ascending, no zeros), finishing every tier before the next one starts.
-pub(crate) fn for_each_position<F>(
+/// The tiers of a domain, in the order they are labelled: every move reaches the same or
+/// an earlier tier.
+#[derive(Clone, Copy)]
+pub(crate) enum Tiers<'a> {
+    /// `--total`: tier `t` is the positions of total `t`, one contiguous range of ranks.
+    Total(&'a Partitions),
+    /// `--heaps K` with `K >= 2`: tiers of equal total, scattered over the ranks.
+    Scattered(&'a BoundedTuples),
+    /// `--heaps 1`: one tier, labelled in rank order on one thread (every move lowers
+    /// the lone heap, so its rank).
+    Lone(&'a BoundedTuples),
+    /// `--heaps K` labelled backward: blocks of [`BLOCK`] ranks in rank order, on one
+    /// thread (moves that only lower heaps lower the rank, so the marks a position needs
+    /// come from smaller ranks).
+    Blocks(&'a BoundedTuples),
+}
+
+/// Ranks per block of [`Tiers::Blocks`].
+pub(crate) const BLOCK: u64 = 1 << 20;
+
+impl<'a> Tiers<'a> {
+    /// The tiers of `ranker`'s domain; `in_rank_order` (for moves that only lower
+    /// heaps) makes `--heaps` domains blocks of ranks.
+    pub(crate) fn of(ranker: &'a Ranker, in_rank_order: bool) -> Self {
+        match ranker {
+            Ranker::Total(p) => Tiers::Total(p),
+            Ranker::Heaps(t) if t.heaps() == 1 => Tiers::Lone(t),
+            Ranker::Heaps(t) if in_rank_order => Tiers::Blocks(t),
+            Ranker::Heaps(t) => Tiers::Scattered(t),
+        }
+    }
+
+    /// Number of tiers.
+    pub(crate) fn count(&self) -> u64 {
+        match self {
+            Tiers::Total(p) => p.total() + 1,
+            Tiers::Scattered(t) => t.heaps() as u64 * t.max() + 1,
+            Tiers::Lone(_) => 1,
+            Tiers::Blocks(t) => t.count().div_ceil(BLOCK),
+        }
+    }
+}
+
+/// Calls `visit(scratch, rank, heaps)` once for every position of tier `tier` (heaps
+/// ascending, no zeros), in parallel where the tier is large; returns how many.
+pub(crate) fn visit_tier<F>(
     game: &Game,
-    ranker: &Ranker,
-    progress: &(dyn Fn(u64) + Sync),
+    tiers: Tiers<'_>,
+    tier: u64,
+    main_scratch: &mut Scratch,
     visit: F,
-) where
+) -> u64
+where
     F: Fn(&mut Scratch, u64, &[Heap]) + Sync,
 {
-    let mut pending = 0u64;
-    let mut report = |done: u64| {
-        pending += done;
-        if pending >= PROGRESS_STEP {
-            progress(pending);
-            pending = 0;
-        }
-    };
-    let mut main_scratch = Scratch::default();
-    match ranker {
-        Ranker::Heaps(tuples) if tuples.heaps() == 1 => {
-            // One position per tier: nothing to share out, so skip building tiers.
-            visit(&mut main_scratch, 0, &[]);
+    match tiers {
+        Tiers::Lone(tuples) => {
+            visit(main_scratch, 0, &[]);
             for h in 1..=tuples.max() {
-                visit(&mut main_scratch, h, &[h]);
-                report(1);
+                visit(main_scratch, h, &[h]);
             }
-            report(1);
+            tuples.count()
         }
-        Ranker::Heaps(tuples) => {
-            let k = tuples.heaps();
-            let mut tier = Vec::new();
-            let mut tuple = Vec::new();
-            for total in 0..=ranker.max_total() {
-                tier.clear();
-                tuples.push_with_total(total, &mut tuple, &mut tier);
-                let each = |scratch: &mut Scratch, padded: &[Heap]| {
-                    let start = padded.iter().position(|&h| h != 0).unwrap_or(k);
-                    let heaps = &padded[start..];
-                    visit(scratch, ranker.rank_unchecked(heaps), heaps);
-                };
-                if tier.len() / k < PARALLEL_MIN {
-                    tier.chunks(k).for_each(|t| each(&mut main_scratch, t));
-                } else {
-                    tier.par_chunks(k * CHUNK)
-                        .for_each_init(Scratch::default, |scratch, chunk| {
-                            chunk.chunks(k).for_each(|t| each(scratch, t))
-                        });
-                }
-                report((tier.len() / k) as u64);
+        Tiers::Scattered(tuples) => scattered_tier(tuples, tier, &visit),
+        Tiers::Blocks(tuples) => {
+            let mut padded = Vec::new();
+            let ranks = tier * BLOCK..tuples.count().min((tier + 1) * BLOCK);
+            for rank in ranks.clone() {
+                tuples.unrank(rank, &mut padded);
+                let start = padded.iter().position(|&h| h != 0).unwrap_or(padded.len());
+                visit(main_scratch, rank, &padded[start..]);
             }
+            ranks.end - ranks.start
         }
-        Ranker::Total(partitions) => {
+        Tiers::Total(partitions) => {
             // Unranking costs a scan per part; stepping from one rank to the next is far
             // cheaper, so each run of ranks unranks only its first.
             let each = |scratch: &mut Scratch, pass: Option<usize>, run: Range<u64>| {
@@ -114,33 +138,75 @@ pub(crate) fn for_each_position<F>(
                 }
                 scratch.heaps = heaps;
             };
-            total_tiers(game, partitions, &mut main_scratch, &mut report, each);
+            total_tier(game, partitions, tier, main_scratch, each)
         }
-    }
-    if pending > 0 {
-        progress(pending);
     }
 }
 
-/// Calls `visit(scratch, rank, runs)` once for every position of a `--total` domain, as
-/// runs of equal heaps (see [`for_each_position`]).
-pub(crate) fn for_each_runs_position<F>(
+/// Visits the positions of total `total` in a `--heaps` domain: the jobs share out the
+/// largest heap, and each enumerates the smaller ones in place (no list of the tier).
+fn scattered_tier<F>(tuples: &BoundedTuples, total: u64, visit: &F) -> u64
+where
+    F: Fn(&mut Scratch, u64, &[Heap]) + Sync,
+{
+    let k = tuples.heaps();
+    let lowest = total.div_ceil(k as u64);
+    let highest = tuples.max().min(total);
+    if lowest > highest {
+        return 0;
+    }
+    (lowest as usize..highest as usize + 1)
+        .into_par_iter()
+        .with_min_len(TOPS_PER_JOB)
+        .map_init(Scratch::default, |scratch, top| {
+            let top = top as Heap;
+            let mut padded = std::mem::take(&mut scratch.tuple);
+            padded.clear();
+            padded.resize(k, 0);
+            padded[k - 1] = top;
+            let mut visited = 0;
+            fill(&mut padded, k - 1, total - top, top, &mut |padded| {
+                let start = padded.iter().position(|&h| h != 0).unwrap_or(k);
+                let heaps = &padded[start..];
+                visit(scratch, tuples.rank(heaps), heaps);
+                visited += 1;
+            });
+            scratch.tuple = padded;
+            visited
+        })
+        .sum()
+}
+
+/// Sets `padded[..slots]` (ascending, each at most `cap`) every way that sums to `rest`,
+/// calling `visit` on each whole tuple.
+fn fill(padded: &mut [Heap], slots: usize, rest: u64, cap: Heap, visit: &mut dyn FnMut(&[Heap])) {
+    if slots == 0 {
+        if rest == 0 {
+            visit(padded);
+        }
+        return;
+    }
+    let lowest = rest.div_ceil(slots as u64);
+    let highest = cap.min(rest);
+    for v in lowest..=highest {
+        padded[slots - 1] = v;
+        fill(padded, slots - 1, rest - v, v, visit);
+    }
+}
+
+/// Calls `visit(runs, rank)` once for every position of tier `total` of a `--total`
+/// domain, as runs of equal heaps (see [`visit_tier`]); returns how many.
+pub(crate) fn visit_tier_runs<F>(
     game: &Game,
     partitions: &Partitions,
     strides: &Strides,
-    progress: &(dyn Fn(u64) + Sync),
+    total: u64,
+    main_scratch: &mut Scratch,
     visit: F,
-) where
+) -> u64
+where
     F: Fn(&mut Runs, u64) + Sync,
 {
-    let mut pending = 0u64;
-    let mut report = |done: u64| {
-        pending += done;
-        if pending >= PROGRESS_STEP {
-            progress(pending);
-            pending = 0;
-        }
-    };
     let each = |scratch: &mut Scratch, pass: Option<usize>, run: Range<u64>| {
         let heaps = &mut scratch.heaps;
         partitions.unrank(run.start, heaps);
@@ -175,51 +241,47 @@ pub(crate) fn for_each_runs_position<F>(
             }
         }
     };
-    total_tiers(game, partitions, &mut Scratch::default(), &mut report, each);
-    if pending > 0 {
-        progress(pending);
-    }
+    total_tier(game, partitions, total, main_scratch, each)
 }
 
-/// Runs `each(scratch, pass, ranks)` over every tier of a `--total` domain in order,
-/// splitting large tiers into parallel chunks; `pass`, when given, restricts a sweep of
-/// the tier to positions with that many heaps.
-fn total_tiers<E>(
+/// Runs `each(scratch, pass, ranks)` over tier `total` of a `--total` domain, splitting a
+/// large tier into parallel chunks; `pass`, when given, restricts a sweep of the tier to
+/// positions with that many heaps. Returns the tier's size.
+fn total_tier<E>(
     game: &Game,
     partitions: &Partitions,
+    total: u64,
     main_scratch: &mut Scratch,
-    report: &mut impl FnMut(u64),
     each: E,
-) where
+) -> u64
+where
     E: Fn(&mut Scratch, Option<usize>, Range<u64>) + Sync,
 {
     // A split lowers the rank, so one thread in rank order gets it right, but threads
     // sharing a tier would read unfinished labels.
     let by_heap_count = game.ruleset.splits_without_taking();
-    for total in 0..=partitions.total() {
-        let ranks = partitions.tier(total);
-        // Splitting without taking keeps the total but adds heaps: label the positions
-        // with more heaps first.
-        let passes: Vec<Option<usize>> = if by_heap_count {
-            (0..=total as usize).rev().map(Some).collect()
+    let ranks = partitions.tier(total);
+    // Splitting without taking keeps the total but adds heaps: label the positions with
+    // more heaps first.
+    let passes: Vec<Option<usize>> = if by_heap_count {
+        (0..=total as usize).rev().map(Some).collect()
+    } else {
+        vec![None]
+    };
+    for pass in passes {
+        if ((ranks.end - ranks.start) as usize) < PARALLEL_MIN {
+            each(main_scratch, pass, ranks.clone());
         } else {
-            vec![None]
-        };
-        for pass in passes {
-            if ((ranks.end - ranks.start) as usize) < PARALLEL_MIN {
-                each(main_scratch, pass, ranks.clone());
-            } else {
-                let chunks = (ranks.end - ranks.start).div_ceil(CHUNK as u64);
-                (0..chunks)
-                    .into_par_iter()
-                    .for_each_init(Scratch::default, |scratch, c| {
-                        let start = ranks.start + c * CHUNK as u64;
-                        each(scratch, pass, start..(start + CHUNK as u64).min(ranks.end))
-                    });
-            }
+            let chunks = (ranks.end - ranks.start).div_ceil(CHUNK as u64);
+            (0..chunks)
+                .into_par_iter()
+                .for_each_init(Scratch::default, |scratch, c| {
+                    let start = ranks.start + c * CHUNK as u64;
+                    each(scratch, pass, start..(start + CHUNK as u64).min(ranks.end))
+                });
         }
-        report(ranks.end - ranks.start);
     }
+    ranks.end - ranks.start
 }
 
 /// Builds, in `out`, the ascending zero-free position `heaps` becomes after a move that

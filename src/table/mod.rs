@@ -68,6 +68,9 @@ pub fn default_file_name(game: &Game, domain: Domain, remoteness: bool) -> Strin
 const BLOCK_WORDS: usize = (BLOCK_BYTES / 8) as usize;
 /// Blocks encoded in parallel at a time.
 const BATCH_BLOCKS: usize = 16;
+/// Bytes a [`TableWriter`] holds besides its prediction's tables: a batch of blocks,
+/// their residuals and their encodings.
+pub const WRITER_BYTES: u64 = 3 * BATCH_BLOCKS as u64 * BLOCK_BYTES;
 
 /// How a table's body is stored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -460,6 +463,28 @@ pub fn write_outcomes_stored(
         1,
     );
     write_stored(path, header, labels.words(), storage, replace)
+}
+
+/// Starts writing the outcome labels of a domain as a table stored as `storage` says:
+/// push the packed words in rank order, then finish (the file is the one
+/// [`write_outcomes_stored`] writes from the same labels).
+pub fn outcomes_writer(
+    path: &Path,
+    game: &Game,
+    domain: Domain,
+    storage: Storage,
+    replace: Replace,
+) -> Result<TableWriter> {
+    let entries = Ranker::new(domain)?.count();
+    let header = Header::new(
+        BodyKind::Outcomes { unsafe_count: 0 },
+        game.ruleset.spec(),
+        game.convention,
+        domain,
+        entries,
+        1,
+    );
+    TableWriter::create(path, header, storage, replace)
 }
 
 /// Most remoteness values whose histogram the header keeps.
