@@ -60,8 +60,8 @@
 //! ```
 //!
 //! - [`value`]: what a position is worth: [`value::Outcome`] (safe or unsafe) and
-//!   [`value::Value`] (an outcome, or a nim-value that implies one), carried by answers,
-//!   labels and table bodies.
+//!   [`value::Value`] (an outcome, a nim-value, or a remoteness, each implying an
+//!   outcome), carried by answers, labels and table bodies.
 //! - [`game`]: the model. `position.rs` (sorted multisets of heap sizes), `code.rs`
 //!   (octal/hex take-and-break codes), `rules.rs` (every ruleset's move generator, a
 //!   visitor that never allocates, and its capabilities: tokens taken, heaps left,
@@ -70,9 +70,11 @@
 //!   and `mod.rs` ([`Game`]: rules plus convention plus the exact simplifications they
 //!   allow).
 //! - [`answer`]: who wins here, and how. One trait for a source of answers
-//!   ([`answer::Oracle`]), four sources (`nim.rs`, `table.rs`, `quotient.rs`, `search.rs`), and
-//!   `chain.rs`: the [`answer::Policy`] and the [`answer::Chain`] that tries the sources
-//!   in its order. Every command that answers positions goes through it.
+//!   ([`answer::Oracle`]), four sources (`nim.rs`, `table.rs`, `quotient.rs`,
+//!   `search.rs`), and `chain.rs`: the [`answer::Policy`] and the [`answer::Chain`] that
+//!   tries the sources in its order (or theory alone, for `verify --against theory`).
+//!   Every command that answers positions goes through it; `survey.rs` answers whole
+//!   families of positions for pictures.
 //! - [`search`]: the top-down engine. `solver.rs` runs the boolean alpha-beta on an
 //!   explicit stack (no recursion limit); `key.rs` gives positions 128-bit incremental
 //!   keys; `table.rs` is the bounded transposition table with its unsafe filter;
@@ -95,9 +97,9 @@
 //!   `forward.rs`, `backward.rs`, `remoteness.rs` (retrograde, via `parents.rs`) and
 //!   `plain.rs` (the baselines); `drive.rs` runs a tier labeller over the `window.rs` of
 //!   tiers that moves reach and checkpoints into `work.rs` (the work directory: tier
-//!   files, manifest, resumption, finished outcomes streamed to the table writer); shortcuts from theory in `one_heap.rs` (lone heaps 64
-//!   at a time, proved periods) and `nim_values.rs` (XOR of nim-values); `bits.rs` packs
-//!   the outcomes.
+//!   files, manifest, resumption, finished outcomes streamed to the table writer);
+//!   shortcuts from theory in `one_heap.rs` (lone heaps 64 at a time, proved periods)
+//!   and `nim_values.rs` (XOR of nim-values); `bits.rs` packs the outcomes.
 //! - [`table`]: files on disk. `format.rs` (the one container: magic, version, bincode
 //!   header with checksum, block index, body; the only place bincode is used),
 //!   `codec.rs` (compressed blocks: zstd, checksums before and after decoding),
@@ -117,8 +119,8 @@
 //! - [`play`]: a game against perfect play (legal moves, parsing a move, the solver's
 //!   reply through the chain).
 //! - [`cli`]: flags and printing only. One module per subcommand (`check`, `solve`,
-//!   `bench`, `table`, `info`, `verify`, `nim_values`, `quotient`, `play`, `picture`); `args.rs` resolves shared flags
-//!   into a game and an [`answer::Policy`]; `input.rs` reads stdin batches; `output.rs`
+//!   `bench`, `table`, `info`, `verify`, `nim_values`, `quotient`, `play`, `picture`);
+//!   `args.rs` resolves shared flags into a game and an [`answer::Policy`]; `input.rs` reads stdin batches; `output.rs`
 //!   holds the output conventions (safe/unsafe wording, JSON records, progress that stays
 //!   quiet off a terminal); `solution.rs` prints complete solutions.
 //! - [`picture`]: drawing from plain data, no engine: the two-heap map as a PNG (`map.rs`,
