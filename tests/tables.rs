@@ -473,3 +473,39 @@ fn remoteness_tables_answer_the_fastest_win() {
         info["rmax"].as_u64().unwrap() + 1
     );
 }
+
+#[test]
+fn info_says_how_a_table_was_derived() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, derivation, period) in [
+        (
+            &["subtraction:1,3,4", "--heaps", "1", "--max", "100000"][..],
+            "period",
+            Some(7),
+        ),
+        (&["kayles", "--total", "24"], "nim-values", None),
+        (&["kayles", "--total", "24", "--misere"], "retrograde", None),
+        (
+            &["kayles", "--total", "16", "--misere", "--remoteness"],
+            "retrograde",
+            None,
+        ),
+    ] {
+        let path = dir.path().join("t.table");
+        let path_arg = path.to_str().unwrap();
+        let mut table = vec!["table"];
+        table.extend_from_slice(args);
+        table.extend(["--quiet", "--force", "-o", path_arg]);
+        let output = sicher(dir.path(), &table);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let output = sicher(dir.path(), &["info", path_arg, "--json"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        assert_eq!(report["derivation"], derivation, "{args:?}");
+        if let Some(period) = period {
+            assert_eq!(report["period"], period, "{args:?}");
+        }
+        let output = sicher(dir.path(), &["info", path_arg]);
+        assert!(stdout(&output).contains("derived from:"), "{args:?}");
+    }
+}

@@ -7,8 +7,7 @@ use serde::Serialize;
 
 use super::output::print_json;
 use crate::error::Result;
-use crate::table::Codec;
-use crate::table::{BodyKind, Table, BLOCK_BYTES};
+use crate::table::{BodyKind, Codec, Provenance, Table, BLOCK_BYTES};
 
 /// Arguments of `sicher info`.
 #[derive(Args, Debug)]
@@ -62,6 +61,10 @@ struct InfoReport {
     zstd_level: Option<i32>,
     /// What outcome residuals are taken against.
     prediction: String,
+    /// How the entries were decided (`retrograde`, `words`, `period`, `nim-values`), when
+    /// recorded; each is exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    derivation: Option<&'static str>,
     blocks: u64,
     block_bytes: u64,
     body_checksum: String,
@@ -79,7 +82,13 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     }
     let header = table.header();
     let (unsafe_count, period, rmax) = match header.kind {
-        BodyKind::Outcomes { unsafe_count } => (Some(unsafe_count), None, None),
+        BodyKind::Outcomes { unsafe_count } => {
+            let period = match header.provenance {
+                Provenance::Period(period) => Some(period),
+                _ => None,
+            };
+            (Some(unsafe_count), period, None)
+        }
         BodyKind::NimValues { period } => (None, period, None),
         BodyKind::Remoteness { rmax } => (None, None, Some(rmax)),
         BodyKind::Quotient { .. } => (None, None, None),
@@ -112,6 +121,13 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             Codec::Zstd { level } => Some(level),
         },
         prediction: header.prediction.name(),
+        derivation: match header.provenance {
+            Provenance::Unrecorded => None,
+            Provenance::Retrograde => Some("retrograde"),
+            Provenance::Words => Some("words"),
+            Provenance::Period(_) => Some("period"),
+            Provenance::NimValues => Some("nim-values"),
+        },
         blocks: header.blocks(),
         block_bytes: BLOCK_BYTES,
         body_checksum: format!("{:016x}", header.index_checksum),
@@ -202,6 +218,9 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     )?;
     if header.kind.holds_positions() {
         outln!("  prediction:     {}", report.prediction)?;
+    }
+    if header.provenance != Provenance::Unrecorded {
+        outln!("  derived from:   {} (exact)", header.provenance)?;
     }
     outln!(
         "  written by:     sicher {} (format version {})",

@@ -310,12 +310,13 @@ pub fn run(args: &TableArgs) -> Result<()> {
         (Some(remoteness), _) => {
             table::write_remoteness_stored(&path, &game, domain, remoteness, storage, replace)?
         }
-        (None, Some(labels)) => {
-            table::write_outcomes_stored(&path, &game, domain, labels, storage, replace)?
-        }
-        (None, None) => {
+        (None, labels) => {
             let mut writer = table::outcomes_writer(&path, &game, domain, storage, replace)?;
-            plan.stream_outcomes(|words| writer.push(words))?;
+            writer.set_provenance(labelled.derivation.into());
+            match labels {
+                Some(labels) => writer.push(labels.words())?,
+                None => plan.stream_outcomes(|words| writer.push(words))?,
+            }
             writer.finish()?
         }
     };

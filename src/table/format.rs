@@ -29,6 +29,7 @@
 //! pass over each block actually used.
 
 use bincode::{Decode, Encode};
+use std::fmt;
 
 use crate::domain::Domain;
 use crate::error::{Error, Result};
@@ -268,6 +269,93 @@ pub struct Header {
     pub version: u32,
     /// Quotient tables: everything but the multiplication table.
     pub quotient: Option<QuotientMeta>,
+    /// How the writer decided the entries of an outcome table.
+    pub provenance: Provenance,
+}
+
+/// How a table's outcomes were decided; every way is exact, only the work differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Provenance {
+    /// Not recorded (nim-value and quotient tables, tables of format 2).
+    #[default]
+    Unrecorded,
+    /// Every position from its moves (or its parents'), tier by tier.
+    Retrograde,
+    /// Lone heaps decided 64 at a time from earlier words of outcomes.
+    Words,
+    /// Lone heaps decided word by word until the periodicity theorem proved this period
+    /// of their outcomes; every later heap copied from one period earlier.
+    Period(Periodicity),
+    /// Unsafe exactly when the XOR of the heaps' nim-values is 0 (Sprague-Grundy).
+    NimValues,
+}
+
+impl fmt::Display for Provenance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Provenance::Unrecorded => f.write_str("not recorded"),
+            Provenance::Retrograde => f.write_str("retrograde labelling of every position"),
+            Provenance::Words => f.write_str("lone heaps 64 at a time from their options"),
+            Provenance::Period(p) => write!(
+                f,
+                "lone heaps until the periodicity theorem proved period {} from n = {}{}, then copied",
+                p.period,
+                p.preperiod,
+                p.proved_at.map_or(String::new(), |k| format!(" (proof with heaps up to {k})"))
+            ),
+            Provenance::NimValues => f.write_str("XOR of nim-values (Sprague-Grundy)"),
+        }
+    }
+}
+
+/// The provenance as stored: a fixed size whatever the way, so a streaming writer may set
+/// it after laying the header out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
+struct StoredProvenance {
+    /// 0 unrecorded, 1 retrograde, 2 words, 3 period, 4 nim-values.
+    way: u8,
+    preperiod: u64,
+    period: u64,
+    proved_at: u64,
+}
+
+impl StoredProvenance {
+    fn of(provenance: Provenance) -> Self {
+        let mut stored = StoredProvenance {
+            way: 0,
+            preperiod: 0,
+            period: 0,
+            proved_at: u64::MAX,
+        };
+        stored.way = match provenance {
+            Provenance::Unrecorded => 0,
+            Provenance::Retrograde => 1,
+            Provenance::Words => 2,
+            Provenance::Period(p) => {
+                stored.preperiod = p.preperiod;
+                stored.period = p.period;
+                stored.proved_at = p.proved_at.unwrap_or(u64::MAX);
+                3
+            }
+            Provenance::NimValues => 4,
+        };
+        stored
+    }
+
+    fn provenance(self) -> Option<Provenance> {
+        Some(match self.way {
+            0 => Provenance::Unrecorded,
+            1 => Provenance::Retrograde,
+            2 => Provenance::Words,
+            3 if self.period > 0 => Provenance::Period(Periodicity {
+                preperiod: self.preperiod,
+                period: self.period,
+                proved_at: (self.proved_at != u64::MAX).then_some(self.proved_at),
+            }),
+            4 => Provenance::NimValues,
+            _ => return None,
+        })
+    }
 }
 
 /// The domain as stored.
@@ -324,6 +412,7 @@ struct Stored {
     prediction_check: u64,
     stored_len: u64,
     quotient: Option<QuotientMeta>,
+    provenance: StoredProvenance,
 }
 
 /// The header of format 2.
@@ -378,6 +467,7 @@ impl Header {
             prediction_check: 0,
             stored_len: body_len(entries, width),
             quotient: None,
+            provenance: Provenance::Unrecorded,
             version: FORMAT_VERSION,
         }
     }
@@ -475,6 +565,7 @@ impl Header {
             prediction_check: self.prediction_check,
             stored_len: self.stored_len,
             quotient: self.quotient.clone(),
+            provenance: StoredProvenance::of(self.provenance),
         };
         // Encoding plain strings and integers into a Vec cannot fail.
         bincode::encode_to_vec(&stored, config()).unwrap_or_default()
@@ -546,6 +637,7 @@ impl Header {
                 prediction_check: 0,
                 stored_len,
                 quotient: None,
+                provenance: StoredProvenance::of(Provenance::Unrecorded),
             };
             (stored, used)
         } else {
@@ -561,7 +653,11 @@ impl Header {
             prediction_check,
             stored_len,
             quotient,
+            provenance,
         } = stored;
+        let Some(provenance) = provenance.provenance() else {
+            return Err(bad("corrupted table header (unknown provenance)"));
+        };
         let kind = match stored.kind {
             StoredKind::Outcomes { unsafe_count } => BodyKind::Outcomes { unsafe_count },
             StoredKind::NimValues { period } => BodyKind::NimValues {
@@ -618,6 +714,7 @@ impl Header {
             stored_len,
             version,
             quotient,
+            provenance,
         };
         header
             .check_consistency(end as u64 + 8)
@@ -735,6 +832,9 @@ impl Header {
         }
         if self.histogram.is_some() && !matches!(self.kind, BodyKind::Remoteness { .. }) {
             return corrupted("a histogram belongs to remoteness tables");
+        }
+        if self.provenance != Provenance::Unrecorded && !self.kind.holds_positions() {
+            return corrupted("a provenance belongs to tables of positions");
         }
         if self.quotient.is_some() && !matches!(self.kind, BodyKind::Quotient { .. }) {
             return corrupted("quotient elements belong to quotient tables");

@@ -25,8 +25,8 @@ use crate::label::{Labels, Remotenesses};
 use crate::quotient::MisereQuotient;
 use crate::value::Value;
 pub use format::{
-    checksum, BodyKind, Checksum, Codec, Header, Prediction, QuotientMeta, QuotientModel,
-    BLOCK_BYTES, FORMAT_VERSION,
+    checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance, QuotientMeta,
+    QuotientModel, BLOCK_BYTES, FORMAT_VERSION,
 };
 use predict::Predictor;
 
@@ -228,6 +228,11 @@ impl TableWriter {
     /// The game the table is written for.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// Records how the entries were decided (the header's size does not change).
+    pub fn set_provenance(&mut self, provenance: Provenance) {
+        self.header.provenance = provenance;
     }
 
     /// Appends body words (the next in order).
@@ -528,6 +533,7 @@ pub fn write_remoteness_stored(
         width,
     );
     header.histogram = (rmax < HISTOGRAM_MAX).then(|| remoteness.histogram());
+    header.provenance = Provenance::Retrograde;
     write_stored(path, header, &words, storage, replace)
 }
 
