@@ -26,10 +26,11 @@ pub struct QuotientArgs {
     /// always misère play.
     pub game: String,
     /// Largest heap of the alphabet: the quotient covers every sum of heaps 1..=N.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max: u64,
     /// Stop once the quotient would have more elements than this.
-    #[arg(long, value_name = "K", default_value_t = Budget::default().max_order)]
+    #[arg(long, value_name = "K", default_value_t = Budget::default().max_order,
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub max_order: u32,
     /// Also store the quotient in a table file, for `check --quotient FILE`.
     #[arg(long, value_name = "FILE")]
@@ -94,7 +95,7 @@ pub fn run(args: &QuotientArgs) -> Result<()> {
             partial,
             heap,
             stop,
-        }) => (*partial, Some((heap, format!("{stop:?}")))),
+        }) => (*partial, Some((heap, stop.to_string()))),
         Err(QuotientError::Unsupported(why)) => return Err(Error::input(why)),
     };
     if let Some(path) = &args.write {

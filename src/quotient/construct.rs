@@ -73,6 +73,21 @@ pub enum Stop {
     Stuck,
 }
 
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Order(order) => write!(f, "the quotient would reach order {order}"),
+            Stop::Candidate(size) => {
+                write!(f, "a recalibration candidate would have {size} elements")
+            }
+            Stop::Pairs => f.write_str("a verification visited too many transition pairs"),
+            Stop::Rebuilds => f.write_str("recalibration used up its rebuilds"),
+            Stop::Rows => f.write_str("a heap's rows showed no period in the rows allowed"),
+            Stop::Stuck => f.write_str("no change of the layout moved the first failure on"),
+        }
+    }
+}
+
 /// How heap `h` enters the recalibration layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Kind {

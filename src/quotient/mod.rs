@@ -110,7 +110,7 @@ impl fmt::Display for QuotientError {
                 stop,
             } => write!(
                 f,
-                "misère quotient of {} stopped at heap {heap} ({stop:?}); established for heaps up to {} with order {}",
+                "misère quotient of {} stopped at heap {heap} ({stop}); established for heaps up to {} with order {}",
                 partial.ruleset, partial.max_heap, partial.order
             ),
         }
