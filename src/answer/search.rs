@@ -45,6 +45,9 @@ pub struct SearchSource {
     /// allocate its table.
     valued: Option<Valued>,
     hook: SharedHook,
+    /// Memory available, read once: a batch of positions must not read the system's
+    /// figures for each.
+    available: std::cell::OnceCell<Option<u64>>,
 }
 
 /// The engine that answers remoteness.
@@ -79,6 +82,7 @@ impl SearchSource {
             boolean,
             valued: None,
             hook: Rc::default(),
+            available: std::cell::OnceCell::new(),
         }
     }
 
@@ -189,7 +193,7 @@ impl SearchSource {
         let needed = position
             .total()
             .saturating_mul(u128::from(STACK_BYTES_PER_PLY));
-        let Some(available) = crate::memory::available() else {
+        let Some(available) = *self.available.get_or_init(crate::memory::available) else {
             return Ok(());
         };
         if needed <= u128::from(available) {
