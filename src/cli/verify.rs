@@ -6,9 +6,8 @@ use serde::Serialize;
 use super::args::GameArgs;
 use super::output::{print_json, progress_bar};
 use super::table::{label_domain, DomainArgs, LabelArgs};
-use crate::answer::{Chain, Query, Remoteness};
+use crate::answer::{Chain, Method, Policy, Query, Remoteness};
 use crate::error::{Error, Result};
-use crate::search::{SearchConfig, Solver};
 
 /// Arguments of `sicher verify`.
 #[derive(Args, Debug)]
@@ -46,27 +45,6 @@ pub enum Against {
     Theory,
 }
 
-/// The top-down answers verify compares with.
-enum TopDown {
-    Search(Box<Solver>),
-    Theory(Box<Chain>),
-}
-
-impl TopDown {
-    fn is_win(&mut self, position: &crate::Position) -> Result<bool> {
-        match self {
-            TopDown::Search(solver) => Ok(solver.is_win(position)),
-            TopDown::Theory(chain) => {
-                let query = Query {
-                    best_move: false,
-                    remoteness: Remoteness::Skip,
-                };
-                Ok(chain.answer(position, query)?.value.is_win())
-            }
-        }
-    }
-}
-
 #[derive(Serialize)]
 struct VerifyReport {
     game: String,
@@ -87,8 +65,19 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     let domain = args.domain.domain()?;
     // Refused before labelling, should theory not apply.
     let mut top_down = match args.against {
-        Against::Search => TopDown::Search(Box::new(Solver::new(&game, SearchConfig::default()))),
-        Against::Theory => TopDown::Theory(Box::new(Chain::theory(&game, domain.max_heap())?)),
+        Against::Search => {
+            let search_only = Policy {
+                method: Method::Search,
+                tables_dir: None,
+                ..Policy::default()
+            };
+            Chain::new(&game, &search_only)?
+        }
+        Against::Theory => Chain::theory(&game, domain.max_heap())?,
+    };
+    let verdict = Query {
+        best_move: false,
+        remoteness: Remoteness::Skip,
     };
     let (plan, labelled) = label_domain(&game, domain, &args.label, false)?;
     let labels = labelled.held()?;
@@ -107,7 +96,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     for rank in ranks {
         let position = ranker.unrank(rank);
         let table = labels.is_safe(rank);
-        if top_down.is_win(&position)? == table {
+        if top_down.answer(&position, verdict)?.value.is_win() == table {
             agreements += 1;
         } else if first_disagreement.is_none() {
             first_disagreement = Some((position, table));
