@@ -108,6 +108,18 @@ pub fn sort_moves(moves: &mut [(Position, Value)]) {
     });
 }
 
+/// The winning moves among valued moves (those whose child the opponent loses), sorted
+/// as positions.
+pub fn winning_moves_among(moves: &[(Position, Value)]) -> Vec<Position> {
+    let mut winning: Vec<Position> = moves
+        .iter()
+        .filter(|(_, child)| !child.is_win())
+        .map(|(to, _)| to.clone())
+        .collect();
+    winning.sort();
+    winning
+}
+
 /// One answered position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {

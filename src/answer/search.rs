@@ -11,7 +11,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::{
-    sort_moves, Answer, Engine, Evidence, Oracle, Query, Remoteness, Solution, SourceKind,
+    sort_moves, winning_moves_among, Answer, Engine, Evidence, Oracle, Query, Remoteness, Solution,
+    SourceKind,
 };
 use crate::error::{Error, Result};
 use crate::game::{Game, Position};
@@ -274,12 +275,7 @@ impl Oracle for SearchSource {
         if query.remoteness == Remoteness::Required {
             let value = self.value(position, Remoteness::Required);
             let moves = self.valued_moves(position);
-            let mut winning_moves: Vec<Position> = moves
-                .iter()
-                .filter(|(_, child)| !child.is_win())
-                .map(|(to, _)| to.clone())
-                .collect();
-            winning_moves.sort();
+            let winning_moves = winning_moves_among(&moves);
             let best_move = moves
                 .first()
                 .filter(|(_, child)| !child.is_win())

@@ -4,7 +4,10 @@
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use super::{sort_moves, Answer, Evidence, Oracle, Query, Remoteness, Solution, SourceKind};
+use super::{
+    sort_moves, winning_moves_among, Answer, Evidence, Oracle, Query, Remoteness, Solution,
+    SourceKind,
+};
 use crate::domain::ChildRanks;
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
@@ -226,12 +229,7 @@ impl Oracle for TableSource {
         moves.sort_by(|a, b| a.0.cmp(&b.0));
         moves.dedup_by(|a, b| a.0 == b.0);
         sort_moves(&mut moves);
-        let mut winning_moves: Vec<Position> = moves
-            .iter()
-            .filter(|(_, child)| !child.is_win())
-            .map(|(to, _)| to.clone())
-            .collect();
-        winning_moves.sort();
+        let winning_moves = winning_moves_among(&moves);
         if !list_all {
             moves.clear();
         }
