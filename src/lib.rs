@@ -83,9 +83,10 @@
 //!   and valued). `remote/` is the valued search: `engine.rs` fail-soft alpha-beta
 //!   over scores folding outcome and remoteness (with a node limit, so the answer
 //!   layer can give up on a remoteness that costs too much), `table.rs` its bounds
-//!   table, `score.rs` the score encoding, `heaps.rs` its simplifications and move
-//!   guesses, `proof.rs` the proof-tree count behind the ordering efficiency, and
-//!   `mod.rs` the [`search::RemotenessSolver`] with its four [`search::Algorithm`]s.
+//!   table, `score.rs` the score encoding, `proof.rs` the proof-tree count behind the
+//!   ordering efficiency, and `mod.rs` the [`search::RemotenessSolver`] with its four
+//!   [`search::Algorithm`]s. `heaps.rs` serves both engines: heap key codes (dead heaps
+//!   dropped) and the nim-sum guess that orders moves.
 //! - [`domain`]: bounded domains (`--heaps K --max N`, `--total T`) and their gap-free
 //!   ranking bijections onto table entries (`tuples.rs`, `partitions.rs`), the ranking
 //!   of a move's result (`child.rs`), and `incremental.rs`, which ranks a position's

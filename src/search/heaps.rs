@@ -1,13 +1,14 @@
-//! Heaps as the remoteness search keeps them: keyed without dead heaps, never with
-//! pairs cancelled, and with a nim-sum guess for ordering.
+//! Heaps as both top-down engines key them: each heap size's key code (zero for dead
+//! heaps), cached for small sizes, and the nim-sum guess that orders moves.
 //!
-//! Dropping a heap that can never move is exact for remoteness too: it adds no move
-//! and takes none away, so every line of play keeps its length. Cancelling a pair of
-//! equal heaps is not (the answering moves are moves, and they count), so keys here
-//! always add codes; the boolean engine's XOR keys would merge positions whose
-//! remoteness differs.
+//! Dropping a heap that can never move is exact for the verdict and for remoteness: it
+//! adds no move and takes none away, so every line of play keeps its length. Cancelling
+//! a pair of equal heaps is exact for the verdict only (the answering moves are moves,
+//! and they count), so the boolean solver may XOR codes while the remoteness search
+//! always adds them.
 
-use crate::game::{Game, Heap};
+use crate::game::{Game, Heap, Position};
+use crate::search::guide::NimGuide;
 use crate::search::key::{heap_code, Key};
 
 /// Largest heap whose key code is cached.
@@ -78,4 +79,33 @@ impl NimSum {
             self.xor == 0
         }
     }
+}
+
+/// Caches key codes, and nim-values when there is a guide, up to the largest heap of
+/// `position`: no move ever makes a heap larger than the largest one present.
+pub fn prepare(
+    codes: &mut Vec<Key>,
+    guide: Option<&mut NimGuide>,
+    game: &Game,
+    simplify: bool,
+    position: &Position,
+) {
+    let largest = position.heaps().last().copied().unwrap_or(0);
+    let wanted = largest.saturating_add(1).min(CODE_CACHE);
+    for h in codes.len() as u64..wanted {
+        codes.push(heap_code_for(game, simplify, h));
+    }
+    if let Some(guide) = guide {
+        guide.extend_to(game, largest);
+    }
+}
+
+/// The nim-sum of `heaps`; `UNKNOWN` without a guide.
+pub fn nim_sum(guide: Option<&NimGuide>, heaps: &[Heap]) -> NimSum {
+    let Some(guide) = guide else {
+        return NimSum::UNKNOWN;
+    };
+    heaps
+        .iter()
+        .fold(NimSum::ZERO, |sum, &h| sum.toggle(guide.value(h), true))
 }

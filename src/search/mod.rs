@@ -10,6 +10,7 @@
 //! [`RemotenessSolver`], with the variants of [`Algorithm`].
 
 pub mod guide;
+mod heaps;
 pub mod key;
 pub mod ordering;
 pub mod plain;

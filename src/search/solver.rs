@@ -12,7 +12,8 @@ use std::ops::ControlFlow;
 use serde::Serialize;
 
 use super::guide::NimGuide;
-use super::key::{heap_code, mix64, Combine, Key};
+use super::heaps::{self, cached_code, NimSum};
+use super::key::{mix64, Combine, Key};
 use super::ordering::MoveOrdering;
 use super::table::TranspositionTable;
 use crate::game::{Game, Heap, Position};
@@ -100,55 +101,6 @@ struct Frame {
     nodes_at_entry: u64,
 }
 
-/// XOR of the nim-values of a position's heaps, and how many of them exceed 1
-/// (`UNKNOWN` when some heap has no computed value).
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct NimSum {
-    xor: u32,
-    big: u32,
-}
-
-impl NimSum {
-    const ZERO: NimSum = NimSum { xor: 0, big: 0 };
-    const UNKNOWN: NimSum = NimSum {
-        xor: u32::MAX,
-        big: u32::MAX,
-    };
-
-    /// Adds (or, XOR being its own inverse, removes) a heap of nim-value `value`.
-    #[inline]
-    fn toggle(self, value: Option<u32>, adding: bool) -> NimSum {
-        match value {
-            Some(v) if self != NimSum::UNKNOWN => NimSum {
-                xor: self.xor ^ v,
-                big: if v > 1 {
-                    if adding {
-                        self.big + 1
-                    } else {
-                        self.big - 1
-                    }
-                } else {
-                    self.big
-                },
-            },
-            _ => NimSum::UNKNOWN,
-        }
-    }
-
-    /// The guess that the position is unsafe: the nim-sum is zero, or in misère play
-    /// with only heaps of value 0 and 1 left, an odd number of 1s (misère Nim's rule).
-    #[inline]
-    fn guess_unsafe(self, misere: bool) -> bool {
-        if self == NimSum::UNKNOWN {
-            false
-        } else if misere && self.big == 0 {
-            self.xor == 1
-        } else {
-            self.xor == 0
-        }
-    }
-}
-
 /// Called every so many nodes with the statistics so far.
 pub type ProgressHook = Box<dyn FnMut(&SearchStats)>;
 
@@ -158,8 +110,6 @@ const PROGRESS_EVERY: u64 = 1 << 16;
 const ADDED_SALT: u64 = 0x5851_f42d_4c95_7f2d;
 /// Ordering bonus of a child that the nim-values say is unsafe: below killers.
 const GUIDE_BONUS: u32 = 1 << 29;
-/// Largest heap whose key code is cached in a table.
-const CODE_CACHE: u64 = 1 << 16;
 
 /// The top-down solver for one game; keep it to reuse its table across positions.
 pub struct Solver {
@@ -275,28 +225,21 @@ impl Solver {
             .collect()
     }
 
-    /// Caches key codes and nim-values up to the largest heap of `position`: no move
-    /// ever makes a heap larger than the largest one present.
+    /// Caches key codes and nim-values up to the largest heap of `position`.
     fn prepare(&mut self, position: &Position) {
-        let largest = position.heaps().last().copied().unwrap_or(0);
-        let wanted = largest.saturating_add(1).min(CODE_CACHE);
-        for h in self.codes.len() as u64..wanted {
-            self.codes
-                .push(heap_code_for(&self.game, self.config.simplify, h));
-        }
-        if let Some(guide) = self.guide.as_mut() {
-            guide.extend_to(&self.game, largest);
-        }
+        let guide = self.guide.as_mut();
+        heaps::prepare(
+            &mut self.codes,
+            guide,
+            &self.game,
+            self.config.simplify,
+            position,
+        );
     }
 
     /// The nim-sum of the heaps in the arena from `start` on.
     fn nim_sum(&self, start: usize) -> NimSum {
-        let Some(guide) = &self.guide else {
-            return NimSum::UNKNOWN;
-        };
-        self.heaps[start..]
-            .iter()
-            .fold(NimSum::ZERO, |sum, &h| sum.toggle(guide.value(h), true))
+        heaps::nim_sum(self.guide.as_ref(), &self.heaps[start..])
     }
 
     /// The code a heap contributes to a key: zero for heaps that can never move.
@@ -577,26 +520,6 @@ impl Solver {
             self.push_frame(candidate.key, child_start, nim);
             return None;
         }
-    }
-}
-
-/// The key code of heap `h` in `game`: zero for empty heaps and, when simplifying, for
-/// heaps that can never move.
-#[inline]
-fn heap_code_for(game: &Game, simplify: bool, h: Heap) -> Key {
-    if h == 0 || (simplify && game.is_dead(h)) {
-        Key::default()
-    } else {
-        heap_code(h)
-    }
-}
-
-/// The key code of `h`, from the cache when it is there.
-#[inline]
-fn cached_code(codes: &[Key], game: &Game, simplify: bool, h: Heap) -> Key {
-    match codes.get(h as usize) {
-        Some(&code) => code,
-        None => heap_code_for(game, simplify, h),
     }
 }
 

@@ -17,12 +17,12 @@
 
 use std::ops::ControlFlow;
 
-use super::heaps::{cached_code, heap_code_for, NimSum, CODE_CACHE};
 use super::score::{self, lift_alpha, lift_beta, shrink, Score, MAX, MIN};
 use super::table::{BoundTable, Wanted};
 use super::RemotenessStats;
 use crate::game::{Game, Heap, Position};
 use crate::search::guide::NimGuide;
+use crate::search::heaps::{self, cached_code, NimSum};
 use crate::search::key::{Combine, Key};
 use crate::search::ordering::MoveOrdering;
 use crate::search::{ProgressHook, SearchConfig};
@@ -280,28 +280,21 @@ impl Engine {
         self.run()
     }
 
-    /// Caches key codes and nim-values up to the largest heap of `position`: no move
-    /// ever makes a heap larger than the largest one present.
+    /// Caches key codes and nim-values up to the largest heap of `position`.
     fn prepare(&mut self, position: &Position) {
-        let largest = position.heaps().last().copied().unwrap_or(0);
-        let wanted = largest.saturating_add(1).min(CODE_CACHE);
-        for h in self.codes.len() as u64..wanted {
-            self.codes
-                .push(heap_code_for(&self.game, self.config.simplify, h));
-        }
-        if let Some(guide) = self.guide.as_mut() {
-            guide.extend_to(&self.game, largest);
-        }
+        let guide = self.guide.as_mut();
+        heaps::prepare(
+            &mut self.codes,
+            guide,
+            &self.game,
+            self.config.simplify,
+            position,
+        );
     }
 
     /// The nim-sum of the heaps in the arena from `start` on.
     fn nim_sum(&self, start: usize) -> NimSum {
-        let Some(guide) = &self.guide else {
-            return NimSum::UNKNOWN;
-        };
-        self.heaps[start..]
-            .iter()
-            .fold(NimSum::ZERO, |sum, &h| sum.toggle(guide.value(h), true))
+        heaps::nim_sum(self.guide.as_ref(), &self.heaps[start..])
     }
 
     #[inline]

@@ -10,7 +10,6 @@
 //! one of four windowed [`Algorithm`]s, all exact; they differ only in work.
 
 mod engine;
-mod heaps;
 mod proof;
 pub mod score;
 pub mod table;
