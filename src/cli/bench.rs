@@ -175,25 +175,6 @@ fn selected(args: &BenchArgs, game: &Game, position: &Position) -> bool {
         .is_none_or(|text| format!("{} {position}", game.canonical()).contains(text))
 }
 
-/// The remoteness suite: the boolean suite minus the positions whose remoteness takes
-/// far longer than their verdict (normal-play Kayles and Dawson's Kayles lose the
-/// pair-cancelling simplification; Wythoff's remoteness needs most of its tree).
-const REMOTENESS_SUITE: &[(&str, Convention, &[u64])] = &[
-    ("nim", Convention::Normal, &[3, 5, 7, 9, 11, 13]),
-    ("nim", Convention::Misere, &[2, 3, 5, 7, 9, 11]),
-    ("subtraction:1,3,4", Convention::Normal, &[60, 90, 121]),
-    ("subtraction:1,3,4", Convention::Misere, &[40, 50, 61]),
-    ("octal:0.77", Convention::Normal, &[10, 11, 12, 13, 14]),
-    ("octal:0.77", Convention::Misere, &[10, 11, 12, 13, 14]),
-    ("octal:0.07", Convention::Normal, &[20, 23, 26]),
-    ("octal:0.007", Convention::Misere, &[20, 25]),
-    ("grundy", Convention::Normal, &[60]),
-    ("grundy", Convention::Misere, &[40]),
-    ("wythoff", Convention::Normal, &[400, 647]),
-    ("wythoff", Convention::Normal, &[500, 300]),
-    ("moore:2", Convention::Normal, &[5, 6, 9, 10]),
-];
-
 /// One remoteness benchmark row.
 #[derive(Serialize)]
 struct RemotenessRow {
@@ -292,7 +273,7 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
             "ratio"
         )?;
     }
-    for &(spec, convention, heaps) in REMOTENESS_SUITE {
+    for &(spec, convention, heaps) in SUITE {
         let game = game::resolve(spec)?.with_convention(convention);
         let position = Position::new(heaps.to_vec());
         if !selected(args, &game, &position) {
