@@ -7,7 +7,7 @@ use crate::game::{Convention, Game, Position};
 use crate::grundy::solution::{lone_heap_outcomes, solve};
 use crate::grundy::{nim_values, Method};
 use crate::picture::{Map, MapCell, Series, SeriesKind};
-use crate::quotient::{self, QuotientError};
+use crate::quotient;
 
 /// Every position `(a, b)` with `0 <= a, b <= max`, answered by the chain; `progress` hears
 /// how many positions each step finished. With `remoteness`, every cell carries it.
@@ -99,14 +99,16 @@ pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
 fn quotient_series(game: &Game, max: u64) -> Result<Series> {
     // The budget of answers on the fly: a wild quotient stops within seconds, and the
     // plot shows the heaps it reached.
-    let (quotient, stopped_at) =
-        match quotient::compute(&game.ruleset, max, &super::quotient::on_the_fly_budget()) {
-            Ok(quotient) => (quotient, None),
-            Err(QuotientError::Incomplete { partial, heap, .. }) if partial.max_heap > 0 => {
-                (*partial, Some(heap))
-            }
-            Err(error) => return Err(Error::input(error.to_string())),
-        };
+    let budget = super::quotient::on_the_fly_budget();
+    let (quotient, stopped) =
+        quotient::compute_as_far_as(&game.ruleset, max, &budget).map_err(Error::input)?;
+    let stopped_at = stopped.as_ref().map(|(heap, _)| *heap);
+    if let (Some((heap, stop)), 0) = (stopped, quotient.max_heap) {
+        return Err(Error::input(format!(
+            "misère quotient of {} stopped at heap {heap} ({stop})",
+            game.ruleset
+        )));
+    }
     let reach = match stopped_at {
         Some(heap) => format!(", heaps up to {} (stopped at {heap})", heap - 1),
         None => String::new(),

@@ -10,7 +10,7 @@ use super::output::{print_json, spinner};
 use crate::atomic_file::Replace;
 use crate::error::{Error, Result};
 use crate::game::Convention;
-use crate::quotient::{self, Budget, MisereQuotient, QuotientError};
+use crate::quotient::{self, Budget, MisereQuotient};
 use crate::table;
 
 const EXAMPLES: &str = "Examples:
@@ -86,18 +86,11 @@ pub fn run(args: &QuotientArgs) -> Result<()> {
     };
     let bar = spinner(args.quiet, "building the misère quotient heap by heap");
     let started = Instant::now();
-    let computed = quotient::compute(&game.ruleset, args.max, &budget);
+    let computed = quotient::compute_as_far_as(&game.ruleset, args.max, &budget);
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let (q, stopped) = match computed {
-        Ok(q) => (q, None),
-        Err(QuotientError::Incomplete {
-            partial,
-            heap,
-            stop,
-        }) => (*partial, Some((heap, stop.to_string()))),
-        Err(QuotientError::Unsupported(why)) => return Err(Error::input(why)),
-    };
+    let (q, stopped) = computed.map_err(Error::input)?;
+    let stopped = stopped.map(|(heap, stop)| (heap, stop.to_string()));
     if let Some(path) = &args.write {
         let replace = if args.force {
             Replace::RegularFile

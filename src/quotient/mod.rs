@@ -119,6 +119,27 @@ impl fmt::Display for QuotientError {
 
 impl std::error::Error for QuotientError {}
 
+/// Where and why a construction stopped before its last heap.
+pub type Stopped = Option<(u64, Stop)>;
+
+/// The quotient of heaps `1..=max_heap`, or of the heaps `budget` let the construction
+/// reach, with the heap where it stopped and why; an error only for rules it cannot take.
+pub fn compute_as_far_as(
+    ruleset: &Ruleset,
+    max_heap: u64,
+    budget: &Budget,
+) -> Result<(MisereQuotient, Stopped), String> {
+    match compute(ruleset, max_heap, budget) {
+        Ok(quotient) => Ok((quotient, None)),
+        Err(QuotientError::Incomplete {
+            partial,
+            heap,
+            stop,
+        }) => Ok((*partial, Some((heap, stop)))),
+        Err(QuotientError::Unsupported(why)) => Err(why),
+    }
+}
+
 /// Computes the misère quotient of heaps `1..=max_heap` under `budget`.
 pub fn compute(
     ruleset: &Ruleset,
