@@ -83,19 +83,66 @@ pub struct Runs {
     runs: Vec<Run>,
     total: u64,
     heaps: u64,
-    /// `above[t * (runs + 1) + i]`: rank share of the runs larger than run `i` once `t`
-    /// tokens are gone below them; `rows[t] = (stamp, filled)`: entries `..=filled` are
-    /// valid when `stamp == generation`.
-    above: Vec<u64>,
-    rows: Vec<(u32, u32)>,
+    /// Row `t`, entry `i`: rank share of the runs larger than run `i` once `t` tokens
+    /// are gone below them.
+    above: PrefixRows,
     /// Prefix sums for [`Runs::below`], and the `(generation, run, taken)` they are for.
     below: Vec<u64>,
     below_key: (u32, u32, u64),
-    /// `raised[t * (runs + 1) + i]`: rank share of the `i` largest runs once `t` tokens
-    /// more lie below them; `raised_rows` stamps them as `rows` does `above`.
-    raised: Vec<u64>,
-    raised_rows: Vec<(u32, u32)>,
+    /// Row `t`, entry `i`: rank share of the `i` largest runs once `t` tokens more lie
+    /// below them.
+    raised: PrefixRows,
     generation: u32,
+}
+
+/// Rows of prefix sums over the runs, one row per token shift `t`, each extended only as
+/// far as asked: `sums[t * stride + i]`; `rows[t] = (stamp, filled)` says entries
+/// `..=filled` are valid when `stamp` is the current generation.
+#[derive(Clone, Debug, Default)]
+struct PrefixRows {
+    sums: Vec<u64>,
+    rows: Vec<(u32, u32)>,
+}
+
+impl PrefixRows {
+    /// Entry `upto` of row `t`, extending the row with `share(k)` for runs `k` not summed
+    /// yet in this generation.
+    #[inline]
+    fn prefix(
+        &mut self,
+        t: usize,
+        stride: usize,
+        generation: u32,
+        upto: usize,
+        mut share: impl FnMut(usize) -> u64,
+    ) -> u64 {
+        if self.rows.len() <= t {
+            self.rows.resize(t + 1, (0, 0));
+        }
+        if self.sums.len() < (t + 1) * stride {
+            self.sums.resize((t + 1) * stride, 0);
+        }
+        let row = &mut self.sums[t * stride..(t + 1) * stride];
+        let (stamp, filled) = &mut self.rows[t];
+        if *stamp != generation {
+            *stamp = generation;
+            *filled = 0;
+            row[0] = 0;
+        }
+        // Extended only as far as asked: most positions stop at an early move.
+        let mut k = *filled as usize;
+        while k < upto {
+            row[k + 1] = row[k] + share(k);
+            k += 1;
+        }
+        *filled = (*filled).max(upto as u32);
+        row[upto]
+    }
+
+    /// Forgets every row (when the generation counter wraps around).
+    fn reset(&mut self) {
+        self.rows.fill((0, 0));
+    }
 }
 
 impl Runs {
@@ -160,8 +207,8 @@ impl Runs {
         // Stamps instead of clearing: most positions read only a few values of `t`.
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.rows.fill((0, 0));
-            self.raised_rows.fill((0, 0));
+            self.above.reset();
+            self.raised.reset();
             self.below_key = (0, 0, 0);
             self.generation = 1;
         }
@@ -329,29 +376,12 @@ impl Runs {
     /// The rank share of the `j` largest runs once `added` tokens more lie below them.
     #[inline]
     fn raised(&mut self, strides: &Strides, j: usize, added: u64) -> u64 {
-        let t = added as usize;
-        let stride = self.runs.len() + 1;
-        if self.raised_rows.len() <= t {
-            self.raised_rows.resize(t + 1, (0, 0));
-        }
-        if self.raised.len() < (t + 1) * stride {
-            self.raised.resize((t + 1) * stride, 0);
-        }
-        let row = &mut self.raised[t * stride..(t + 1) * stride];
-        let (stamp, filled) = &mut self.raised_rows[t];
-        if *stamp != self.generation {
-            *stamp = self.generation;
-            *filled = 0;
-            row[0] = 0;
-        }
-        let mut k = *filled as usize;
-        while k < j {
-            let run = self.runs[k];
-            row[k + 1] = row[k] + strides.run(run.value, run.start + added, run.count);
-            k += 1;
-        }
-        *filled = (*filled).max(j as u32);
-        row[j]
+        let runs = &self.runs;
+        self.raised
+            .prefix(added as usize, runs.len() + 1, self.generation, j, |k| {
+                let run = runs[k];
+                strides.run(run.value, run.start + added, run.count)
+            })
     }
 
     /// The rank share of runs `i + 1 .. j`, each with `value(i) - taken` tokens more below
@@ -378,31 +408,13 @@ impl Runs {
     /// The rank share of the runs larger than run `i` once `taken` tokens are gone below.
     #[inline]
     fn above(&mut self, strides: &Strides, i: usize, taken: u64) -> u64 {
-        let t = taken as usize;
-        let stride = self.runs.len() + 1;
-        if self.rows.len() <= t {
-            self.rows.resize(t + 1, (0, 0));
-        }
-        if self.above.len() < (t + 1) * stride {
-            self.above.resize((t + 1) * stride, 0);
-        }
-        let row = &mut self.above[t * stride..(t + 1) * stride];
-        let (stamp, filled) = &mut self.rows[t];
-        if *stamp != self.generation {
-            *stamp = self.generation;
-            *filled = 0;
-            row[0] = 0;
-        }
-        // Extended only as far as asked: most positions stop at an early move.
-        let mut j = *filled as usize;
-        while j < i {
-            let run = self.runs[j];
-            debug_assert!(run.start >= taken);
-            row[j + 1] = row[j] + strides.run(run.value, run.start - taken, run.count);
-            j += 1;
-        }
-        *filled = (*filled).max(i as u32);
-        row[i]
+        let runs = &self.runs;
+        self.above
+            .prefix(taken as usize, runs.len() + 1, self.generation, i, |j| {
+                let run = runs[j];
+                debug_assert!(run.start >= taken);
+                strides.run(run.value, run.start - taken, run.count)
+            })
     }
 }
 
