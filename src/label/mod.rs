@@ -13,6 +13,7 @@ mod drive;
 mod forward;
 mod nim_values;
 mod one_heap;
+mod options;
 mod parents;
 mod plain;
 mod plan;
