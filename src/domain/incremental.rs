@@ -92,6 +92,7 @@ pub struct Runs {
     /// Row `t`, entry `i`: rank share of the `i` largest runs once `t` tokens more lie
     /// below them.
     raised: PrefixRows,
+
     generation: u32,
 }
 
@@ -105,9 +106,21 @@ struct PrefixRows {
 }
 
 impl PrefixRows {
-    /// Entry `upto` of row `t`, extending the row with `share(k)` for runs `k` not summed
-    /// yet in this generation.
+    /// Makes room for rows `0..rows` of `stride` entries (before a position's lookups,
+    /// so that lookups never grow the buffers).
     #[inline]
+    fn reserve(&mut self, rows: usize, stride: usize) {
+        if self.rows.len() < rows {
+            self.rows.resize(rows, (0, 0));
+        }
+        if self.sums.len() < rows * stride {
+            self.sums.resize(rows * stride, 0);
+        }
+    }
+
+    /// Entry `upto` of row `t`, extending the row with `share(k)` for runs `k` not summed
+    /// yet in this generation; room for the row must be reserved.
+    #[inline(always)]
     fn prefix(
         &mut self,
         t: usize,
@@ -116,12 +129,6 @@ impl PrefixRows {
         upto: usize,
         mut share: impl FnMut(usize) -> u64,
     ) -> u64 {
-        if self.rows.len() <= t {
-            self.rows.resize(t + 1, (0, 0));
-        }
-        if self.sums.len() < (t + 1) * stride {
-            self.sums.resize((t + 1) * stride, 0);
-        }
         let row = &mut self.sums[t * stride..(t + 1) * stride];
         let (stamp, filled) = &mut self.rows[t];
         if *stamp != generation {
@@ -137,6 +144,13 @@ impl PrefixRows {
         }
         *filled = (*filled).max(upto as u32);
         row[upto]
+    }
+
+    /// Entry `upto` of row `t`, already summed that far in this generation.
+    #[inline(always)]
+    fn summed(&self, t: usize, stride: usize, upto: usize) -> u64 {
+        debug_assert!(self.rows[t].1 as usize >= upto);
+        self.sums[t * stride + upto]
     }
 
     /// Forgets every row (when the generation counter wraps around).
@@ -157,7 +171,7 @@ impl Runs {
             start -= value * count;
             self.push(strides, value, count, start);
         }
-        self.touch();
+        self.touch(strides.width);
     }
 
     /// Steps to the position of the next rank, which must have the same total (the
@@ -186,7 +200,7 @@ impl Runs {
             self.push(strides, 1, ones, 0);
         }
         self.heaps = self.heaps - gone + 1 + ones;
-        self.touch();
+        self.touch(strides.width);
     }
 
     /// Appends the next smaller run.
@@ -201,9 +215,14 @@ impl Runs {
         });
     }
 
-    /// Invalidates the shares cached for the previous position.
+    /// Invalidates the shares cached for the previous position, and makes room for the
+    /// new one's: token shifts up to `width - 1` (tokens moved within the domain), one
+    /// entry per run and one more.
     #[inline]
-    fn touch(&mut self) {
+    fn touch(&mut self, width: usize) {
+        let stride = self.runs.len() + 1;
+        self.above.reserve(width, stride);
+        self.raised.reserve(width, stride);
         // Stamps instead of clearing: most positions read only a few values of `t`.
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
@@ -296,8 +315,8 @@ impl Runs {
         let mut share = self.above(strides, i, taken)
             + strides.run(top.value, top.start + shift, top.count - 1);
         let len = self.runs.len();
-        let mut j = i + 1;
         let largest = parts.last().copied().unwrap_or(0);
+        let mut j = i + 1;
         while j < len && self.runs[j].value > largest {
             j += 1;
         }
@@ -371,6 +390,152 @@ impl Runs {
             _ => self.share() - self.runs[kept - 1].from,
         };
         strides.offsets[(self.total + added) as usize] + share
+    }
+
+    /// Rank of the parent made by merging one heap of each run in `from` (run indices,
+    /// largest index first, so ascending heap sizes; an index repeats once per heap taken
+    /// from its run) and `added` tokens into one heap larger than each of them.
+    ///
+    /// The same parent as [`Runs::merge_rank`], in a constant number of lookups: between
+    /// two merged heaps every run sees the same tokens gone from below it, so its share
+    /// is a difference of one cached prefix row of shares lowered by those tokens.
+    pub fn merge_runs_rank(&mut self, strides: &Strides, from: &[usize], added: u64) -> u64 {
+        let merged: Heap = from.iter().map(|&i| self.runs[i].value).sum();
+        debug_assert!(from.is_sorted_by(|a, b| a >= b));
+        debug_assert!(from.iter().all(|&i| self.runs[i].value < merged + added));
+        // Runs larger than the new heap lie before every merged run.
+        let mut above = from.last().map_or(self.runs.len(), |&i| i);
+        self.raised(strides, above, added);
+        let (mut share, mut next) = self.joined_share(strides, &mut above, merged, added);
+        // Walk the merged runs from the largest down; `gone` is the merged tokens below
+        // the runs walked so far.
+        let mut gone = merged;
+        let mut k = from.len();
+        while k > 0 {
+            let i = from[k - 1];
+            let mut taken = 0;
+            while k > 0 && from[k - 1] == i {
+                taken += 1;
+                k -= 1;
+            }
+            if next < i {
+                share += self.above(strides, i, gone) - self.above(strides, next, gone);
+            }
+            let run = self.runs[i];
+            gone -= taken * run.value;
+            if run.count > taken {
+                share += strides.run(run.value, run.start - gone, run.count - taken);
+            }
+            next = i + 1;
+        }
+        // Runs smaller than every merged heap keep their running sums and shares.
+        share += match next {
+            0 => self.share(),
+            _ => self.share() - self.runs[next - 1].from,
+        };
+        strides.offsets[(self.total + added) as usize] + share
+    }
+
+    /// Calls `visit(rank)` for every parent that merges two heaps of the loaded position
+    /// and `added` tokens into one heap of at most `cap` (once per pair of runs, both
+    /// heaps from one run when it holds two; `unequal`: heaps of different sizes only).
+    ///
+    /// The same ranks as [`Runs::merge_runs_rank`] for each pair, computed along the
+    /// pairs: with the smaller heap fixed, the runs between the two merged heaps are
+    /// summed as the larger one grows, and the new heap's place only moves up.
+    pub fn pair_merge_ranks(
+        &mut self,
+        strides: &Strides,
+        added: u64,
+        unequal: bool,
+        cap: Heap,
+        mut visit: impl FnMut(u64),
+    ) {
+        let len = self.runs.len();
+        let offset = strides.offsets[(self.total + added) as usize];
+        let whole = self.share();
+        // Every run may end up above the new heap: sum the whole raised row once.
+        self.raised(strides, len, added);
+        for a in (0..len).rev() {
+            let low = self.runs[a];
+            // The runs smaller than the smaller heap keep their shares.
+            let kept = whole - low.from;
+            // Runs before `above` are larger than the new heap; it only moves up.
+            let mut above = a;
+            // Both heaps from the smaller heap's run.
+            if !unequal && low.count >= 2 && 2 * low.value + added <= cap {
+                let gone = 2 * low.value;
+                let (share, next) = self.joined_share(strides, &mut above, gone, added);
+                let mut rank = offset + share + kept;
+                rank += self.above(strides, a, gone) - self.above(strides, next, gone);
+                if low.count > 2 {
+                    rank += strides.run(low.value, low.start, low.count - 2);
+                }
+                visit(rank);
+            }
+            let low_rest = match low.count {
+                1 => 0,
+                c => strides.run(low.value, low.start, c - 1),
+            };
+            // Runs strictly between the two heaps, each with the smaller heap gone below.
+            let mut between = 0;
+            for b in (0..a).rev() {
+                if b + 1 < a {
+                    let run = self.runs[b + 1];
+                    between += strides.run(run.value, run.start - low.value, run.count);
+                }
+                let high = self.runs[b];
+                let gone = low.value + high.value;
+                if gone + added > cap {
+                    break;
+                }
+                above = above.min(b);
+                let (share, next) = self.joined_share(strides, &mut above, gone, added);
+                let mut rank = offset + share + between + low_rest + kept;
+                rank += self.above(strides, b, gone) - self.above(strides, next, gone);
+                if high.count > 1 {
+                    rank += strides.run(high.value, high.start - low.value, high.count - 1);
+                }
+                visit(rank);
+            }
+        }
+    }
+
+    /// The rank share, in the parent that merges `gone` tokens of heaps below run
+    /// `above` and `added` more into one new heap, of the runs larger than the new heap
+    /// (whose raised row must be summed) and of the new heap's run; with the index of
+    /// the first run below the new heap. Moves `above` up to the first run not larger
+    /// than the new heap.
+    #[inline(always)]
+    fn joined_share(
+        &mut self,
+        strides: &Strides,
+        above: &mut usize,
+        gone: u64,
+        added: u64,
+    ) -> (u64, usize) {
+        let joined = gone + added;
+        while *above > 0 && self.runs[*above - 1].value <= joined {
+            *above -= 1;
+        }
+        let above = *above;
+        let mut share = self
+            .raised
+            .summed(added as usize, self.runs.len() + 1, above);
+        match self.runs.get(above) {
+            Some(run) if run.value == joined => {
+                share += strides.run(joined, run.start - gone, run.count + 1);
+                (share, above + 1)
+            }
+            _ => {
+                let below = match above {
+                    0 => self.total,
+                    _ => self.runs[above - 1].start,
+                };
+                share += strides.run(joined, below - gone, 1);
+                (share, above)
+            }
+        }
     }
 
     /// The rank share of the `j` largest runs once `added` tokens more lie below them.
@@ -484,11 +649,64 @@ mod tests {
                     let full = ranker.rank_after_move(&heaps, sum, &removed, &[joined]);
                     let fast = runs.merge_rank(&strides, &values, added);
                     assert_eq!(fast, full, "{heaps:?} merge {values:?} + {added}");
+                    // Run indices count the distinct sizes above each merged heap.
+                    let from: Vec<usize> = values
+                        .iter()
+                        .map(|&x| (0..runs.len()).filter(|&r| runs.value(r) > x).count())
+                        .collect();
+                    let by_runs = runs.merge_runs_rank(&strides, &from, added);
+                    assert_eq!(by_runs, full, "{heaps:?} merge runs {from:?} + {added}");
                     checked += 1;
                 }
             }
         }
         checked
+    }
+
+    /// Checks the ranks of every pair merge, listed along the runs, against full ranking
+    /// of every pair of heaps (one per pair of sizes).
+    fn check_every_pair_merge(total: u64) -> u64 {
+        let partitions = Partitions::new(total).unwrap();
+        let ranker = Ranker::Total(partitions.clone());
+        let strides = Strides::new(&partitions);
+        let mut runs = Runs::default();
+        let mut heaps = Vec::new();
+        let mut checked = 0;
+        for rank in 0..partitions.count() {
+            partitions.unrank(rank, &mut heaps);
+            runs.load(&strides, &heaps);
+            let sum: u64 = heaps.iter().sum();
+            for added in 0..=(total - sum).min(3) {
+                for unequal in [false, true] {
+                    let cap = total - 2;
+                    let mut fast = Vec::new();
+                    runs.pair_merge_ranks(&strides, added, unequal, cap, |r| fast.push(r));
+                    let mut full = Vec::new();
+                    for i in 0..heaps.len() {
+                        for j in i + 1..heaps.len() {
+                            let first_of_sizes = (i == 0 || heaps[i - 1] != heaps[i])
+                                && (j == i + 1 || heaps[j - 1] != heaps[j]);
+                            let joined = heaps[i] + heaps[j] + added;
+                            if !first_of_sizes || joined > cap || (unequal && heaps[i] == heaps[j])
+                            {
+                                continue;
+                            }
+                            full.push(ranker.rank_after_move(&heaps, sum, &[i, j], &[joined]));
+                        }
+                    }
+                    fast.sort_unstable();
+                    full.sort_unstable();
+                    assert_eq!(fast, full, "{heaps:?} + {added}, unequal {unequal}");
+                    checked += full.len() as u64;
+                }
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn every_pair_merge_ranks_as_in_full() {
+        assert!(check_every_pair_merge(18) > 10_000);
     }
 
     #[test]

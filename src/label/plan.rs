@@ -209,7 +209,7 @@ impl Plan {
             Method::NimValues => tables + bits + nim_values::table_bytes(&self.ranker),
             Method::Tiers if self.remoteness => {
                 let window = window_bytes::<AtomicU32>(tiers, count, self.reach());
-                let labeller = remoteness::Retrograde::table_bytes(&self.ranker);
+                let labeller = remoteness::Retrograde::table_bytes(&self.game, &self.ranker);
                 // The remotenesses gathered (in place of a whole-domain window), then the
                 // outcomes they imply.
                 tables + labeller + io + window.max(count * 4) + bits

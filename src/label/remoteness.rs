@@ -7,17 +7,23 @@
 //! offers its remoteness plus one to its parents ([`super::parents`]), which keep the
 //! smallest offer (an atomic minimum): a safe position's remoteness is one more than the
 //! smallest among its unsafe children, all in earlier tiers. Only unsafe positions scan
-//! their moves and parents, both ranked incrementally from the position's own rank, so
-//! the work follows the unsafe positions, not every edge of the game graph (measured: on
-//! misère Kayles `--total 60`, 13% of the positions are unsafe, and a forward scan of
-//! every move of every position took 1.7 times as long). The result does not depend on
-//! the thread count.
+//! their moves and parents, so the work follows the unsafe positions, not every edge of
+//! the game graph (measured: on misère Kayles `--total 60`, 13% of the positions are
+//! unsafe, and a forward scan of every move of every position took 1.7 times as long).
+//! The result does not depend on the thread count.
+//!
+//! On `--total` domains of one-heap moves, children are listed from each heap size's
+//! options and parents by runs of equal heaps, both ranked from the position's runs
+//! ([`crate::domain::incremental`]). All ranks of a position are gathered before any
+//! label is read: the labels span megabytes, and their reads, issued together, overlap
+//! instead of missing the cache one after another.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::bits::{out_of_memory, Labels};
 use super::drive::{Reach, TierLabeller};
-use super::parents::{for_each_parent, Limits};
+use super::options::Options;
+use super::parents::{for_each_merged_parent_rank, for_each_parent, Limits};
 use super::tiers::{visit_tier, Scratch, Tiers};
 use super::window::{Window, UNKNOWN};
 use crate::domain::{ChildRanks, Ranker};
@@ -95,14 +101,21 @@ pub(crate) struct Retrograde<'a> {
     game: &'a Game,
     ranker: &'a Ranker,
     children: ChildRanks,
+    /// One-heap moves on `--total` domains: every heap size's options, listed once.
+    options: Option<Options>,
 }
 
 impl<'a> Retrograde<'a> {
     pub(crate) fn new(game: &'a Game, ranker: &'a Ranker) -> Self {
+        let options = match ranker {
+            Ranker::Total(p) => Options::new(&game.ruleset, p.total()),
+            Ranker::Heaps(_) => None,
+        };
         Retrograde {
             game,
             ranker,
             children: ChildRanks::new(ranker),
+            options,
         }
     }
 
@@ -115,12 +128,17 @@ impl<'a> Retrograde<'a> {
         }
     }
 
-    /// Bytes of the tables built for the domain (stride sums for `--total`).
-    pub(crate) fn table_bytes(ranker: &Ranker) -> u64 {
+    /// Bytes of the tables built for the domain (stride sums and heap options for
+    /// `--total`).
+    pub(crate) fn table_bytes(game: &Game, ranker: &Ranker) -> u64 {
         match ranker {
             Ranker::Total(p) => {
                 let width = p.total() + 1;
-                (width * width + width) * 8
+                let options = match game.ruleset.moves_one_heap() {
+                    true => Options::bytes(&game.ruleset, p.total()),
+                    false => 0,
+                };
+                (width * width + width) * 8 + options
             }
             Ranker::Heaps(_) => 0,
         }
@@ -142,15 +160,33 @@ impl TierLabeller<AtomicU32> for Retrograde<'_> {
                 if cells.slot(rank).load(Ordering::Relaxed) != UNKNOWN {
                     return;
                 }
-                let mut longest = None;
                 let ranks = scratch.children.get_or_insert_with(|| self.children.fork());
                 ranks.load(ranker, heaps);
-                let _ = game.ruleset.for_each_move(heaps, |removed, added| {
-                    let child = ranks.rank(ranker, heaps, removed, added);
-                    let r = cells.slot(child).load(Ordering::Relaxed);
-                    longest = Some(longest.map_or(r, |l: u32| l.max(r)));
-                    std::ops::ControlFlow::Continue(())
-                });
+                let gathered = &mut scratch.ranks;
+                gathered.clear();
+                match (&self.options, &mut *ranks) {
+                    (Some(options), ChildRanks::Total(strides, runs)) => {
+                        for i in 0..runs.len() {
+                            for option in options.of(runs.value(i)) {
+                                let parts = option.parts();
+                                let child = runs.replace(strides, i, option.taken, parts);
+                                cells.prefetch(child);
+                                gathered.push(child);
+                            }
+                        }
+                    }
+                    _ => {
+                        let _ = game.ruleset.for_each_move(heaps, |removed, added| {
+                            gathered.push(ranks.rank(ranker, heaps, removed, added));
+                            std::ops::ControlFlow::Continue(())
+                        });
+                    }
+                }
+                // Ranked first, read after: the reads miss the cache and overlap this way.
+                let longest = gathered
+                    .iter()
+                    .map(|&child| cells.slot(child).load(Ordering::Relaxed))
+                    .max();
                 let remoteness = match longest {
                     Some(longest) => longest + 1,
                     None => 0,
@@ -163,20 +199,31 @@ impl TierLabeller<AtomicU32> for Retrograde<'_> {
                 let offer = remoteness + 1;
                 let limits = Limits::of(ranker, heaps);
                 let ranks = scratch.children.as_mut().expect("loaded above");
-                for_each_parent(
-                    &game.ruleset,
-                    heaps,
-                    limits,
-                    &mut scratch.slots,
-                    |removed, added| {
-                        let cell = cells.slot(ranks.parent_rank(ranker, heaps, removed, added));
-                        // Most parents already hold a smaller offer: read before paying for the
-                        // atomic read-modify-write.
-                        if offer < cell.load(Ordering::Relaxed) {
-                            cell.fetch_min(offer, Ordering::Relaxed);
-                        }
-                    },
-                );
+                let gathered = &mut scratch.ranks;
+                gathered.clear();
+                let merged = for_each_merged_parent_rank(&game.ruleset, ranks, limits, |rank| {
+                    cells.prefetch(rank);
+                    gathered.push(rank)
+                });
+                if !merged {
+                    for_each_parent(
+                        &game.ruleset,
+                        heaps,
+                        limits,
+                        &mut scratch.slots,
+                        |removed, added| {
+                            gathered.push(ranks.parent_rank(ranker, heaps, removed, added));
+                        },
+                    );
+                }
+                for &parent in gathered.iter() {
+                    let cell = cells.slot(parent);
+                    // Most parents already hold a smaller offer: read before paying for the
+                    // atomic read-modify-write.
+                    if offer < cell.load(Ordering::Relaxed) {
+                        cell.fetch_min(offer, Ordering::Relaxed);
+                    }
+                }
             },
         )
     }

@@ -20,6 +20,8 @@ pub(crate) struct Scratch {
     pub(crate) tuple: Vec<Heap>,
     /// Ranks the children of the position being labelled.
     pub(crate) children: Option<ChildRanks>,
+    /// Ranks gathered before their labels are read, so the reads overlap.
+    pub(crate) ranks: Vec<u64>,
 }
 
 /// Tiers smaller than this are labelled on the calling thread: a rayon job costs more.

@@ -140,6 +140,23 @@ impl<A: Atom> Window<A> {
         &self.slots[((rank - self.base) / A::PER) as usize]
     }
 
+    /// Asks the processor to start loading the slot of `rank` (held) into the cache, so
+    /// that a read issued later finds it there.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, rank: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot: *const A = self.slot(rank);
+            // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault, and SSE
+            // is part of every x86_64 target.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast())
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = rank;
+    }
+
     /// Hands the values of `ranks` (held) to `out` as `(value, bits)` fields, `A::WIDTH`
     /// bits per position, up to 64 at a time.
     pub(crate) fn export(
