@@ -137,12 +137,20 @@ impl Partitions {
             m += 1;
         }
         debug_assert!(m < k, "{heaps:?} is the last of its tier");
-        let ones: Heap = heaps[..m].iter().sum::<Heap>() - 1;
+        let ones = (heaps[..m].iter().sum::<Heap>() - 1) as usize;
         let raised = heaps[m] + 1;
-        heaps.splice(
-            ..=m,
-            std::iter::repeat_n(1, ones as usize).chain(std::iter::once(raised)),
-        );
+        // The first `m + 1` parts become `ones` ones and the raised part; the larger parts
+        // move to follow them (in place: this runs once per position labelled).
+        let (old, new) = (m + 1, ones + 1);
+        if new > old {
+            heaps.resize(k - old + new, 0);
+            heaps.copy_within(old..k, new);
+        } else if new < old {
+            heaps.copy_within(old..k, new);
+            heaps.truncate(k - old + new);
+        }
+        heaps[..ones].fill(1);
+        heaps[ones] = raised;
     }
 
     /// Steps ascending zero-free `heaps` to the next position in rank order with the same
