@@ -396,9 +396,10 @@ impl Runs {
     /// largest index first, so ascending heap sizes; an index repeats once per heap taken
     /// from its run) and `added` tokens into one heap larger than each of them.
     ///
-    /// The same parent as [`Runs::merge_rank`], in a constant number of lookups: between
-    /// two merged heaps every run sees the same tokens gone from below it, so its share
-    /// is a difference of one cached prefix row of shares lowered by those tokens.
+    /// The same parent as [`Runs::merge_rank`], without searching for the merged heaps:
+    /// the runs larger than the new heap come from the cached raised row, the smaller
+    /// ones keep their shares, and only the runs between the new heap and the smallest
+    /// merged one are walked.
     pub fn merge_runs_rank(&mut self, strides: &Strides, from: &[usize], added: u64) -> u64 {
         let merged: Heap = from.iter().map(|&i| self.runs[i].value).sum();
         debug_assert!(from.is_sorted_by(|a, b| a >= b));
@@ -418,9 +419,7 @@ impl Runs {
                 taken += 1;
                 k -= 1;
             }
-            if next < i {
-                share += self.above(strides, i, gone) - self.above(strides, next, gone);
-            }
+            share += self.lowered(strides, next..i, gone);
             let run = self.runs[i];
             gone -= taken * run.value;
             if run.count > taken {
@@ -467,7 +466,7 @@ impl Runs {
                 let gone = 2 * low.value;
                 let (share, next) = self.joined_share(strides, &mut above, gone, added);
                 let mut rank = offset + share + kept;
-                rank += self.above(strides, a, gone) - self.above(strides, next, gone);
+                rank += self.lowered(strides, next..a, gone);
                 if low.count > 2 {
                     rank += strides.run(low.value, low.start, low.count - 2);
                 }
@@ -492,7 +491,7 @@ impl Runs {
                 above = above.min(b);
                 let (share, next) = self.joined_share(strides, &mut above, gone, added);
                 let mut rank = offset + share + between + low_rest + kept;
-                rank += self.above(strides, b, gone) - self.above(strides, next, gone);
+                rank += self.lowered(strides, next..b, gone);
                 if high.count > 1 {
                     rank += strides.run(high.value, high.start - low.value, high.count - 1);
                 }
@@ -536,6 +535,17 @@ impl Runs {
                 (share, above)
             }
         }
+    }
+
+    /// The rank share of the runs `range` once `gone` tokens are gone below them, walked:
+    /// the runs between two merged heaps are few, and a cached row of every share
+    /// lowered by `gone` would be summed from the largest run for each new `gone`.
+    #[inline(always)]
+    fn lowered(&self, strides: &Strides, range: std::ops::Range<usize>, gone: u64) -> u64 {
+        self.runs[range]
+            .iter()
+            .map(|run| strides.run(run.value, run.start - gone, run.count))
+            .sum()
     }
 
     /// The rank share of the `j` largest runs once `added` tokens more lie below them.
