@@ -43,6 +43,11 @@ pub trait Sequence {
             self.push_next();
         }
     }
+    /// Gives up the engine's own looks for a proved period, for callers that look on
+    /// their own (a second look at the same values is wasted work).
+    fn leave_periods_to_caller(&mut self) {}
+    /// The values computed, G(0..len), without a copy.
+    fn into_values(self: Box<Self>) -> Vec<Nimber>;
 }
 
 /// Refuses rulesets without nim-values and lengths that cannot fit in memory.
@@ -84,7 +89,7 @@ pub fn engine(ruleset: &Ruleset, method: Method, len: u64) -> Result<Box<dyn Seq
 pub fn nim_values(ruleset: &Ruleset, method: Method, len: u64) -> Result<Vec<Nimber>> {
     let mut sequence = engine(ruleset, method, len)?;
     sequence.extend_to(len as usize);
-    Ok(sequence.values().to_vec())
+    Ok(sequence.into_values())
 }
 
 /// Marks of "value seen while computing heap n": stamping with n + 1 instead of clearing
@@ -163,6 +168,10 @@ impl Sequence for MexReference {
     fn values(&self) -> &[Nimber] {
         &self.values
     }
+
+    fn into_values(self: Box<Self>) -> Vec<Nimber> {
+        self.values
+    }
 }
 
 /// Nim: G(n) = n.
@@ -178,6 +187,10 @@ impl Sequence for NimClosedForm {
 
     fn values(&self) -> &[Nimber] {
         &self.values
+    }
+
+    fn into_values(self: Box<Self>) -> Vec<Nimber> {
+        self.values
     }
 }
 
@@ -1068,6 +1081,14 @@ impl Sequence for SparseSpace {
 
     fn values(&self) -> &[Nimber] {
         &self.values
+    }
+
+    fn into_values(self: Box<Self>) -> Vec<Nimber> {
+        self.values
+    }
+
+    fn leave_periods_to_caller(&mut self) {
+        self.finder = None;
     }
 }
 
