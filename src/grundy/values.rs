@@ -8,7 +8,7 @@
 
 use std::ops::ControlFlow;
 
-use self::scan::{Kernel, Wanted};
+use self::scan::{Kernel, Wanted, BATCH};
 use super::period::{PeriodFinder, Periodicity, ProofBound};
 use crate::error::{Error, Result};
 use crate::game::Ruleset;
@@ -336,10 +336,40 @@ pub struct SparseSpace {
     /// Per split, how many rare heaps lie below its current `rest`: `rest` grows by one a
     /// heap, so a cursor replaces a binary search per heap.
     rare_below: Vec<usize>,
+    /// Per split, the rare pairs of the heaps ahead, marked a batch at a time (one-word
+    /// path, splits into any two parts).
+    batches: Vec<RareBatch>,
     /// Values below `c` still needing a witness pair, as a list and as a bitmap.
     need: Vec<u16>,
     wanted: Wanted,
     kernel: Kernel,
+}
+
+/// What the pairs `(a, rest - a)` with `a` in `rare[lo..hi]` reach, for `BATCH` heaps from
+/// `start` on (values below 64, as bits). The rare heaps below `BATCH` are left out, as
+/// their partners lie among the heaps of the batch itself, and so are the rare heaps found
+/// after `start` (from `hi` on).
+#[derive(Clone, Copy, Debug)]
+struct RareBatch {
+    start: usize,
+    lo: usize,
+    hi: usize,
+    bits: [u64; BATCH],
+}
+
+impl RareBatch {
+    /// No batch: the next heap makes one.
+    const NONE: RareBatch = RareBatch {
+        start: usize::MAX,
+        lo: 0,
+        hi: 0,
+        bits: [0; BATCH],
+    };
+
+    /// True when heap `n` lies in this batch.
+    fn holds(&self, n: usize) -> bool {
+        self.start != usize::MAX && n >= self.start && n - self.start < BATCH
+    }
 }
 
 /// Values below this use the 16-bit engine (XORs then stay below 2^15, never the padding).
@@ -444,6 +474,7 @@ impl SparseSpace {
             odd_values: 0,
             word_cap: 64,
             rare_below: Vec::new(),
+            batches: Vec::new(),
             need: Vec::new(),
             wanted: Wanted::default(),
             kernel: Kernel::detect(),
@@ -453,6 +484,7 @@ impl SparseSpace {
         engine.fwd.reserve(engine.values.capacity());
         engine.rev = vec![0; engine.values.capacity().max(1024)];
         engine.rare_below = vec![0; engine.splits.len()];
+        engine.batches = vec![RareBatch::NONE; engine.splits.len()];
         engine.resize_tables();
         Ok(engine)
     }
@@ -521,6 +553,7 @@ impl SparseSpace {
                 }
             }
             self.rare_below.fill(0);
+            self.batches.fill(RareBatch::NONE);
             self.resize_tables();
         }
     }
@@ -747,12 +780,33 @@ impl SparseSpace {
                     }
                 }
             } else {
+                if !self.batches[s].holds(n) {
+                    // Heaps n.. of this batch have partners rest + j - a < rest for every
+                    // a >= BATCH, all known now.
+                    let lo = self
+                        .rare
+                        .partition_point(|&a| (a as usize) < BATCH)
+                        .min(below);
+                    let batch = &mut self.batches[s];
+                    (batch.start, batch.lo, batch.hi) = (n, lo, below);
+                    self.kernel.rare_bits(
+                        fwd,
+                        rest,
+                        &self.rare[lo..below],
+                        &self.rare_vals[lo..below],
+                        &mut batch.bits,
+                    );
+                }
+                let batch = &self.batches[s];
+                reached |= batch.bits[n - batch.start];
                 let rare_vals = &self.rare_vals[..below];
                 assert!(rare.last().is_none_or(|&a| off + (a as usize) < k));
-                for (&a, &va) in rare.iter().zip(rare_vals) {
-                    // SAFETY: a < rest, so off + a < k (asserted for the largest a).
-                    let y = unsafe { *rev.get_unchecked(off + a as usize) };
-                    reached |= 1 << ((va ^ y) & 63);
+                for range in [0..batch.lo, batch.hi..below] {
+                    for (&a, &va) in rare[range.clone()].iter().zip(&rare_vals[range]) {
+                        // SAFETY: a < rest, so off + a < k (asserted for the largest a).
+                        let y = unsafe { *rev.get_unchecked(off + a as usize) };
+                        reached |= 1 << ((va ^ y) & 63);
+                    }
                 }
             }
         }

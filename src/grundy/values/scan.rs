@@ -153,6 +153,50 @@ impl Kernel {
     }
 }
 
+/// Heaps whose rare pairs [`Kernel::rare_bits`] marks at once.
+pub const BATCH: usize = 32;
+
+impl Kernel {
+    /// For the `BATCH` heaps whose splits leave `rest = top + j` (`j < BATCH`): the
+    /// values below 64 that the pairs `(a, rest - a)` reach, over the given rare heaps `a`
+    /// (with values `rare_vals`), as one word per heap. `g` holds G(0..), and every
+    /// `rest - a` must lie in it. One heap at a time these are loads from all over the
+    /// sequence; a batch reads, for each `a`, one run of `BATCH` consecutive values.
+    pub fn rare_bits(
+        self,
+        g: &[u16],
+        top: usize,
+        rare: &[u32],
+        rare_vals: &[u16],
+        out: &mut [u64; BATCH],
+    ) {
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `detect` chose this kernel only where the CPU has AVX-512BW.
+            Kernel::Avx512 => unsafe { avx512::rare_bits(g, top, rare, rare_vals, out) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `detect` chose this kernel only where the CPU has AVX2.
+            Kernel::Avx2 => unsafe { avx2::rare_bits(g, top, rare, rare_vals, out) },
+            _ => rare_bits(g, top, rare, rare_vals, out),
+        }
+    }
+}
+
+/// [`Kernel::rare_bits`] as plain loops, which the compiler vectorizes for the features
+/// of the function it is inlined into.
+#[inline(always)]
+fn rare_bits(g: &[u16], top: usize, rare: &[u32], rare_vals: &[u16], out: &mut [u64; BATCH]) {
+    let mut acc = [0u64; BATCH];
+    for (&a, &va) in rare.iter().zip(rare_vals) {
+        let from = top - a as usize;
+        let run: &[u16; BATCH] = g[from..from + BATCH].try_into().expect("BATCH values");
+        for (bits, &x) in acc.iter_mut().zip(run) {
+            *bits |= 1 << ((va ^ x) & 63);
+        }
+    }
+    *out = acc;
+}
+
 /// Pairs the scalar loop takes between checks for an empty wanted set.
 const SCALAR_STEP: usize = 16;
 
@@ -213,6 +257,18 @@ mod avx2 {
             i += 16;
         }
         (i..len).find(|&j| values.contains(&(lo[j] ^ hi[j])))
+    }
+
+    /// [`super::Kernel::rare_bits`], vectorized by the compiler for AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn rare_bits(
+        g: &[u16],
+        top: usize,
+        rare: &[u32],
+        rare_vals: &[u16],
+        out: &mut [u64; super::BATCH],
+    ) {
+        super::rare_bits(g, top, rare, rare_vals, out)
     }
 
     /// [`super::Kernel::unreached`] on 8 lanes of 32 bits: lane `x` tests bit `x` of the
@@ -365,6 +421,18 @@ mod avx512 {
         }
     }
 
+    /// [`super::Kernel::rare_bits`], vectorized by the compiler for AVX-512.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn rare_bits(
+        g: &[u16],
+        top: usize,
+        rare: &[u32],
+        rare_vals: &[u16],
+        out: &mut [u64; super::BATCH],
+    ) {
+        super::rare_bits(g, top, rare, rare_vals, out)
+    }
+
     /// [`super::Kernel::unreached`]: with values below 64 the wanted set is four 16-bit
     /// words, repeated across one register, so the lookup is one `vpermw`; lanes at 64 or
     /// above would alias and are masked off.
@@ -451,6 +519,27 @@ mod tests {
             let expected = (0..lo.len()).find(|&i| values.contains(&(lo[i] ^ hi[i])));
             for kernel in kernels() {
                 prop_assert_eq!(kernel.first_hit(&lo, &hi, &set), expected, "{:?}", kernel);
+            }
+        }
+
+        #[test]
+        fn kernels_mark_the_same_rare_pairs(
+            seq in prop::collection::vec(0u16..64, BATCH + 1..400),
+            picks in prop::collection::btree_set(0usize..400, 0..40),
+        ) {
+            let top = seq.len() - BATCH;
+            let rare: Vec<u32> = picks.iter().filter(|&&a| a <= top).map(|&a| a as u32).collect();
+            let vals: Vec<u16> = rare.iter().map(|&a| seq[a as usize] ^ 5).collect();
+            let mut expected = [0u64; BATCH];
+            for (j, bits) in expected.iter_mut().enumerate() {
+                for (&a, &va) in rare.iter().zip(&vals) {
+                    *bits |= 1 << (va ^ seq[top + j - a as usize]);
+                }
+            }
+            for kernel in kernels() {
+                let mut out = [!0u64; BATCH];
+                kernel.rare_bits(&seq, top, &rare, &vals, &mut out);
+                prop_assert_eq!(out, expected, "{:?}", kernel);
             }
         }
 
