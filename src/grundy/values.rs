@@ -339,6 +339,8 @@ pub struct SparseSpace {
     /// Per split, the rare pairs of the heaps ahead, marked a batch at a time (one-word
     /// path, splits into any two parts).
     batches: Vec<RareBatch>,
+    /// Pairs that reached values lately, tried before a scan (one-word path, one split).
+    witnesses: Box<Witnesses>,
     /// Values below `c` still needing a witness pair, as a list and as a bitmap.
     need: Vec<u16>,
     wanted: Wanted,
@@ -369,6 +371,38 @@ impl RareBatch {
     /// True when heap `n` lies in this batch.
     fn holds(&self, n: usize) -> bool {
         self.start != usize::MAX && n >= self.start && n - self.start < BATCH
+    }
+}
+
+/// Heaps back that [`Witnesses`] remembers.
+const LAGS: usize = 8;
+
+/// One heap in this many also tries every remembered heap, to learn which is worth trying.
+const SAMPLE_EVERY: usize = 64;
+
+/// Where values were reached lately. Nim-sequences are often periodic for stretches (0.16
+/// runs through period 3 for long), and then a pair `(a, rest - a)` that reached `v` a
+/// period ago reaches it again: trying that pair first settles most values with one look,
+/// and a heap whose values all settle so needs no scan. Which heap back is worth trying
+/// is learned from samples. Only a guess: a pair counts only once it is checked.
+#[derive(Clone, Debug)]
+struct Witnesses {
+    /// `smaller[h % LAGS][v]`: the smaller part of a pair that reached `v` at heap `h`
+    /// (0: none; entries from earlier rounds of the ring stay, as guesses).
+    smaller: [[u32; 64]; LAGS],
+    /// `hits[l - 1]`: sampled values that the pair of `l` heaps back reached again.
+    hits: [u32; LAGS],
+    /// The heaps back to try.
+    lag: usize,
+}
+
+impl Witnesses {
+    fn new() -> Self {
+        Witnesses {
+            smaller: [[0; 64]; LAGS],
+            hits: [0; LAGS],
+            lag: 1,
+        }
     }
 }
 
@@ -475,6 +509,7 @@ impl SparseSpace {
             word_cap: 64,
             rare_below: Vec::new(),
             batches: Vec::new(),
+            witnesses: Box::new(Witnesses::new()),
             need: Vec::new(),
             wanted: Wanted::default(),
             kernel: Kernel::detect(),
@@ -823,11 +858,59 @@ impl SparseSpace {
         let c = ((!reached & all & closed).trailing_zeros() as usize).min(cap);
         let below_c = if c >= 64 { !0 } else { (1u64 << c) - 1 };
         let mut left = !reached & below_c;
+        if left == 0 {
+            return c as Nimber;
+        }
+        let (fwd, rev) = (&self.fwd[..], &self.rev[..]);
+        let k = rev.len();
+        let lone = self.splits.len() == 1;
+        // With one split, heap n's witnesses are remembered, and the ones of earlier heaps
+        // tried first (`own` is then every value left: the split's parity is the only
+        // open one).
+        let mut found = [0u32; 64];
+        let wanted = left;
+        if lone {
+            let split = self.splits[0];
+            let rest = n - split.t;
+            let half = split.half(rest);
+            let off = k - 1 - rest;
+            let cache = &mut *self.witnesses;
+            let reaches = |a: u32, v: usize| {
+                let a = a as usize;
+                a >= 1 && a <= half && (fwd[a] ^ rev[off + a]) as usize == v
+            };
+            if n % SAMPLE_EVERY == 0 {
+                for lag in 1..=LAGS.min(n) {
+                    let guesses = &cache.smaller[(n - lag) % LAGS];
+                    let mut bits = left;
+                    while bits != 0 {
+                        let v = bits.trailing_zeros() as usize;
+                        cache.hits[lag - 1] += u32::from(reaches(guesses[v], v));
+                        bits &= bits - 1;
+                    }
+                }
+                let best = (1..=LAGS).max_by_key(|&lag| (cache.hits[lag - 1], usize::MAX - lag));
+                cache.lag = best.unwrap_or(1);
+                if cache.hits.iter().any(|&h| h >= 1 << 16) {
+                    cache.hits.iter_mut().for_each(|h| *h /= 2);
+                }
+            }
+            if n >= cache.lag {
+                let guesses = &cache.smaller[(n - cache.lag) % LAGS];
+                let mut bits = left;
+                while bits != 0 {
+                    let v = bits.trailing_zeros() as usize;
+                    if reaches(guesses[v], v) {
+                        found[v] = guesses[v];
+                        left &= !(1 << v);
+                    }
+                    bits &= bits - 1;
+                }
+            }
+        }
         // Splits take turns by blocks, as in `witness`; each scans only for values of its
         // own parity, the only ones its common pairs reach (pairs with a rare part were
         // all marked above).
-        let (fwd, rev) = (&self.fwd[..], &self.rev[..]);
-        let k = rev.len();
         let (mut block, max_block) = if self.splits.len() == 1 {
             (usize::MAX / 2, usize::MAX / 2)
         } else {
@@ -854,9 +937,19 @@ impl SparseSpace {
                 active = true;
                 let to = (from + block - 1).min(half);
                 let off = k - 1 - rest;
-                let (still, scanned) =
-                    self.kernel
-                        .unreached(&fwd[from..=to], &rev[off + from..=off + to], mine);
+                let mut at = [0u32; 64];
+                let (still, scanned) = self.kernel.unreached(
+                    &fwd[from..=to],
+                    &rev[off + from..=off + to],
+                    mine,
+                    &mut at,
+                );
+                let mut gone = mine & !still;
+                while gone != 0 {
+                    let v = gone.trailing_zeros() as usize;
+                    found[v] = (from + at[v] as usize) as u32;
+                    gone &= gone - 1;
+                }
                 left &= still | !own;
                 self.pairs_scanned += scanned as u64;
             }
@@ -865,6 +958,15 @@ impl SparseSpace {
             }
             from += block;
             block = block.saturating_mul(2).min(max_block);
+        }
+        if lone {
+            let mine = &mut self.witnesses.smaller[n % LAGS];
+            let mut gone = wanted & !left;
+            while gone != 0 {
+                let v = gone.trailing_zeros() as usize;
+                mine[v] = found[v];
+                gone &= gone - 1;
+            }
         }
         if left == 0 {
             c as Nimber

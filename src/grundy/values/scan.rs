@@ -137,18 +137,25 @@ impl Kernel {
     /// and how many pairs were looked at: the scan stops once every one is reached. Where
     /// values are this small the wanted set fits a register, and the scan goes on past each
     /// hit instead of returning to the caller, which cost more than the scan itself.
+    /// `found[v]` is set to the first index that reaches each wanted `v` reached.
     #[inline]
-    pub fn unreached(self, lo: &[u16], hi: &[u16], wanted: u64) -> (u64, usize) {
+    pub fn unreached(
+        self,
+        lo: &[u16],
+        hi: &[u16],
+        wanted: u64,
+        found: &mut [u32; 64],
+    ) -> (u64, usize) {
         let len = lo.len().min(hi.len());
         let (lo, hi) = (&lo[..len], &hi[..len]);
         match self {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `detect` chose this kernel only where the CPU has AVX-512BW.
-            Kernel::Avx512 => unsafe { avx512::unreached(lo, hi, wanted) },
+            Kernel::Avx512 => unsafe { avx512::unreached(lo, hi, wanted, found) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `detect` chose this kernel only where the CPU has AVX2.
-            Kernel::Avx2 => unsafe { avx2::unreached(lo, hi, wanted) },
-            _ => scalar_unreached(lo, hi, wanted),
+            Kernel::Avx2 => unsafe { avx2::unreached(lo, hi, wanted, found) },
+            _ => scalar_unreached(lo, hi, wanted, found),
         }
     }
 }
@@ -201,20 +208,43 @@ fn rare_bits(g: &[u16], top: usize, rare: &[u32], rare_vals: &[u16], out: &mut [
 const SCALAR_STEP: usize = 16;
 
 /// [`Kernel::unreached`] by the plain loop.
-fn scalar_unreached(lo: &[u16], hi: &[u16], wanted: u64) -> (u64, usize) {
+fn scalar_unreached(lo: &[u16], hi: &[u16], wanted: u64, found: &mut [u32; 64]) -> (u64, usize) {
     let mut left = wanted;
     let mut i = 0;
     while i < lo.len() && left != 0 {
         let end = (i + SCALAR_STEP).min(lo.len());
-        for (&x, &y) in lo[i..end].iter().zip(&hi[i..end]) {
+        for (j, (&x, &y)) in lo[i..end].iter().zip(&hi[i..end]).enumerate() {
             let v = x ^ y;
-            if v < 64 {
+            if v < 64 && left >> v & 1 == 1 {
                 left &= !(1 << v);
+                found[v as usize] = (i + j) as u32;
             }
         }
         i = end;
     }
     (left, i)
+}
+
+/// Records the lanes of `hits` (from index `at`) that reach a value still in `left`, the
+/// lowest lane first, and removes those values.
+#[inline(always)]
+fn take_hits(
+    lo: &[u16],
+    hi: &[u16],
+    at: usize,
+    mut hits: u32,
+    left: &mut u64,
+    found: &mut [u32; 64],
+) {
+    while hits != 0 {
+        let lane = at + hits.trailing_zeros() as usize;
+        let v = lo[lane] ^ hi[lane];
+        if *left >> v & 1 == 1 {
+            *left &= !(1 << v);
+            found[v as usize] = lane as u32;
+        }
+        hits &= hits - 1;
+    }
 }
 
 /// The plain loop, from index `from`.
@@ -275,7 +305,12 @@ mod avx2 {
     /// wanted word's low half and bit `x - 32` of its high half (shifts by 32 or more give
     /// 0, as does the wrapped `x - 32` of a small `x`).
     #[target_feature(enable = "avx2")]
-    pub unsafe fn unreached(lo: &[u16], hi: &[u16], wanted: u64) -> (u64, usize) {
+    pub unsafe fn unreached(
+        lo: &[u16],
+        hi: &[u16],
+        wanted: u64,
+        found: &mut [u32; 64],
+    ) -> (u64, usize) {
         let len = lo.len();
         let one = _mm256_set1_epi32(1);
         let thirty_two = _mm256_set1_epi32(32);
@@ -307,15 +342,18 @@ mod avx2 {
                 let bit = _mm256_slli_epi32::<31>(_mm256_and_si256(word, one));
                 hits |= (_mm256_movemask_ps(_mm256_castsi256_ps(bit)) as u32) << (8 * half);
             }
-            while hits != 0 {
-                let lane = i + hits.trailing_zeros() as usize;
-                left &= !(1 << (lo[lane] ^ hi[lane]));
-                hits &= hits - 1;
-            }
+            super::take_hits(lo, hi, i, hits, &mut left, found);
             i += 16;
         }
-        let (left, tail) = super::scalar_unreached(&lo[i..], &hi[i..], left);
-        (left, i + tail)
+        let mut tail_found = [0; 64];
+        let (rest, tail) = super::scalar_unreached(&lo[i..], &hi[i..], left, &mut tail_found);
+        let mut gone = left & !rest;
+        while gone != 0 {
+            let v = gone.trailing_zeros() as usize;
+            found[v] = i as u32 + tail_found[v];
+            gone &= gone - 1;
+        }
+        (rest, i + tail)
     }
 }
 
@@ -437,7 +475,12 @@ mod avx512 {
     /// words, repeated across one register, so the lookup is one `vpermw`; lanes at 64 or
     /// above would alias and are masked off.
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub unsafe fn unreached(lo: &[u16], hi: &[u16], wanted: u64) -> (u64, usize) {
+    pub unsafe fn unreached(
+        lo: &[u16],
+        hi: &[u16],
+        wanted: u64,
+        found: &mut [u32; 64],
+    ) -> (u64, usize) {
         let len = lo.len().min(hi.len());
         let low4 = _mm512_set1_epi16(15);
         let one = _mm512_set1_epi16(1);
@@ -452,13 +495,9 @@ mod avx512 {
             let small = _mm512_mask_cmplt_epu16_mask(live, x, sixty_four);
             let word = _mm512_permutexvar_epi16(_mm512_srli_epi16::<4>(x), table);
             let bit = _mm512_srlv_epi16(word, _mm512_and_si512(x, low4));
-            let mut hits = _mm512_mask_test_epi16_mask(small, bit, one);
+            let hits = _mm512_mask_test_epi16_mask(small, bit, one);
             if hits != 0 {
-                while hits != 0 {
-                    let lane = i + hits.trailing_zeros() as usize;
-                    left &= !(1 << (lo[lane] ^ hi[lane]));
-                    hits &= hits - 1;
-                }
+                super::take_hits(lo, hi, i, hits, &mut left, found);
                 table = _mm512_set1_epi64(left as i64);
             }
             i += 32;
@@ -562,8 +601,16 @@ mod tests {
                 }
             }
             for kernel in kernels() {
-                let (left, scanned) = kernel.unreached(&lo, &hi, wanted);
+                let mut found = [u32::MAX; 64];
+                let (left, scanned) = kernel.unreached(&lo, &hi, wanted, &mut found);
                 prop_assert_eq!(left, expected, "{:?}", kernel);
+                for v in 0..64 {
+                    if (wanted & !left) >> v & 1 == 1 {
+                        // The first pair reaching v.
+                        let first = lo.iter().zip(&hi).position(|(&x, &y)| x ^ y == v as u16);
+                        prop_assert_eq!(Some(found[v] as usize), first, "{:?} {}", kernel, v);
+                    }
+                }
                 prop_assert!(scanned <= lo.len(), "{:?}", kernel);
                 // Stopping early is allowed only once every wanted value was reached.
                 if scanned < lo.len() {
