@@ -879,7 +879,7 @@ impl SparseSpace {
                 let a = a as usize;
                 a >= 1 && a <= half && (fwd[a] ^ rev[off + a]) as usize == v
             };
-            if n % SAMPLE_EVERY == 0 {
+            if n.is_multiple_of(SAMPLE_EVERY) {
                 for lag in 1..=LAGS.min(n) {
                     let guesses = &cache.smaller[(n - lag) % LAGS];
                     let mut bits = left;
