@@ -135,8 +135,14 @@ pub fn write_heaps(out: &mut Vec<u8>, heaps: &[u64]) {
         out.extend_from_slice(b"(no heaps)");
         return;
     }
+    write_numbers(out, heaps.iter().copied());
+}
+
+/// Appends numbers in decimal, separated by spaces, without allocating (a solution's
+/// sequence can run to a million values).
+pub fn write_numbers(out: &mut Vec<u8>, numbers: impl IntoIterator<Item = u64>) {
     let mut digits = [0u8; 20];
-    for (i, &h) in heaps.iter().enumerate() {
+    for (i, h) in numbers.into_iter().enumerate() {
         if i > 0 {
             out.push(b' ');
         }

@@ -141,6 +141,8 @@ pub struct PeriodFinder {
     /// Every examined period, filed by its key when it was filed ([`bucket_of`]): a look
     /// opens only the buckets whose keys `J` has reached, not every period.
     buckets: Vec<Vec<u32>>,
+    /// No bucket below this holds a period.
+    low: usize,
     /// Periods due at this look, and an emptied bucket (both reused).
     due: Vec<u32>,
     spare: Vec<u32>,
@@ -156,6 +158,7 @@ impl PeriodFinder {
             bound,
             key: Vec::new(),
             buckets: Vec::new(),
+            low: 0,
             due: Vec::new(),
             spare: Vec::new(),
             strong: Vec::new(),
@@ -195,7 +198,7 @@ impl PeriodFinder {
         // bucket opened may hold some that do not, filed again as they are.
         let last = bucket_of(limit.min(u32::MAX as usize) as u32);
         let mut list = std::mem::take(&mut self.spare);
-        for b in 0..self.buckets.len().min(last + 1) {
+        for b in self.low..self.buckets.len().min(last + 1) {
             if self.buckets[b].is_empty() {
                 continue;
             }
@@ -212,6 +215,9 @@ impl PeriodFinder {
             list.clear();
         }
         self.spare = list;
+        // Periods filed from here on have keys above J, in buckets from `last` on (but for
+        // those filed back under their old keys once a period is found, which `file` sees).
+        self.low = self.low.max(last.min(self.buckets.len()));
         let known = self.key.len().max(1);
         if known < limit {
             self.key.resize(limit, 0);
@@ -249,6 +255,7 @@ impl PeriodFinder {
             self.buckets.resize_with(b + 1, Vec::new);
         }
         self.buckets[b].push(p);
+        self.low = self.low.min(b);
     }
 
     /// D(p) for the current sequence, exactly.
@@ -306,14 +313,20 @@ impl PeriodFinder {
     }
 }
 
-/// Bucket of a key: 16 buckets per doubling, ascending with the key, so the keys a look
-/// reaches fill whole buckets but the last.
+/// Buckets per doubling of the key, as a power of two: finer than the growth of J from one
+/// look to the next (`solve` looks every 1/64 more values), so the one bucket a look opens
+/// only in part, whose periods are filed again, holds few.
+const BUCKET_BITS: u32 = 7;
+
+/// Bucket of a key: `2^BUCKET_BITS` buckets per doubling, ascending with the key, so the
+/// keys a look reaches fill whole buckets but the last.
 fn bucket_of(key: u32) -> usize {
-    if key < 16 {
+    if key < 1 << BUCKET_BITS {
         key as usize
     } else {
         let e = 31 - key.leading_zeros();
-        (e as usize - 3) * 16 + ((key >> (e - 4)) & 15) as usize
+        ((e - BUCKET_BITS + 1) << BUCKET_BITS) as usize
+            + ((key >> (e - BUCKET_BITS)) & ((1 << BUCKET_BITS) - 1)) as usize
     }
 }
 

@@ -93,6 +93,8 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     let bound = ProofBound::for_ruleset(ruleset);
     solution.no_theorem = bound.is_none();
     let mut sequence = engine(ruleset, Method::Fast, len)?;
+    // The looks below come more often than the engine's, so they find any proof first.
+    sequence.leave_periods_to_caller();
     let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
@@ -110,11 +112,11 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         }
         target = next_checkpoint(target).min(len);
     }
-    let values = sequence.values();
+    let mut values = sequence.into_values();
     solution.computed = values.len() as u64;
     if let Some(found) = solution.periodicity {
-        let end = (found.preperiod + found.period) as usize;
-        solution.sequence = Sequence::NimValues(values[..end].to_vec());
+        values.truncate((found.preperiod + found.period) as usize);
+        solution.sequence = Sequence::NimValues(values);
     }
     Ok(solution)
 }

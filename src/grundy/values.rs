@@ -8,7 +8,7 @@
 
 use std::ops::ControlFlow;
 
-use self::scan::{Kernel, Wanted};
+use self::scan::{Kernel, Wanted, BATCH};
 use super::period::{PeriodFinder, Periodicity, ProofBound};
 use crate::error::{Error, Result};
 use crate::game::Ruleset;
@@ -43,6 +43,11 @@ pub trait Sequence {
             self.push_next();
         }
     }
+    /// Gives up the engine's own looks for a proved period, for callers that look on
+    /// their own (a second look at the same values is wasted work).
+    fn leave_periods_to_caller(&mut self) {}
+    /// The values computed, G(0..len), without a copy.
+    fn into_values(self: Box<Self>) -> Vec<Nimber>;
 }
 
 /// Refuses rulesets without nim-values and lengths that cannot fit in memory.
@@ -84,7 +89,7 @@ pub fn engine(ruleset: &Ruleset, method: Method, len: u64) -> Result<Box<dyn Seq
 pub fn nim_values(ruleset: &Ruleset, method: Method, len: u64) -> Result<Vec<Nimber>> {
     let mut sequence = engine(ruleset, method, len)?;
     sequence.extend_to(len as usize);
-    Ok(sequence.values().to_vec())
+    Ok(sequence.into_values())
 }
 
 /// Marks of "value seen while computing heap n": stamping with n + 1 instead of clearing
@@ -163,6 +168,10 @@ impl Sequence for MexReference {
     fn values(&self) -> &[Nimber] {
         &self.values
     }
+
+    fn into_values(self: Box<Self>) -> Vec<Nimber> {
+        self.values
+    }
 }
 
 /// Nim: G(n) = n.
@@ -178,6 +187,10 @@ impl Sequence for NimClosedForm {
 
     fn values(&self) -> &[Nimber] {
         &self.values
+    }
+
+    fn into_values(self: Box<Self>) -> Vec<Nimber> {
+        self.values
     }
 }
 
@@ -315,10 +328,82 @@ pub struct SparseSpace {
     marks: Vec<u8>,
     /// parity(v & mask) for every value below the cap.
     parity: Vec<u8>,
+    /// The same for values below 64, as a bitmask (bit v set when odd).
+    odd_values: u64,
+    /// Caps up to this take the one-word path ([`SparseSpace::next_small`]); the tests
+    /// lower it to check the byte-mark path on the same codes.
+    word_cap: u32,
+    /// Per split, how many rare heaps lie below its current `rest`: `rest` grows by one a
+    /// heap, so a cursor replaces a binary search per heap.
+    rare_below: Vec<usize>,
+    /// Per split, the rare pairs of the heaps ahead, marked a batch at a time (one-word
+    /// path, splits into any two parts).
+    batches: Vec<RareBatch>,
+    /// Pairs that reached values lately, tried before a scan (one-word path, one split).
+    witnesses: Box<Witnesses>,
     /// Values below `c` still needing a witness pair, as a list and as a bitmap.
     need: Vec<u16>,
     wanted: Wanted,
     kernel: Kernel,
+}
+
+/// What the pairs `(a, rest - a)` with `a` in `rare[lo..hi]` reach, for `BATCH` heaps from
+/// `start` on (values below 64, as bits). The rare heaps below `BATCH` are left out, as
+/// their partners lie among the heaps of the batch itself, and so are the rare heaps found
+/// after `start` (from `hi` on).
+#[derive(Clone, Copy, Debug)]
+struct RareBatch {
+    start: usize,
+    lo: usize,
+    hi: usize,
+    bits: [u64; BATCH],
+}
+
+impl RareBatch {
+    /// No batch: the next heap makes one.
+    const NONE: RareBatch = RareBatch {
+        start: usize::MAX,
+        lo: 0,
+        hi: 0,
+        bits: [0; BATCH],
+    };
+
+    /// True when heap `n` lies in this batch.
+    fn holds(&self, n: usize) -> bool {
+        self.start != usize::MAX && n >= self.start && n - self.start < BATCH
+    }
+}
+
+/// Heaps back that [`Witnesses`] remembers.
+const LAGS: usize = 8;
+
+/// One heap in this many also tries every remembered heap, to learn which is worth trying.
+const SAMPLE_EVERY: usize = 64;
+
+/// Where values were reached lately. Nim-sequences are often periodic for stretches (0.16
+/// runs through period 3 for long), and then a pair `(a, rest - a)` that reached `v` a
+/// period ago reaches it again: trying that pair first settles most values with one look,
+/// and a heap whose values all settle so needs no scan. Which heap back is worth trying
+/// is learned from samples. Only a guess: a pair counts only once it is checked.
+#[derive(Clone, Debug)]
+struct Witnesses {
+    /// `smaller[h % LAGS][v]`: the smaller part of a pair that reached `v` at heap `h`
+    /// (0: none; entries from earlier rounds of the ring stay, as guesses).
+    smaller: [[u32; 64]; LAGS],
+    /// `hits[l - 1]`: sampled values that the pair of `l` heaps back reached again.
+    hits: [u32; LAGS],
+    /// The heaps back to try.
+    lag: usize,
+}
+
+impl Witnesses {
+    fn new() -> Self {
+        Witnesses {
+            smaller: [[0; 64]; LAGS],
+            hits: [0; LAGS],
+            lag: 1,
+        }
+    }
 }
 
 /// Values below this use the 16-bit engine (XORs then stay below 2^15, never the padding).
@@ -420,6 +505,11 @@ impl SparseSpace {
             rev: Vec::new(),
             marks: Vec::new(),
             parity: Vec::new(),
+            odd_values: 0,
+            word_cap: 64,
+            rare_below: Vec::new(),
+            batches: Vec::new(),
+            witnesses: Box::new(Witnesses::new()),
             need: Vec::new(),
             wanted: Wanted::default(),
             kernel: Kernel::detect(),
@@ -428,6 +518,8 @@ impl SparseSpace {
         engine.need_marks.ensure(SMALL_CAP as u32);
         engine.fwd.reserve(engine.values.capacity());
         engine.rev = vec![0; engine.values.capacity().max(1024)];
+        engine.rare_below = vec![0; engine.splits.len()];
+        engine.batches = vec![RareBatch::NONE; engine.splits.len()];
         engine.resize_tables();
         Ok(engine)
     }
@@ -495,6 +587,8 @@ impl SparseSpace {
                     self.rare_vals.push(self.values[a] as u16);
                 }
             }
+            self.rare_below.fill(0);
+            self.batches.fill(RareBatch::NONE);
             self.resize_tables();
         }
     }
@@ -507,6 +601,21 @@ impl SparseSpace {
         self.parity.clear();
         self.parity
             .extend((0..cap as u32).map(|v| ((v & self.mask).count_ones() & 1) as u8));
+        self.odd_values = (0..64u32)
+            .filter(|&v| (v & self.mask).count_ones() & 1 == 1)
+            .fold(0, |bits, v| bits | 1 << v);
+    }
+
+    /// Rare heaps below `rest` for split `s`, whose `rest` grew by at most one since the
+    /// last call (or the cursor was reset to 0).
+    #[inline]
+    fn rare_below(&mut self, s: usize, rest: usize) -> usize {
+        let mut below = self.rare_below[s];
+        while below < self.rare.len() && (self.rare[below] as usize) < rest {
+            below += 1;
+        }
+        self.rare_below[s] = below;
+        below
     }
 
     /// Stores G(n) in the 16-bit copies, growing the back-to-front one at its front.
@@ -528,6 +637,15 @@ impl SparseSpace {
     /// G(n) by the 16-bit engine: marks from the takes and the rare pairs, then vector
     /// scans for witnesses of the values below `c` that common pairs may reach.
     fn next_narrow(&mut self, n: usize) -> Nimber {
+        if self.cap <= self.word_cap {
+            return self.next_small(n);
+        }
+        for s in 0..self.splits.len() {
+            let t = self.splits[s].t;
+            if n >= t + 2 {
+                self.rare_below(s, n - t);
+            }
+        }
         let cap = self.cap as usize;
         let marks = &mut self.marks[..cap];
         marks.fill(0);
@@ -547,13 +665,13 @@ impl SparseSpace {
         let (fwd, rev) = (&self.fwd[..], &self.rev[..]);
         let k = rev.len();
         let mut open = [false; 2];
-        for split in &self.splits {
+        for (s, split) in self.splits.iter().enumerate() {
             if n < split.t + 2 {
                 break;
             }
             let rest = n - split.t;
             open[self.domain & rest & 1] = true;
-            let rare = &self.rare[..self.rare.partition_point(|&a| (a as usize) < rest)];
+            let rare = &self.rare[..self.rare_below[s]];
             // rev[off + a] = G(rest - a).
             let off = k - 1 - rest;
             if split.unequal {
@@ -638,76 +756,294 @@ impl SparseSpace {
         // witnesses of the unreached values a window at a time, smallest first, and stop at
         // the first window with a value no pair reaches.
         let mut next = 0;
-        let scan_from = from;
         loop {
             self.need.clear();
-            let mut waiting = [0usize; 2];
             while next < c && self.need.len() < WINDOW {
-                if marks[next] == 0 {
+                if self.marks[next] == 0 {
                     self.need.push(next as u16);
                     self.wanted.insert(next as u16);
-                    waiting[parity[next] as usize] += 1;
                 }
                 next += 1;
             }
             if self.need.is_empty() {
                 return c as Nimber;
             }
-            // Splits take turns by blocks, so a value one split never reaches does not cost
-            // a full pass before another split finds it; blocks grow, since most heaps are
-            // settled within a few pairs.
-            let mut from = scan_from;
-            let mut block = 64;
-            while waiting != [0, 0] {
-                let mut active = false;
-                for split in &self.splits {
-                    if n < split.t + 2 {
-                        break;
-                    }
-                    let rest = n - split.t;
-                    let p = self.domain & rest & 1;
-                    let half = split.half(rest);
-                    if waiting[p] == 0 || from > half {
-                        continue;
-                    }
-                    active = true;
-                    let to = (from + block - 1).min(half);
-                    let off = k - 1 - rest;
-                    let lo = &fwd[from..=to];
-                    let hi = &rev[off + from..=off + to];
-                    let mut i = 0;
-                    while waiting[p] > 0 {
-                        match self.kernel.first_hit(&lo[i..], &hi[i..], &self.wanted) {
-                            Some(j) => {
-                                let x = lo[i + j] ^ hi[i + j];
-                                if self.wanted.remove(x) {
-                                    waiting[parity[x as usize] as usize] -= 1;
-                                }
-                                i += j + 1;
-                            }
-                            None => {
-                                i = lo.len();
-                                break;
-                            }
-                        }
-                    }
-                    self.pairs_scanned += i as u64;
-                }
-                if !active {
-                    break;
-                }
-                from += block;
-                block = (block * 2).min(MAX_BLOCK);
+            if let Some(v) = self.witness(n, from) {
+                return Nimber::from(v);
             }
-            if waiting != [0, 0] {
-                let wanted = &self.wanted;
-                let value = self.need.iter().find(|&&v| wanted.contains(v)).copied();
-                self.wanted.clear(&self.need);
-                if let Some(v) = value {
-                    return Nimber::from(v);
+        }
+    }
+
+    /// [`next_narrow`](Self::next_narrow) for values below 64: the values options reach
+    /// are one word, so marking is a shift and an OR, and `c` a count of trailing zeros.
+    fn next_small(&mut self, n: usize) -> Nimber {
+        let cap = self.cap as usize;
+        debug_assert!(cap <= 64 && cap.is_power_of_two());
+        let mut reached = 0u64;
+        let g = &self.values[..];
+        for take in &self.takes {
+            if take.t > n {
+                break;
+            }
+            if take.t == n {
+                if take.none {
+                    reached |= 1;
+                }
+            } else if take.one && take.t >= 1 {
+                reached |= 1 << (g[n - take.t] & 63);
+            }
+        }
+        let mut open = [false; 2];
+        for s in 0..self.splits.len() {
+            let split = self.splits[s];
+            if n < split.t + 2 {
+                break;
+            }
+            let rest = n - split.t;
+            open[self.domain & rest & 1] = true;
+            let below = self.rare_below(s, rest);
+            let (fwd, rev) = (&self.fwd[..], &self.rev[..]);
+            let k = rev.len();
+            let rare = &self.rare[..below];
+            // rev[off + a] = G(rest - a).
+            let off = k - 1 - rest;
+            if split.unequal {
+                for &a in rare {
+                    let a = a as usize;
+                    if 2 * a != rest {
+                        reached |= 1 << ((fwd[a] ^ rev[off + a]) & 63);
+                    }
+                }
+            } else {
+                if !self.batches[s].holds(n) {
+                    // Heaps n.. of this batch have partners rest + j - a < rest for every
+                    // a >= BATCH, all known now.
+                    let lo = self
+                        .rare
+                        .partition_point(|&a| (a as usize) < BATCH)
+                        .min(below);
+                    let batch = &mut self.batches[s];
+                    (batch.start, batch.lo, batch.hi) = (n, lo, below);
+                    self.kernel.rare_bits(
+                        fwd,
+                        rest,
+                        &self.rare[lo..below],
+                        &self.rare_vals[lo..below],
+                        &mut batch.bits,
+                    );
+                }
+                let batch = &self.batches[s];
+                reached |= batch.bits[n - batch.start];
+                let rare_vals = &self.rare_vals[..below];
+                assert!(rare.last().is_none_or(|&a| off + (a as usize) < k));
+                for range in [0..batch.lo, batch.hi..below] {
+                    for (&a, &va) in rare[range.clone()].iter().zip(&rare_vals[range]) {
+                        // SAFETY: a < rest, so off + a < k (asserted for the largest a).
+                        let y = unsafe { *rev.get_unchecked(off + a as usize) };
+                        reached |= 1 << ((va ^ y) & 63);
+                    }
                 }
             }
         }
+        let all = if cap == 64 { !0 } else { (1u64 << cap) - 1 };
+        let mut closed = 0;
+        if !open[0] {
+            closed |= !self.odd_values;
+        }
+        if !open[1] {
+            closed |= self.odd_values;
+        }
+        // c: the smallest unreached value no common-common pair can reach. Below it, the
+        // unreached values (all of an open parity) still need a witness pair.
+        let c = ((!reached & all & closed).trailing_zeros() as usize).min(cap);
+        let below_c = if c >= 64 { !0 } else { (1u64 << c) - 1 };
+        let mut left = !reached & below_c;
+        if left == 0 {
+            return c as Nimber;
+        }
+        let (fwd, rev) = (&self.fwd[..], &self.rev[..]);
+        let k = rev.len();
+        let lone = self.splits.len() == 1;
+        // With one split, heap n's witnesses are remembered, and the ones of earlier heaps
+        // tried first (`own` is then every value left: the split's parity is the only
+        // open one).
+        let mut found = [0u32; 64];
+        let wanted = left;
+        if lone {
+            let split = self.splits[0];
+            let rest = n - split.t;
+            let half = split.half(rest);
+            let off = k - 1 - rest;
+            let cache = &mut *self.witnesses;
+            let reaches = |a: u32, v: usize| {
+                let a = a as usize;
+                a >= 1 && a <= half && (fwd[a] ^ rev[off + a]) as usize == v
+            };
+            if n.is_multiple_of(SAMPLE_EVERY) {
+                for lag in 1..=LAGS.min(n) {
+                    let guesses = &cache.smaller[(n - lag) % LAGS];
+                    let mut bits = left;
+                    while bits != 0 {
+                        let v = bits.trailing_zeros() as usize;
+                        cache.hits[lag - 1] += u32::from(reaches(guesses[v], v));
+                        bits &= bits - 1;
+                    }
+                }
+                let best = (1..=LAGS).max_by_key(|&lag| (cache.hits[lag - 1], usize::MAX - lag));
+                cache.lag = best.unwrap_or(1);
+                if cache.hits.iter().any(|&h| h >= 1 << 16) {
+                    cache.hits.iter_mut().for_each(|h| *h /= 2);
+                }
+            }
+            if n >= cache.lag {
+                let guesses = &cache.smaller[(n - cache.lag) % LAGS];
+                let mut bits = left;
+                while bits != 0 {
+                    let v = bits.trailing_zeros() as usize;
+                    if reaches(guesses[v], v) {
+                        found[v] = guesses[v];
+                        left &= !(1 << v);
+                    }
+                    bits &= bits - 1;
+                }
+            }
+        }
+        // Splits take turns by blocks, as in `witness`; each scans only for values of its
+        // own parity, the only ones its common pairs reach (pairs with a rare part were
+        // all marked above).
+        let (mut block, max_block) = if self.splits.len() == 1 {
+            (usize::MAX / 2, usize::MAX / 2)
+        } else {
+            (64, MAX_BLOCK)
+        };
+        let mut from = 1;
+        while left != 0 {
+            let mut active = false;
+            for split in &self.splits {
+                if n < split.t + 2 {
+                    break;
+                }
+                let rest = n - split.t;
+                let half = split.half(rest);
+                let own = if self.domain & rest & 1 == 1 {
+                    self.odd_values
+                } else {
+                    !self.odd_values
+                };
+                let mine = left & own;
+                if mine == 0 || from > half {
+                    continue;
+                }
+                active = true;
+                let to = (from + block - 1).min(half);
+                let off = k - 1 - rest;
+                let mut at = [0u32; 64];
+                let (still, scanned) = self.kernel.unreached(
+                    &fwd[from..=to],
+                    &rev[off + from..=off + to],
+                    mine,
+                    &mut at,
+                );
+                let mut gone = mine & !still;
+                while gone != 0 {
+                    let v = gone.trailing_zeros() as usize;
+                    found[v] = (from + at[v] as usize) as u32;
+                    gone &= gone - 1;
+                }
+                left &= still | !own;
+                self.pairs_scanned += scanned as u64;
+            }
+            if !active {
+                break;
+            }
+            from += block;
+            block = block.saturating_mul(2).min(max_block);
+        }
+        if lone {
+            let mine = &mut self.witnesses.smaller[n % LAGS];
+            let mut gone = wanted & !left;
+            while gone != 0 {
+                let v = gone.trailing_zeros() as usize;
+                mine[v] = found[v];
+                gone &= gone - 1;
+            }
+        }
+        if left == 0 {
+            c as Nimber
+        } else {
+            left.trailing_zeros()
+        }
+    }
+
+    /// Looks for witness pairs of the values in `need` (all marked in `wanted`), among the
+    /// pairs `(a, rest - a)` with `a >= from`: the smallest value no pair reaches, if any
+    /// (`wanted` is left empty either way).
+    fn witness(&mut self, n: usize, from: usize) -> Option<u16> {
+        let parity = &self.parity[..];
+        let mut waiting = [0usize; 2];
+        for &v in &self.need {
+            waiting[parity[v as usize] as usize] += 1;
+        }
+        let (fwd, rev) = (&self.fwd[..], &self.rev[..]);
+        let k = rev.len();
+        // Splits take turns by blocks, so a value one split never reaches does not cost a
+        // full pass before another split finds it; blocks grow, since most heaps are
+        // settled within a few pairs. A lone split needs no turns: one block, one call per
+        // value found.
+        let (mut block, max_block) = if self.splits.len() == 1 {
+            (usize::MAX / 2, usize::MAX / 2)
+        } else {
+            (64, MAX_BLOCK)
+        };
+        let mut from = from;
+        while waiting != [0, 0] {
+            let mut active = false;
+            for split in &self.splits {
+                if n < split.t + 2 {
+                    break;
+                }
+                let rest = n - split.t;
+                let p = self.domain & rest & 1;
+                let half = split.half(rest);
+                if waiting[p] == 0 || from > half {
+                    continue;
+                }
+                active = true;
+                let to = (from + block - 1).min(half);
+                let off = k - 1 - rest;
+                let lo = &fwd[from..=to];
+                let hi = &rev[off + from..=off + to];
+                let mut i = 0;
+                while waiting[p] > 0 {
+                    match self.kernel.first_hit(&lo[i..], &hi[i..], &self.wanted) {
+                        Some(j) => {
+                            let x = lo[i + j] ^ hi[i + j];
+                            if self.wanted.remove(x) {
+                                waiting[parity[x as usize] as usize] -= 1;
+                            }
+                            i += j + 1;
+                        }
+                        None => {
+                            i = lo.len();
+                            break;
+                        }
+                    }
+                }
+                self.pairs_scanned += i as u64;
+            }
+            if !active {
+                break;
+            }
+            from += block;
+            block = block.saturating_mul(2).min(max_block);
+        }
+        if waiting == [0, 0] {
+            return None;
+        }
+        let wanted = &self.wanted;
+        let value = self.need.iter().find(|&&v| wanted.contains(v)).copied();
+        self.wanted.clear(&self.need);
+        value
     }
 
     /// Heaps `a >= 1` with parity(G(a) & mask) ^ (domain & a) odd.
@@ -902,6 +1238,14 @@ impl Sequence for SparseSpace {
     fn values(&self) -> &[Nimber] {
         &self.values
     }
+
+    fn into_values(self: Box<Self>) -> Vec<Nimber> {
+        self.values
+    }
+
+    fn leave_periods_to_caller(&mut self) {
+        self.finder = None;
+    }
 }
 
 #[cfg(test)]
@@ -994,10 +1338,19 @@ mod tests {
                         continue;
                     }
                 }
-                let mut fast = SparseSpace::new(&ruleset).unwrap();
-                fast.kernel = kernel;
-                fast.extend_to(3000);
-                assert_eq!(fast.values(), &reference[..], "{spec} {kernel:?}");
+                // Both the one-word path and the byte marks (Grundy's game, 0.16 and 0.77
+                // stay below 64 within these values).
+                for word_cap in [64, 0] {
+                    let mut fast = SparseSpace::new(&ruleset).unwrap();
+                    fast.kernel = kernel;
+                    fast.word_cap = word_cap;
+                    fast.extend_to(3000);
+                    assert_eq!(
+                        fast.values(),
+                        &reference[..],
+                        "{spec} {kernel:?} {word_cap}"
+                    );
+                }
             }
         }
     }
@@ -1050,12 +1403,56 @@ mod tests {
             })
     }
 
+    /// Codes of up to 7 digits after the point (moves take up to 7), any digits.
+    fn long_code_strategy() -> impl Strategy<Value = Ruleset> {
+        (
+            prop::sample::select(vec![0u8, 4]),
+            prop::collection::vec(0u8..8, 1..8),
+        )
+            .prop_map(|(d0, digits)| {
+                let text: String = std::iter::once(format!("{d0}."))
+                    .chain(digits.iter().map(|d| d.to_string()))
+                    .collect();
+                Ruleset::TakeBreak(TakeBreakCode::parse(&text, Radix::Octal).unwrap())
+            })
+    }
+
+    /// The scan kernels this processor runs.
+    fn runnable_kernels() -> Vec<Kernel> {
+        let mut kernels = vec![Kernel::Scalar];
+        match Kernel::detect() {
+            Kernel::Avx512 => kernels.extend([Kernel::Avx2, Kernel::Avx512]),
+            Kernel::Avx2 => kernels.push(Kernel::Avx2),
+            Kernel::Scalar => {}
+        }
+        kernels
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
         #[test]
         fn sparse_space_equals_mex_reference(ruleset in code_strategy(), len in 1u64..400) {
             let (reference, fast) = both(&ruleset, len);
             prop_assert_eq!(reference, fast);
+        }
+
+        #[test]
+        fn every_path_and_kernel_equals_mex_reference(
+            ruleset in long_code_strategy(),
+            len in 300usize..2500,
+        ) {
+            // Longer codes mix splits of both parities and several takes; lengths past the
+            // first reviews give real rare/common splits.
+            let reference = nim_values(&ruleset, Method::Reference, len as u64).unwrap();
+            for kernel in runnable_kernels() {
+                for word_cap in [64, 0] {
+                    let mut fast = SparseSpace::new(&ruleset).unwrap();
+                    fast.kernel = kernel;
+                    fast.word_cap = word_cap;
+                    fast.extend_to(len);
+                    prop_assert_eq!(fast.values(), &reference[..], "{} {:?} {}", ruleset, kernel, word_cap);
+                }
+            }
         }
 
         #[test]
