@@ -271,6 +271,22 @@ fn scan_pairs_small(
     low.len()
 }
 
+/// Marks the value `lo[i] ^ hi[i]` of every pair in `marks`, whose length is a power of two
+/// above every value. Out of line: inside the engine's one large function the compiler
+/// spent a fifth more instructions on this loop (0.007, where it is the hottest).
+#[inline(never)]
+fn mark_pairs(lo: &[u16], hi: &[u16], marks: &mut [u8]) {
+    let Some(top) = marks.len().checked_sub(1) else {
+        return;
+    };
+    for (&x, &y) in lo.iter().zip(hi) {
+        // The mask changes nothing (values and their XORs lie below the length) but
+        // spares a bounds check per pair.
+        // SAFETY: (x ^ y) & top <= top < marks.len().
+        unsafe { *marks.get_unchecked_mut((x ^ y) as usize & top) = 1 };
+    }
+}
+
 /// How often (in heap sizes, after the doubling reviews) the rare/common split is reviewed.
 const REVIEW_EVERY: usize = 1 << 16;
 
@@ -734,9 +750,7 @@ impl SparseSpace {
                     more = true;
                     let to = (from + block - 1).min(half);
                     let off = k - 1 - rest;
-                    for (&x, &y) in fwd[from..=to].iter().zip(&rev[off + from..=off + to]) {
-                        marks[(x ^ y) as usize] = 1;
-                    }
+                    mark_pairs(&fwd[from..=to], &rev[off + from..=off + to], marks);
                     self.pairs_scanned += (to + 1 - from) as u64;
                 }
                 from += block;
