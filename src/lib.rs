@@ -90,13 +90,15 @@
 //! - [`domain`]: bounded domains (`--heaps K --max N`, `--total T`) and their gap-free
 //!   ranking bijections onto table entries (`tuples.rs`, `partitions.rs`), the ranking
 //!   of a move's result (`child.rs`), and `incremental.rs`, which ranks a position's
-//!   children from the parent's rank and steps through a tier without unranking.
+//!   children and parents from its runs of equal heaps and steps through a tier without
+//!   unranking.
 //! - [`label`]: the bottom-up labeller. `plan.rs` ranks a domain, picks the strategy and
 //!   estimates memory before anything is allocated; then tier by tier of total tokens, in
 //!   parallel within a tier (`tiers.rs` orders the work; moves that keep the total,
 //!   Grundy's splits and `d0` splits, are labelled by heap count within a tier):
 //!   `forward.rs`, `backward.rs`, `remoteness.rs` (retrograde, via `parents.rs`) and
-//!   `plain.rs` (the baselines); `drive.rs` runs a tier labeller over the `window.rs` of
+//!   `plain.rs` (the baselines), the first and third reading each heap size's moves
+//!   from `options.rs`; `drive.rs` runs a tier labeller over the `window.rs` of
 //!   tiers that moves reach and checkpoints into `work.rs` (the work directory: tier
 //!   files, manifest, resumption, finished outcomes streamed to the table writer);
 //!   shortcuts from theory in `one_heap.rs` (lone heaps 64 at a time, proved periods)
