@@ -629,18 +629,26 @@ mod tests {
         checked
     }
 
-    /// Checks every merge of every position (up to three heaps and `0..=3` tokens, within
-    /// the domain) against full ranking.
-    fn check_every_merge(total: u64) -> u64 {
+    /// Calls `check(ranker, strides, runs, heaps)` with every position of total at most
+    /// `total` loaded into `runs`.
+    fn each_loaded(total: u64, mut check: impl FnMut(&Ranker, &Strides, &mut Runs, &[u64])) {
         let partitions = Partitions::new(total).unwrap();
         let ranker = Ranker::Total(partitions.clone());
         let strides = Strides::new(&partitions);
         let mut runs = Runs::default();
         let mut heaps = Vec::new();
-        let mut checked = 0;
         for rank in 0..partitions.count() {
             partitions.unrank(rank, &mut heaps);
             runs.load(&strides, &heaps);
+            check(&ranker, &strides, &mut runs, &heaps);
+        }
+    }
+
+    /// Checks every merge of every position (up to three heaps and `0..=3` tokens, within
+    /// the domain) against full ranking.
+    fn check_every_merge(total: u64) -> u64 {
+        let mut checked = 0;
+        each_loaded(total, |ranker, strides, runs, heaps| {
             let sum: u64 = heaps.iter().sum();
             let n = heaps.len();
             let mut picks: Vec<Vec<usize>> = vec![vec![]];
@@ -656,41 +664,34 @@ mod tests {
                     if joined == 0 || sum + added > total || values.iter().any(|&x| x >= joined) {
                         continue;
                     }
-                    let full = ranker.rank_after_move(&heaps, sum, &removed, &[joined]);
-                    let fast = runs.merge_rank(&strides, &values, added);
+                    let full = ranker.rank_after_move(heaps, sum, &removed, &[joined]);
+                    let fast = runs.merge_rank(strides, &values, added);
                     assert_eq!(fast, full, "{heaps:?} merge {values:?} + {added}");
                     // Run indices count the distinct sizes above each merged heap.
                     let from: Vec<usize> = values
                         .iter()
                         .map(|&x| (0..runs.len()).filter(|&r| runs.value(r) > x).count())
                         .collect();
-                    let by_runs = runs.merge_runs_rank(&strides, &from, added);
+                    let by_runs = runs.merge_runs_rank(strides, &from, added);
                     assert_eq!(by_runs, full, "{heaps:?} merge runs {from:?} + {added}");
                     checked += 1;
                 }
             }
-        }
+        });
         checked
     }
 
     /// Checks the ranks of every pair merge, listed along the runs, against full ranking
     /// of every pair of heaps (one per pair of sizes).
     fn check_every_pair_merge(total: u64) -> u64 {
-        let partitions = Partitions::new(total).unwrap();
-        let ranker = Ranker::Total(partitions.clone());
-        let strides = Strides::new(&partitions);
-        let mut runs = Runs::default();
-        let mut heaps = Vec::new();
         let mut checked = 0;
-        for rank in 0..partitions.count() {
-            partitions.unrank(rank, &mut heaps);
-            runs.load(&strides, &heaps);
+        each_loaded(total, |ranker, strides, runs, heaps| {
             let sum: u64 = heaps.iter().sum();
             for added in 0..=(total - sum).min(3) {
                 for unequal in [false, true] {
                     let cap = total - 2;
                     let mut fast = Vec::new();
-                    runs.pair_merge_ranks(&strides, added, unequal, cap, |r| fast.push(r));
+                    runs.pair_merge_ranks(strides, added, unequal, cap, |r| fast.push(r));
                     let mut full = Vec::new();
                     for i in 0..heaps.len() {
                         for j in i + 1..heaps.len() {
@@ -701,7 +702,7 @@ mod tests {
                             {
                                 continue;
                             }
-                            full.push(ranker.rank_after_move(&heaps, sum, &[i, j], &[joined]));
+                            full.push(ranker.rank_after_move(heaps, sum, &[i, j], &[joined]));
                         }
                     }
                     fast.sort_unstable();
@@ -710,7 +711,7 @@ mod tests {
                     checked += full.len() as u64;
                 }
             }
-        }
+        });
         checked
     }
 

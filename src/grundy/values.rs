@@ -1405,23 +1405,19 @@ mod tests {
     }
 
     fn code_strategy() -> impl Strategy<Value = Ruleset> {
-        (
-            prop::sample::select(vec![0u8, 4]),
-            prop::collection::vec(0u8..8, 1..5),
-        )
-            .prop_map(|(d0, digits)| {
-                let text: String = std::iter::once(format!("{d0}."))
-                    .chain(digits.iter().map(|d| d.to_string()))
-                    .collect();
-                Ruleset::TakeBreak(TakeBreakCode::parse(&text, Radix::Octal).unwrap())
-            })
+        codes_of_up_to(4)
     }
 
     /// Codes of up to 7 digits after the point (moves take up to 7), any digits.
     fn long_code_strategy() -> impl Strategy<Value = Ruleset> {
+        codes_of_up_to(7)
+    }
+
+    /// Octal codes with `d0` 0 or 4 and 1 to `digits` digits after the point.
+    fn codes_of_up_to(digits: usize) -> impl Strategy<Value = Ruleset> {
         (
             prop::sample::select(vec![0u8, 4]),
-            prop::collection::vec(0u8..8, 1..8),
+            prop::collection::vec(0u8..8, 1..digits + 1),
         )
             .prop_map(|(d0, digits)| {
                 let text: String = std::iter::once(format!("{d0}."))
