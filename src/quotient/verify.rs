@@ -177,13 +177,28 @@ impl Closure {
     fn child(&mut self, node: Node, g: usize) -> Node {
         let (x, k, nonempty) = node;
         let (gx, gk, gne, _) = self.gens[g];
-        let n = self.q.order() as u32;
+        let n = self.q.order();
         {
             let (k, gk) = (&self.k_sets[k as usize], &self.k_sets[gk as usize]);
-            self.scratch.iter_mut().for_each(|w| *w = 0);
-            for z in 0..n {
-                if Self::bit(k, self.q.mul(z, gx)) || Self::bit(gk, self.q.mul(z, x)) {
-                    self.scratch[z as usize / 64] |= 1 << (z % 64);
+            // The monoid is commutative: `z·a` for every `z` is row `a` of the table.
+            let cells = self.q.cells();
+            let (by_gx, by_x) = (
+                &cells[gx as usize * n..(gx as usize + 1) * n],
+                &cells[x as usize * n..(x as usize + 1) * n],
+            );
+            if let ([k], [gk], [out]) = (&k[..], &gk[..], &mut self.scratch[..]) {
+                // One word (order at most 64, the common case): no branch per element.
+                let mut word = 0u64;
+                for (z, (&a, &b)) in by_gx.iter().zip(by_x).enumerate() {
+                    word |= ((k >> a | gk >> b) & 1) << z;
+                }
+                *out = word;
+            } else {
+                self.scratch.iter_mut().for_each(|w| *w = 0);
+                for (z, (&a, &b)) in by_gx.iter().zip(by_x).enumerate() {
+                    if Self::bit(k, a) || Self::bit(gk, b) {
+                        self.scratch[z / 64] |= 1 << (z % 64);
+                    }
                 }
             }
         }
