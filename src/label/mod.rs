@@ -197,32 +197,25 @@ fn label_tiers(
 ) -> Result<Option<Labels>> {
     let tiers = Tiers::of(ranker, strategy == Strategy::Backward);
     let count = ranker.count();
-    let finished = match strategy {
+    let (backward, forward);
+    let (labeller, reach): (&dyn drive::TierLabeller<AtomicU64>, _) = match strategy {
         Strategy::Backward => {
-            let labeller = backward::Backward::new(game, ranker);
-            let reach = backward::Backward::reach(game);
-            drive::run::<AtomicU64>(
-                &labeller,
-                tiers,
-                count,
-                reach,
-                store.as_deref_mut(),
-                progress,
-            )?
+            backward = backward::Backward::new(game, ranker);
+            (&backward, backward::Backward::reach(game))
         }
         Strategy::Forward | Strategy::Plain => {
-            let labeller = forward::Forward::new(game, ranker);
-            let reach = forward::Forward::reach(game);
-            drive::run::<AtomicU64>(
-                &labeller,
-                tiers,
-                count,
-                reach,
-                store.as_deref_mut(),
-                progress,
-            )?
+            forward = forward::Forward::new(game, ranker);
+            (&forward, forward::Forward::reach(game))
         }
     };
+    let finished = drive::run::<AtomicU64>(
+        labeller,
+        tiers,
+        count,
+        reach,
+        store.as_deref_mut(),
+        progress,
+    )?;
     let words = match (finished, store) {
         (Finished::Held(slots), _) => slots.into_iter().map(AtomicU64::into_inner).collect(),
         (Finished::Stored, Some(store)) if gather => store.assemble_bits(count)?,
