@@ -100,12 +100,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             "nodes/s"
         )?;
     }
-    for &(spec, convention, heaps) in SUITE {
-        let game = game::resolve(spec)?.with_convention(convention);
-        let position = Position::new(heaps.to_vec());
-        if !selected(args, &game, &position) {
-            continue;
-        }
+    for (game, position) in suite(args)? {
         let started = Instant::now();
         let (win, nodes) = match args.search.engine {
             Engine::Alphabeta => {
@@ -173,6 +168,19 @@ fn selected(args: &BenchArgs, game: &Game, position: &Position) -> bool {
     args.only
         .as_deref()
         .is_none_or(|text| format!("{} {position}", game.canonical()).contains(text))
+}
+
+/// The suite's games and positions that `--only` selects, in suite order.
+fn suite(args: &BenchArgs) -> Result<Vec<(Game, Position)>> {
+    let mut chosen = Vec::new();
+    for &(spec, convention, heaps) in SUITE {
+        let game = game::resolve(spec)?.with_convention(convention);
+        let position = Position::new(heaps.to_vec());
+        if selected(args, &game, &position) {
+            chosen.push((game, position));
+        }
+    }
+    Ok(chosen)
 }
 
 /// One remoteness benchmark row.
@@ -273,12 +281,7 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
             "ratio"
         )?;
     }
-    for &(spec, convention, heaps) in SUITE {
-        let game = game::resolve(spec)?.with_convention(convention);
-        let position = Position::new(heaps.to_vec());
-        if !selected(args, &game, &position) {
-            continue;
-        }
+    for (game, position) in suite(args)? {
         let measured = if plain {
             measure_plain(&game, &position)
         } else {
