@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{RemotenessReference, Rules};
+use common::{random_rules, RemotenessReference, Rules};
 use proptest::prelude::*;
 use sicher::game::{resolve, Convention, Game, Position};
 use sicher::search::plain::PlainRemoteness;
@@ -43,46 +43,6 @@ fn configs() -> Vec<SearchConfig> {
     ]
 }
 
-fn rules_strategy() -> impl Strategy<Value = Rules> {
-    let octal = (
-        prop::sample::select(vec![0u8, 4]),
-        prop::collection::vec(0u8..8, 1..4),
-        any::<bool>(),
-    )
-        .prop_map(|(d0, tail, repeat)| {
-            let mut digits = vec![d0];
-            digits.extend(tail);
-            let repeat = repeat && *digits.last().unwrap() != 0;
-            Rules::Code {
-                hex: false,
-                digits,
-                repeat,
-            }
-        });
-    let hex = (
-        prop::sample::select(vec![0u8, 4, 8]),
-        prop::collection::vec(0u8..16, 1..3),
-    )
-        .prop_map(|(d0, tail)| {
-            let mut digits = vec![d0];
-            digits.extend(tail);
-            Rules::Code {
-                hex: true,
-                digits,
-                repeat: false,
-            }
-        });
-    prop_oneof![
-        3 => octal,
-        1 => hex,
-        1 => prop::collection::btree_set(1u64..6, 1..4).prop_map(|s| Rules::Subtraction(s.into_iter().collect())),
-        1 => Just(Rules::Nim),
-        1 => Just(Rules::Grundy),
-        1 => Just(Rules::Wythoff),
-        1 => (1usize..4).prop_map(Rules::Moore),
-    ]
-}
-
 fn expected(reference: &mut RemotenessReference, heaps: &[u64], misere: bool) -> Value {
     let (win, remoteness) = reference.value(heaps);
     Value::Remoteness {
@@ -117,7 +77,7 @@ proptest! {
     /// best move is the first of them.
     #[test]
     fn every_algorithm_matches_the_reference(
-        rules in rules_strategy(),
+        rules in random_rules(),
         misere in any::<bool>(),
         heaps in prop::collection::vec(0u64..8, 0..4),
     ) {

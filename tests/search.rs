@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Reference, Rules};
+use common::{random_rules, Reference, Rules};
 use proptest::prelude::*;
 use sicher::game::{resolve, Convention, Game, Position};
 use sicher::search::{SearchConfig, Solver};
@@ -38,46 +38,6 @@ fn configs() -> Vec<SearchConfig> {
     ]
 }
 
-fn rules_strategy() -> impl Strategy<Value = Rules> {
-    let octal = (
-        prop::sample::select(vec![0u8, 4]),
-        prop::collection::vec(0u8..8, 1..4),
-        any::<bool>(),
-    )
-        .prop_map(|(d0, tail, repeat)| {
-            let mut digits = vec![d0];
-            digits.extend(tail);
-            let repeat = repeat && *digits.last().unwrap() != 0;
-            Rules::Code {
-                hex: false,
-                digits,
-                repeat,
-            }
-        });
-    let hex = (
-        prop::sample::select(vec![0u8, 4, 8]),
-        prop::collection::vec(0u8..16, 1..3),
-    )
-        .prop_map(|(d0, tail)| {
-            let mut digits = vec![d0];
-            digits.extend(tail);
-            Rules::Code {
-                hex: true,
-                digits,
-                repeat: false,
-            }
-        });
-    prop_oneof![
-        3 => octal,
-        1 => hex,
-        1 => prop::collection::btree_set(1u64..6, 1..4).prop_map(|s| Rules::Subtraction(s.into_iter().collect())),
-        1 => Just(Rules::Nim),
-        1 => Just(Rules::Grundy),
-        1 => Just(Rules::Wythoff),
-        1 => (1usize..4).prop_map(Rules::Moore),
-    ]
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -85,7 +45,7 @@ proptest! {
     /// in every configuration, and its winning moves are legal and winning.
     #[test]
     fn solver_matches_reference(
-        rules in rules_strategy(),
+        rules in random_rules(),
         misere in any::<bool>(),
         heaps in prop::collection::vec(0u64..8, 0..4),
     ) {

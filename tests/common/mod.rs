@@ -8,6 +8,8 @@
 
 use std::collections::HashMap;
 
+use proptest::prelude::*;
+
 /// A ruleset as the reference understands it.
 #[derive(Clone, Debug)]
 pub enum Rules {
@@ -297,4 +299,46 @@ pub fn run(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// Random rulesets of every kind: short octal codes (some with a repeating last digit),
+/// hexadecimal codes, subtraction sets, Nim, Grundy's game, Wythoff and Moore's Nim.
+pub fn random_rules() -> impl Strategy<Value = Rules> {
+    let octal = (
+        prop::sample::select(vec![0u8, 4]),
+        prop::collection::vec(0u8..8, 1..4),
+        any::<bool>(),
+    )
+        .prop_map(|(d0, tail, repeat)| {
+            let mut digits = vec![d0];
+            digits.extend(tail);
+            let repeat = repeat && *digits.last().unwrap() != 0;
+            Rules::Code {
+                hex: false,
+                digits,
+                repeat,
+            }
+        });
+    let hex = (
+        prop::sample::select(vec![0u8, 4, 8]),
+        prop::collection::vec(0u8..16, 1..3),
+    )
+        .prop_map(|(d0, tail)| {
+            let mut digits = vec![d0];
+            digits.extend(tail);
+            Rules::Code {
+                hex: true,
+                digits,
+                repeat: false,
+            }
+        });
+    prop_oneof![
+        3 => octal,
+        1 => hex,
+        1 => prop::collection::btree_set(1u64..6, 1..4).prop_map(|s| Rules::Subtraction(s.into_iter().collect())),
+        1 => Just(Rules::Nim),
+        1 => Just(Rules::Grundy),
+        1 => Just(Rules::Wythoff),
+        1 => (1usize..4).prop_map(Rules::Moore),
+    ]
 }
