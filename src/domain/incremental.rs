@@ -343,63 +343,25 @@ impl Runs {
     /// Rank of the parent made by merging heaps `removed` (ascending sizes, each a heap of
     /// the loaded position) and `added` tokens into one heap of their sum, which must be
     /// larger than each of them (a split, a take-and-break move or a one-heap move undone;
-    /// with no heaps removed, a heap of `added` tokens put in).
-    ///
-    /// Runs smaller than the smallest merged heap keep their shares; runs larger than the
-    /// new heap see `added` more tokens below them (a share cached per count of runs and
-    /// `added`); only the runs in between are walked.
+    /// with no heaps removed, a heap of `added` tokens put in): [`Runs::merge_runs_rank`]
+    /// once each heap's run is found.
     pub fn merge_rank(&mut self, strides: &Strides, removed: &[Heap], added: u64) -> u64 {
-        let merged: Heap = removed.iter().sum();
-        let joined = merged + added;
-        debug_assert!(removed.is_sorted() && removed.iter().all(|&x| x < joined));
-        let low = removed.first().copied().unwrap_or(joined);
-        let above = self.runs.partition_point(|r| r.value > joined);
-        let kept = self.runs.partition_point(|r| r.value >= low);
-        let mut share = self.raised(strides, above, added);
-        let mut joined_placed = false;
-        for k in above..kept {
-            let run = self.runs[k];
-            let (mut smaller, mut equal) = (0, 0);
-            for &x in removed {
-                if x < run.value {
-                    smaller += x;
-                } else if x == run.value {
-                    equal += 1;
-                }
-            }
-            let mut count = run.count - equal;
-            if run.value == joined {
-                count += 1;
-                joined_placed = true;
-            }
-            if count > 0 {
-                share += strides.run(run.value, run.start - smaller, count);
-            }
+        debug_assert!(removed.len() <= MAX_PUT_BACK);
+        let mut from = [0usize; MAX_PUT_BACK];
+        for (run, &x) in from.iter_mut().zip(removed) {
+            *run = self.runs.partition_point(|r| r.value > x);
         }
-        if !joined_placed {
-            // Every heap below the new one is a heap below the smallest larger run.
-            let below = if above > 0 {
-                self.runs[above - 1].start
-            } else {
-                self.total
-            };
-            share += strides.run(joined, below - merged, 1);
-        }
-        share += match kept {
-            0 => self.share(),
-            _ => self.share() - self.runs[kept - 1].from,
-        };
-        strides.offsets[(self.total + added) as usize] + share
+        self.merge_runs_rank(strides, &from[..removed.len()], added)
     }
 
     /// Rank of the parent made by merging one heap of each run in `from` (run indices,
     /// largest index first, so ascending heap sizes; an index repeats once per heap taken
     /// from its run) and `added` tokens into one heap larger than each of them.
     ///
-    /// The same parent as [`Runs::merge_rank`], without searching for the merged heaps:
-    /// the runs larger than the new heap come from the cached raised row, the smaller
-    /// ones keep their shares, and only the runs between the new heap and the smallest
-    /// merged one are walked.
+    /// The parent of [`Runs::merge_rank`], given the merged heaps' runs: the runs larger
+    /// than the new heap come from the cached raised row, the smaller ones keep their
+    /// shares, and only the runs between the new heap and the smallest merged one are
+    /// walked.
     pub fn merge_runs_rank(&mut self, strides: &Strides, from: &[usize], added: u64) -> u64 {
         let merged: Heap = from.iter().map(|&i| self.runs[i].value).sum();
         debug_assert!(from.is_sorted_by(|a, b| a >= b));
