@@ -12,7 +12,7 @@ use crate::atomic_file::Replace;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::game::Game;
-use crate::label::{Derivation, Labelled, Plan, Strategy, WorkDir};
+use crate::label::{Derivation, Labelled, Plan, WorkDir};
 use crate::{memory, table};
 
 const EXAMPLES_TABLE: &str = "Examples:
@@ -328,11 +328,7 @@ pub fn run(args: &TableArgs) -> Result<()> {
         convention: game.convention.to_string(),
         domain: domain.flags(),
         path: path.display().to_string(),
-        // Remoteness tables have one labeller of their own, whatever the strategy says.
-        strategy: match (&labelled.remoteness, plan.strategy()) {
-            (Some(_), strategy) if strategy != Strategy::Plain => "retrograde remoteness".into(),
-            (_, strategy) => strategy.to_string(),
-        },
+        strategy: plan.labeller(),
         threads: plan.threads(),
         entries,
         unsafe_count: match (&labelled.labels, header.kind) {

@@ -143,6 +143,15 @@ impl Plan {
         self.strategy
     }
 
+    /// The labeller that will run, by name: remoteness tables have one of their own
+    /// (unless the plain baseline is asked for), outcome tables the strategy's.
+    pub fn labeller(&self) -> String {
+        match (self.remoteness, self.strategy) {
+            (true, strategy) if strategy != Strategy::Plain => "retrograde remoteness".into(),
+            (_, strategy) => strategy.to_string(),
+        }
+    }
+
     /// Worker threads that will label.
     pub fn threads(&self) -> usize {
         self.threads.unwrap_or_else(rayon::current_num_threads)
