@@ -95,5 +95,3 @@ impl ChildRanks {
 
 /// Most heaps one parent merges (hexadecimal codes leave three).
 const MERGED_MAX: usize = 3;
-
-impl ChildRanks {}
