@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::incremental::MAX_PUT_BACK;
 use super::{Ranker, Runs, Strides, TupleChildren};
 use crate::game::Heap;
 
@@ -79,8 +80,8 @@ impl ChildRanks {
         added: &[Heap],
     ) -> u64 {
         if let (ChildRanks::Total(strides, runs), &[joined]) = (&mut *self, added) {
-            let mut values = [0; MERGED_MAX];
-            if removed.len() <= MERGED_MAX && removed.iter().all(|&i| heaps[i] < joined) {
+            let mut values = [0; MAX_PUT_BACK];
+            if removed.len() <= MAX_PUT_BACK && removed.iter().all(|&i| heaps[i] < joined) {
                 for (value, &i) in values.iter_mut().zip(removed) {
                     *value = heaps[i];
                 }
@@ -92,6 +93,3 @@ impl ChildRanks {
         ranker.rank_after_move(heaps, heaps.iter().sum(), removed, added)
     }
 }
-
-/// Most heaps one parent merges (hexadecimal codes leave three).
-const MERGED_MAX: usize = 3;
