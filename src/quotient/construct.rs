@@ -2,11 +2,14 @@
 //!
 //! Stage `n` extends the quotient `Q_{n-1}` of heaps `1..n` by heap `n`:
 //!
-//! 1. **Extension.** `extend::rows` computes the outcome rows of `rep(y) + k·H_n` over
-//!    `Q_{n-1}` and their period `(r, d)`; the candidate `Q_{n-1} × C(r, d)` is reduced
-//!    by indistinguishability and checked by `verify`. When heap `n`'s element is a
-//!    product of older heaps' elements the extension was conservative (the presentation
-//!    keeps its generators); otherwise heap `n` is a new generator.
+//! 1. **Extension.** Most heaps are an element `Q_{n-1}` already has: the first outcome
+//!    row of `rep(y) + H_n` names it, and the closure of `verify`, extended by heap `n`
+//!    alone, confirms it (`extend_within`). Otherwise `extend::rows` computes the
+//!    outcome rows of `rep(y) + k·H_n` over `Q_{n-1}` and their period `(r, d)`; the
+//!    candidate `Q_{n-1} × C(r, d)` is reduced by indistinguishability and checked by
+//!    `verify`. When heap `n`'s element is a product of older heaps' elements the
+//!    extension was conservative (the presentation keeps its generators); otherwise
+//!    heap `n` is a new generator.
 //! 2. **Recalibration.** The check fails when heap `n` tells apart positions that
 //!    `Q_{n-1}` identifies (misère Kayles does this at heap 9: `5 + 5 ≡ 0` among heaps
 //!    below 9 but not once 9 is there). The construction then rebuilds the candidate
@@ -23,7 +26,7 @@
 //! Every accepted quotient has passed the verification theorem for its heap range, so
 //! it is exact there whatever route produced it. Budgets are counts, never times.
 
-use super::extend::{representatives, rows, HeapView};
+use super::extend::{representatives, rows, HeapView, RepOptions};
 use super::monoid::{reachable, reduce, Monoid, Product, Table};
 use super::options::HeapOptions;
 use super::verify::{verify, Closure, Generator, TooManyNodes, Verdict};
@@ -176,6 +179,9 @@ pub(crate) struct Builder {
     pub stage: Stage,
     /// The verified transition closure of `stage`.
     closure: Closure,
+    /// The options of `stage`'s representatives, kept while heaps extend it
+    /// conservatively (`None`: not computed for this stage yet).
+    rep_options: Option<RepOptions>,
     kinds: Vec<Kind>,
     budget: Budget,
     /// Heaps whose stage needed recalibration.
@@ -187,6 +193,7 @@ impl Builder {
         let stage = Stage::first();
         Builder {
             closure: Closure::new(&stage.q, &stage.p),
+            rep_options: None,
             stage,
             kinds: vec![Kind::Word(Vec::new())],
             budget,
@@ -198,9 +205,13 @@ impl Builder {
     /// generator (so the presentation may have changed).
     pub fn step(&mut self, opts: &HeapOptions) -> Result<bool, Stop> {
         let n = self.stage.n() + 1;
-        if let Some((stage, same_table)) = self.extend(n, opts)? {
-            let fresh = self.accept(stage, None);
-            return Ok(fresh || !same_table);
+        if let Some(word) = self.extend_within(n, opts)? {
+            self.kinds.push(Kind::Word(word));
+            return Ok(false);
+        }
+        if let Some(stage) = self.extend(n, opts)? {
+            self.accept(stage, None);
+            return Ok(true);
         }
         self.recalibrated.push(n);
         let (stage, kinds) = self.recalibrate(n, opts)?;
@@ -214,21 +225,82 @@ impl Builder {
         Ok(true)
     }
 
-    /// Stage 1 of the module doc: the conservative route over the reduced quotient.
-    fn extend(&mut self, n: u32, opts: &HeapOptions) -> Result<Option<(Stage, bool)>, Stop> {
+    /// The options of the current stage's representatives, computed on first use.
+    fn stage_rep_options(&mut self) -> &RepOptions {
+        let stage = &self.stage;
+        self.rep_options.get_or_insert_with(|| {
+            let reps = representatives(&stage.q, &distinct_heaps(&stage.element, stage.n() + 1));
+            let view = View {
+                element: &stage.element,
+                options: &stage.options,
+            };
+            RepOptions::new(&stage.q, &view, reps)
+        })
+    }
+
+    /// Stage 1, first try: heap `n` is an element `Q_{n-1}` already has. The first row
+    /// of `rep(y) + H_n` must be that element's row of `P`; as `Q_{n-1}` is reduced, at
+    /// most one element has it, and the closure extended by heap `n` decides. On success
+    /// the stage keeps its table, numbering and representatives (a word with heap `n`
+    /// comes after every word of smaller heaps), and the heap's word in the fresh
+    /// generators is returned.
+    fn extend_within(
+        &mut self,
+        n: u32,
+        opts: &HeapOptions,
+    ) -> Result<Option<Vec<(u32, u64)>>, Stop> {
+        let s_n = option_elements(&self.stage.q, &self.stage.element, opts.of_heap(n));
+        let has_move = !opts.of_heap(n).is_empty();
+        self.stage_rep_options();
+        let (stage, rep_options) = (
+            &self.stage,
+            self.rep_options.as_ref().expect("computed above"),
+        );
+        let q = &stage.q;
+        let first = rep_options.next_row(q, &stage.p, &s_n, has_move);
+        let order = &rep_options.reps.order;
+        let Some(x) = order.iter().copied().find(|&x| {
+            order
+                .iter()
+                .all(|&y| first[y as usize] == stage.p[q.mul(y, x) as usize])
+        }) else {
+            return Ok(None);
+        };
+        let word = self.word_of(
+            rep_options.reps.word[x as usize]
+                .as_deref()
+                .unwrap_or_default(),
+        );
+        let generator = Generator {
+            heap: n,
+            element: x,
+            options: s_n.clone(),
+        };
+        let valid = self
+            .closure
+            .add(&[generator], self.budget.max_pairs)
+            .map_err(|TooManyNodes| Stop::Pairs)?;
+        if !valid {
+            // The closure now holds a mispredicted pair: `extend` and `recalibrate`, which
+            // come next, build their own.
+            return Ok(None);
+        }
+        self.stage.element.push(x);
+        self.stage.options.push(s_n);
+        Ok(Some(word))
+    }
+
+    /// Stage 1 of the module doc: the conservative route over the reduced quotient,
+    /// when heap `n` is not an element `Q_{n-1}` has.
+    fn extend(&mut self, n: u32, opts: &HeapOptions) -> Result<Option<Stage>, Stop> {
+        self.stage_rep_options();
         let old = &self.stage;
         let q = &old.q;
         let s_n = option_elements(q, &old.element, opts.of_heap(n));
-        let reps = representatives(q, &distinct_heaps(&old.element, n));
-        let view = View {
-            element: &old.element,
-            options: &old.options,
-        };
         let found = rows(
             q,
             &old.p,
-            &view,
-            &reps,
+            self.rep_options.as_ref().expect("computed above"),
             &s_n,
             !opts.of_heap(n).is_empty(),
             (0, 1),
@@ -248,27 +320,11 @@ impl Builder {
         gens.dedup();
         let (q2, p2, class) = reduce(&product, &p, &gens, self.budget.max_order as usize)
             .map_err(|order| Stop::Order(order as u64))?;
-        // When heap n only relabels Q_{n-1}, keep its numbering and extend the closure.
         if q2.order() == q.order() {
-            let mut inverse = vec![u32::MAX; q.order()];
-            for y in 0..q.order() {
-                inverse[class[y] as usize] = y as u32;
-            }
-            if inverse.iter().all(|&y| y != u32::MAX) {
-                let mut stage = old.clone();
-                stage.element.push(inverse[class[x_n as usize] as usize]);
-                stage.options.push(s_n);
-                let generator = Generator {
-                    heap: n,
-                    element: stage.element[n as usize],
-                    options: stage.options[n as usize].clone(),
-                };
-                let valid = self
-                    .closure
-                    .add(&[generator], self.budget.max_pairs)
-                    .map_err(|TooManyNodes| Stop::Pairs)?;
-                return Ok(valid.then_some((stage, true)));
-            }
+            // `Q_{n-1}` embeds in the reduced candidate (its elements stay told apart),
+            // so equal orders mean heap `n` is an element `Q_{n-1}` has: the one
+            // `extend_within` tried, whose closure failed.
+            return Ok(None);
         }
         let mut element: Vec<u32> = old.element.iter().map(|&x| class[x as usize]).collect();
         element.push(class[x_n as usize]);
@@ -300,7 +356,7 @@ impl Builder {
             return Ok(None);
         }
         self.closure = closure;
-        Ok(Some((stage, false)))
+        Ok(Some(stage))
     }
 
     /// Stage 2 of the module doc.
@@ -457,8 +513,7 @@ impl Builder {
                     let found = rows(
                         &product,
                         &p,
-                        &view,
-                        &reps,
+                        &RepOptions::new(&product, &view, reps),
                         &s_h,
                         !opts.of_heap(h as u32).is_empty(),
                         (*min_r, *d_mult),
@@ -522,9 +577,8 @@ impl Builder {
         })
     }
 
-    /// Takes the new stage and records how heap `n` enters future layouts; true when
-    /// heap `n` is a new generator.
-    fn accept(&mut self, stage: Stage, kinds: Option<Vec<Kind>>) -> bool {
+    /// Takes the new stage and records how heap `n` enters future layouts.
+    fn accept(&mut self, stage: Stage, kinds: Option<Vec<Kind>>) {
         let n = stage.n();
         if let Some(kinds) = kinds {
             self.kinds = kinds;
@@ -535,31 +589,34 @@ impl Builder {
         let x_n = stage.element[n as usize];
         let kind = if reachable(&stage.q, &gens).contains(&x_n) {
             let reps = representatives(&stage.q, &older);
-            let word = reps.word[x_n as usize].clone().unwrap_or_default();
-            let mut sum: Vec<(u32, u64)> = Vec::new();
-            for h in word {
-                let parts: Vec<(u32, u64)> = match &self.kinds[h as usize] {
-                    Kind::Fresh { .. } => vec![(h, 1)],
-                    Kind::Word(w) => w.clone(),
-                };
-                for (f, e) in parts {
-                    match sum.iter_mut().find(|(g, _)| *g == f) {
-                        Some((_, total)) => *total += e,
-                        None => sum.push((f, e)),
-                    }
-                }
-            }
-            Kind::Word(sum)
+            Kind::Word(self.word_of(reps.word[x_n as usize].as_deref().unwrap_or_default()))
         } else {
             Kind::Fresh {
                 min_r: 0,
                 d_mult: 1,
             }
         };
-        let fresh = matches!(kind, Kind::Fresh { .. });
         self.kinds.push(kind);
         self.stage = stage;
-        fresh
+        self.rep_options = None;
+    }
+
+    /// A sum of heaps as exponents of the fresh heaps of the layout.
+    fn word_of(&self, heaps: &[u32]) -> Vec<(u32, u64)> {
+        let mut sum: Vec<(u32, u64)> = Vec::new();
+        for &h in heaps {
+            let parts: Vec<(u32, u64)> = match &self.kinds[h as usize] {
+                Kind::Fresh { .. } => vec![(h, 1)],
+                Kind::Word(w) => w.clone(),
+            };
+            for (f, e) in parts {
+                match sum.iter_mut().find(|(g, _)| *g == f) {
+                    Some((_, total)) => *total += e,
+                    None => sum.push((f, e)),
+                }
+            }
+        }
+        sum
     }
 }
 

@@ -60,6 +60,69 @@ pub(crate) trait HeapView {
     fn option_elements(&self, h: u32) -> &[u32];
 }
 
+/// The options of every representative as elements: what one row of the recursion
+/// reads. It depends only on the monoid and the heaps below the new one, so a stage
+/// keeps it for every heap that extends it conservatively.
+pub(crate) struct RepOptions {
+    /// The representatives the options belong to.
+    pub reps: Representatives,
+    /// Per element: elements of its representative's options, sorted and distinct.
+    options: Vec<Vec<u32>>,
+}
+
+impl RepOptions {
+    /// The options of each representative in `reps`, read through `view`.
+    pub fn new<M: Monoid, V: HeapView>(m: &M, view: &V, reps: Representatives) -> Self {
+        let mut options: Vec<Vec<u32>> = vec![Vec::new(); m.order()];
+        let mut rest = Vec::new();
+        for &y in &reps.order {
+            let word = reps.word[y as usize].as_deref().unwrap_or(&[]);
+            let mut out = Vec::new();
+            for (i, &h) in word.iter().enumerate() {
+                if i > 0 && word[i - 1] == h {
+                    continue;
+                }
+                rest.clear();
+                rest.extend(
+                    word.iter()
+                        .enumerate()
+                        .filter(|&(j, _)| j != i)
+                        .map(|(_, &g)| g),
+                );
+                let base = rest
+                    .iter()
+                    .fold(m.identity(), |acc, &g| m.mul(acc, view.element(g)));
+                out.extend(view.option_elements(h).iter().map(|&s| m.mul(base, s)));
+            }
+            out.sort_unstable();
+            out.dedup();
+            options[y as usize] = out;
+        }
+        RepOptions { reps, options }
+    }
+
+    /// Row `k` from row `k - 1` (`prev`): `rep(y) + k·H` is a P-position iff it has a
+    /// move and neither an option of `rep(y)` (settled earlier in this row) nor an
+    /// option of `H` (read from `prev`) leads to a P-position.
+    pub fn next_row<M: Monoid>(
+        &self,
+        m: &M,
+        prev: &[bool],
+        new_options: &[u32],
+        new_has_move: bool,
+    ) -> Vec<bool> {
+        let mut cur = vec![false; m.order()];
+        for &y in &self.reps.order {
+            let yi = y as usize;
+            let moves = new_has_move || !self.options[yi].is_empty();
+            cur[yi] = moves
+                && !self.options[yi].iter().any(|&z| cur[z as usize])
+                && !new_options.iter().any(|&s| prev[m.mul(y, s) as usize]);
+        }
+        cur
+    }
+}
+
 /// Outcome rows of `rep(y) + k·H` and the period found.
 pub(crate) struct Rows {
     /// `rows[k][y]`: `rep(y) + k·H` is a P-position, for `k < preperiod + period`.
@@ -74,47 +137,18 @@ pub(crate) struct Rows {
 pub(crate) struct NoPeriod;
 
 /// Computes the rows of a new heap with options `new_options` (elements of `m`) and
-/// whether it has a move, over the representatives `reps`; `(min_r, d_mult)` force a
-/// longer preperiod or a multiple of the period.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn rows<M: Monoid, V: HeapView>(
+/// whether it has a move, over the representatives' options `rep_options`;
+/// `(min_r, d_mult)` force a longer preperiod or a multiple of the period.
+pub(crate) fn rows<M: Monoid>(
     m: &M,
     p: &[bool],
-    view: &V,
-    reps: &Representatives,
+    rep_options: &RepOptions,
     new_options: &[u32],
     new_has_move: bool,
     (min_r, d_mult): (u32, u32),
     max_rows: u32,
 ) -> Result<Rows, NoPeriod> {
     let n = m.order();
-    // Options of each representative, as elements.
-    let mut rep_options: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut rest = Vec::new();
-    for &y in &reps.order {
-        let word = reps.word[y as usize].as_deref().unwrap_or(&[]);
-        let mut out = Vec::new();
-        for (i, &h) in word.iter().enumerate() {
-            if i > 0 && word[i - 1] == h {
-                continue;
-            }
-            rest.clear();
-            rest.extend(
-                word.iter()
-                    .enumerate()
-                    .filter(|&(j, _)| j != i)
-                    .map(|(_, &g)| g),
-            );
-            let base = rest
-                .iter()
-                .fold(m.identity(), |acc, &g| m.mul(acc, view.element(g)));
-            out.extend(view.option_elements(h).iter().map(|&s| m.mul(base, s)));
-        }
-        out.sort_unstable();
-        out.dedup();
-        rep_options[y as usize] = out;
-    }
-    let has_move: Vec<bool> = (0..n).map(|y| !rep_options[y].is_empty()).collect();
     let mut rows: Vec<Vec<bool>> = vec![(0..n).map(|y| p[y]).collect()];
     let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
     seen.insert(rows[0].clone(), 0);
@@ -123,14 +157,7 @@ pub(crate) fn rows<M: Monoid, V: HeapView>(
             return Err(NoPeriod);
         }
         let prev = rows.last().expect("row 0 exists");
-        let mut cur = vec![false; n];
-        for &y in &reps.order {
-            let yi = y as usize;
-            let moves = new_has_move || has_move[yi];
-            cur[yi] = moves
-                && !rep_options[yi].iter().any(|&z| cur[z as usize])
-                && !new_options.iter().any(|&s| prev[m.mul(y, s) as usize]);
-        }
+        let cur = rep_options.next_row(m, prev, new_options, new_has_move);
         let k = rows.len();
         if let Some(&j) = seen.get(&cur) {
             break (j as u32, (k - j) as u32);
