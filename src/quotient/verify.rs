@@ -15,9 +15,6 @@
 //! `E ≠ ∅`; the product becomes `K = y⁻¹K(E) ∪ x⁻¹K(F)`, with `a⁻¹K = {z : za ∈ K}`,
 //! and `E ∩ P ≠ ∅` is `1 ∈ K`.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use hashbrown::{HashMap, HashSet};
 
 use super::monoid::{Monoid, Table};
@@ -44,6 +41,9 @@ pub(crate) enum Verdict {
 /// The closure outgrew its node budget.
 pub(crate) struct TooManyNodes;
 
+/// A preimage not computed yet: no set of an order below 64 has bit 63.
+const UNKNOWN: u64 = u64::MAX;
+
 /// A transition pair: element, interned `K`, options non-empty.
 type Node = (u32, u32, bool);
 
@@ -54,6 +54,11 @@ pub(crate) struct Closure {
     p: Vec<bool>,
     /// Interned `K` sets, looked up by slice so that a known set costs no allocation.
     k_ids: HashMap<Box<[u64]>, u32>,
+    /// The same for one-word sets (order at most 64, the common case), by value.
+    word_ids: HashMap<u64, u32>,
+    /// For orders below 64: `a⁻¹K` at `k * order + a` for the set with id `k`, or
+    /// [`UNKNOWN`] until first asked.
+    preimages: Vec<u64>,
     k_sets: Vec<Box<[u64]>>,
     /// Per distinct generator: element, `K` of its options, options non-empty, heap.
     gens: Vec<(u32, u32, bool, u32)>,
@@ -73,6 +78,8 @@ impl Closure {
             q: q.clone(),
             p: p.to_vec(),
             k_ids: HashMap::new(),
+            word_ids: HashMap::new(),
+            preimages: Vec::new(),
             k_sets: Vec::new(),
             gens: Vec::new(),
             keys: HashSet::new(),
@@ -91,14 +98,25 @@ impl Closure {
 
     /// Interns the set in `scratch`.
     fn intern_scratch(&mut self) -> u32 {
+        let fresh = self.k_sets.len() as u32;
+        if let [word] = self.scratch[..] {
+            let id = *self.word_ids.entry(word).or_insert(fresh);
+            if id == fresh {
+                self.k_sets.push(Box::new([word]));
+                if self.q.order() < 64 {
+                    let len = self.preimages.len() + self.q.order();
+                    self.preimages.resize(len, UNKNOWN);
+                }
+            }
+            return id;
+        }
         if let Some(&id) = self.k_ids.get(&self.scratch[..]) {
             return id;
         }
-        let id = self.k_sets.len() as u32;
         let set: Box<[u64]> = self.scratch.clone().into_boxed_slice();
         self.k_sets.push(set.clone());
-        self.k_ids.insert(set, id);
-        id
+        self.k_ids.insert(set, fresh);
+        fresh
     }
 
     /// Adds generators and extends the closure; false once any pair is mispredicted.
@@ -174,11 +192,35 @@ impl Closure {
         k[z as usize / 64] >> (z % 64) & 1 != 0
     }
 
+    /// `a⁻¹K = {z : za ∈ K}` for the one-word set with id `k` (order below 64), computed
+    /// once per pair: a closure asks for far fewer distinct pairs than it makes children.
+    fn preimage_word(&mut self, k: u32, a: u32) -> u64 {
+        let n = self.q.order();
+        let at = k as usize * n + a as usize;
+        if self.preimages[at] != UNKNOWN {
+            return self.preimages[at];
+        }
+        let set = self.k_sets[k as usize][0];
+        // The monoid is commutative: `z·a` for every `z` is row `a` of the table. Bits
+        // are shifted in from the top, a chain the compiler keeps scalar (its vector form
+        // of per-lane variable shifts was slower without AVX2).
+        let row = &self.q.cells()[a as usize * n..(a as usize + 1) * n];
+        let mut word = 0u64;
+        for &y in row.iter().rev() {
+            word = word << 1 | (set >> y & 1);
+        }
+        self.preimages[at] = word;
+        word
+    }
+
     fn child(&mut self, node: Node, g: usize) -> Node {
         let (x, k, nonempty) = node;
         let (gx, gk, gne, _) = self.gens[g];
         let n = self.q.order();
-        {
+        if n < 64 {
+            // One word (the common case): each half of `K` is a cached preimage.
+            self.scratch[0] = self.preimage_word(k, gx) | self.preimage_word(gk, x);
+        } else {
             let (k, gk) = (&self.k_sets[k as usize], &self.k_sets[gk as usize]);
             // The monoid is commutative: `z·a` for every `z` is row `a` of the table.
             let cells = self.q.cells();
@@ -186,19 +228,10 @@ impl Closure {
                 &cells[gx as usize * n..(gx as usize + 1) * n],
                 &cells[x as usize * n..(x as usize + 1) * n],
             );
-            if let ([k], [gk], [out]) = (&k[..], &gk[..], &mut self.scratch[..]) {
-                // One word (order at most 64, the common case): no branch per element.
-                let mut word = 0u64;
-                for (z, (&a, &b)) in by_gx.iter().zip(by_x).enumerate() {
-                    word |= ((k >> a | gk >> b) & 1) << z;
-                }
-                *out = word;
-            } else {
-                self.scratch.iter_mut().for_each(|w| *w = 0);
-                for (z, (&a, &b)) in by_gx.iter().zip(by_x).enumerate() {
-                    if Self::bit(k, a) || Self::bit(gk, b) {
-                        self.scratch[z / 64] |= 1 << (z % 64);
-                    }
+            self.scratch.iter_mut().for_each(|w| *w = 0);
+            for (z, (&a, &b)) in by_gx.iter().zip(by_x).enumerate() {
+                if Self::bit(k, a) || Self::bit(gk, b) {
+                    self.scratch[z / 64] |= 1 << (z % 64);
                 }
             }
         }
@@ -237,33 +270,200 @@ pub(crate) fn verify(
     })
 }
 
+/// The colexicographically least mispredicted position, over the whole closure.
+///
+/// The closure is listed once with its transitions; then the least word reaching a
+/// mispredicted pair is read off layer by layer instead of by a search over words. In
+/// colexicographic order (heap sizes descending, compared left to right) a word whose
+/// largest heap is smaller comes first, and among words with the same largest heap
+/// fewer copies of it come first; so the least word takes the smallest generator `g`
+/// whose addition reaches a target, then the fewest copies `c` of `g` that do, then
+/// recursively the least word of smaller generators reaching a pair that `c` copies of
+/// `g` carry into the target.
 fn least_failure(closure: &mut Closure, max_nodes: u64) -> Result<Verdict, TooManyNodes> {
+    let gens = closure.gens.len();
     let start = closure.list[0];
-    let mut done: HashSet<Node> = HashSet::new();
-    let mut heap: BinaryHeap<Reverse<(Vec<u32>, Node)>> = BinaryHeap::new();
-    heap.push(Reverse((Vec::new(), start)));
-    while let Some(Reverse((word, key))) = heap.pop() {
-        if done.contains(&key) {
-            continue;
+    let mut index: HashMap<Node, u32> = HashMap::from([(start, 0)]);
+    let mut nodes = vec![start];
+    let mut next: Vec<u32> = Vec::new();
+    let mut i = 0;
+    while i < nodes.len() {
+        for g in 0..gens {
+            let child = closure.child(nodes[i], g);
+            let id = match index.get(&child) {
+                Some(&id) => id,
+                None => {
+                    if nodes.len() as u64 >= max_nodes {
+                        return Err(TooManyNodes);
+                    }
+                    let id = nodes.len() as u32;
+                    index.insert(child, id);
+                    nodes.push(child);
+                    id
+                }
+            };
+            next.push(id);
         }
-        if !closure.correct(&key) {
-            return Ok(Verdict::Invalid(Some(word)));
+        i += 1;
+    }
+    let target: Vec<bool> = nodes.iter().map(|node| !closure.correct(node)).collect();
+    if !target.contains(&true) {
+        return Ok(Verdict::Valid);
+    }
+    let word = least_word(&Transitions { next: &next, gens }, target);
+    let heaps = word.iter().map(|&g| closure.gens[g].3).collect();
+    Ok(Verdict::Invalid(Some(heaps)))
+}
+
+/// The closure's transitions: `next[u * gens + g]` is pair `u` times generator `g`.
+struct Transitions<'a> {
+    next: &'a [u32],
+    gens: usize,
+}
+
+impl Transitions<'_> {
+    #[inline]
+    fn step(&self, u: usize, g: usize) -> usize {
+        self.next[u * self.gens + g] as usize
+    }
+
+    /// Extends `set` (listed in `list`) to its closure under generators `0..gens`.
+    fn close(&self, set: &mut [bool], list: &mut Vec<usize>, gens: usize) {
+        let mut i = 0;
+        while i < list.len() {
+            let u = list[i];
+            for g in 0..gens {
+                let v = self.step(u, g);
+                if !set[v] {
+                    set[v] = true;
+                    list.push(v);
+                }
+            }
+            i += 1;
         }
-        if done.len() as u64 >= max_nodes {
-            return Err(TooManyNodes);
+    }
+}
+
+/// The least word (generator indices, largest first) leading from pair 0 to a pair in
+/// `target`, which some word reaches.
+fn least_word(t: &Transitions, mut target: Vec<bool>) -> Vec<usize> {
+    let n = target.len();
+    let mut word = Vec::new();
+    let mut limit = t.gens;
+    while !target[0] {
+        // Pairs reached with generators below g, for growing g, until a target is hit.
+        let mut below = vec![false; n];
+        below[0] = true;
+        let mut below_list = vec![0];
+        let mut g = 0;
+        loop {
+            assert!(g < limit, "some word reaches the target");
+            let mut with_g = below.clone();
+            let mut with_g_list = below_list.clone();
+            t.close(&mut with_g, &mut with_g_list, g + 1);
+            if with_g_list.iter().any(|&u| target[u]) {
+                break;
+            }
+            (below, below_list) = (with_g, with_g_list);
+            g += 1;
         }
-        for g in 0..closure.gens.len() {
-            let child = closure.child(key, g);
-            if done.contains(&child) {
+        // Pairs reached with exactly c copies of g (and smaller generators), growing c:
+        // `below` is closed under the smaller generators and they commute with g, so
+        // each layer is the last one times g, closed already.
+        let mut layer = below_list.clone();
+        let mut copies = 0;
+        loop {
+            copies += 1;
+            assert!(copies <= n, "a target lies within reach of g");
+            let mut set = vec![false; n];
+            let mut list = Vec::new();
+            for &u in &layer {
+                let v = t.step(u, g);
+                if !set[v] {
+                    set[v] = true;
+                    list.push(v);
+                }
+            }
+            if list.iter().any(|&u| target[u]) {
+                break;
+            }
+            layer = list;
+        }
+        target = (0..n)
+            .map(|u| {
+                below[u] && {
+                    let mut v = u;
+                    for _ in 0..copies {
+                        v = t.step(v, g);
+                    }
+                    target[v]
+                }
+            })
+            .collect();
+        word.extend(std::iter::repeat_n(g, copies));
+        limit = g;
+    }
+    word
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// The definition: a search over words in colexicographic order (heaps descending,
+    /// compared left to right), which extension by a generator respects.
+    fn least_word_by_search(t: &Transitions, target: &[bool]) -> Option<Vec<usize>> {
+        let mut done = vec![false; target.len()];
+        let mut queue = BinaryHeap::from([Reverse((Vec::<usize>::new(), 0usize))]);
+        while let Some(Reverse((word, u))) = queue.pop() {
+            if done[u] {
                 continue;
             }
-            let heap_size = closure.gens[g].3;
-            let mut w = word.clone();
-            let at = w.partition_point(|&h| h > heap_size);
-            w.insert(at, heap_size);
-            heap.push(Reverse((w, child)));
+            if target[u] {
+                return Some(word);
+            }
+            done[u] = true;
+            for g in 0..t.gens {
+                let mut longer = word.clone();
+                let at = longer.partition_point(|&h| h > g);
+                longer.insert(at, g);
+                queue.push(Reverse((longer, t.step(u, g))));
+            }
         }
-        done.insert(key);
+        None
     }
-    Ok(Verdict::Valid)
+
+    proptest! {
+        /// On commutative actions (a cyclic group times a saturating counter, as the
+        /// closure's pairs behave), the layered least word is the searched one.
+        #[test]
+        fn layered_least_word_is_the_least(
+            modulus in 1usize..12,
+            cap in 0usize..6,
+            moves in prop::collection::vec((0usize..12, 0usize..3), 1..6),
+            marked in prop::collection::vec(0u8..8, 72),
+        ) {
+            let n = modulus * (cap + 1);
+            let gens = moves.len();
+            let mut next = vec![0u32; n * gens];
+            for u in 0..n {
+                let (a, c) = (u % modulus, u / modulus);
+                for (g, &(da, dc)) in moves.iter().enumerate() {
+                    let v = (a + da) % modulus + modulus * (c + dc).min(cap);
+                    next[u * gens + g] = v as u32;
+                }
+            }
+            let t = Transitions { next: &next, gens };
+            // Few targets, and not the start: the least word is seldom short.
+            let target: Vec<bool> = (0..n).map(|u| u > 0 && marked[u] == 0).collect();
+            let searched = least_word_by_search(&t, &target);
+            prop_assume!(searched.is_some());
+            prop_assert_eq!(Some(least_word(&t, target)), searched);
+        }
+    }
 }
