@@ -2,7 +2,7 @@
 //! cyclic monoids, and the reduction of a bipartite monoid `(M, P)` to its
 //! indistinguishability quotient (`x ~ y` iff `xz ∈ P ⇔ yz ∈ P` for every `z`).
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 /// What the construction needs from a finite commutative monoid.
 pub(crate) trait Monoid {
@@ -195,7 +195,7 @@ pub(crate) fn reduce<M: Monoid>(
     let mut count = class
         .iter()
         .copied()
-        .collect::<std::collections::HashSet<_>>()
+        .collect::<hashbrown::HashSet<_>>()
         .len();
     let mut signature = Vec::with_capacity(generators.len() + 1);
     loop {
@@ -206,7 +206,7 @@ pub(crate) fn reduce<M: Monoid>(
             signature.push(class[i]);
             signature.extend(step.iter().map(|&s| class[s as usize]));
             let fresh = ids.len() as u32;
-            let id = *ids.entry(signature.clone()).or_insert(fresh);
+            let id = *ids.entry_ref(&signature[..]).or_insert(fresh);
             next.push(id);
         }
         let refined = ids.len();
