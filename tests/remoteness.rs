@@ -25,7 +25,7 @@ fn convention(misere: bool) -> Convention {
 
 /// Largest token total searched with the starved table: a search that keeps almost
 /// nothing grows exponentially with game length (`octal:4.[1]` from (7 7 2) takes 1.6M
-/// nodes, from (7 7 6) more than minutes), so only small positions can afford it.
+/// nodes; from (7 7 6) it outran CI's 90 minutes), so only small positions can afford it.
 const STARVED_TOTAL: u64 = 12;
 
 /// All heuristics; none; and, for small positions, a table so small that it evicts

@@ -151,6 +151,18 @@ impl HeapView for View<'_> {
     }
 }
 
+/// The options of `stage`'s representatives, computed into `cache` on first use.
+fn rep_options_of<'a>(stage: &Stage, cache: &'a mut Option<RepOptions>) -> &'a RepOptions {
+    cache.get_or_insert_with(|| {
+        let reps = representatives(&stage.q, &distinct_heaps(&stage.element, stage.n() + 1));
+        let view = View {
+            element: &stage.element,
+            options: &stage.options,
+        };
+        RepOptions::new(&stage.q, &view, reps)
+    })
+}
+
 /// One distinct element per heap below `n`, with the smallest heap that has it.
 fn distinct_heaps(element: &[u32], below: u32) -> Vec<(u32, u32)> {
     let mut seen = std::collections::HashSet::new();
@@ -205,11 +217,14 @@ impl Builder {
     /// generator (so the presentation may have changed).
     pub fn step(&mut self, opts: &HeapOptions) -> Result<bool, Stop> {
         let n = self.stage.n() + 1;
-        if let Some(word) = self.extend_within(n, opts)? {
+        // Heap n's options as elements of the current stage, and whether it has a move.
+        let s_n = option_elements(&self.stage.q, &self.stage.element, opts.of_heap(n));
+        let has_move = !opts.of_heap(n).is_empty();
+        if let Some(word) = self.extend_within(n, &s_n, has_move)? {
             self.kinds.push(Kind::Word(word));
             return Ok(false);
         }
-        if let Some(stage) = self.extend(n, opts)? {
+        if let Some(stage) = self.extend(&s_n, has_move)? {
             self.accept(stage, None);
             return Ok(true);
         }
@@ -225,19 +240,6 @@ impl Builder {
         Ok(true)
     }
 
-    /// The options of the current stage's representatives, computed on first use.
-    fn stage_rep_options(&mut self) -> &RepOptions {
-        let stage = &self.stage;
-        self.rep_options.get_or_insert_with(|| {
-            let reps = representatives(&stage.q, &distinct_heaps(&stage.element, stage.n() + 1));
-            let view = View {
-                element: &stage.element,
-                options: &stage.options,
-            };
-            RepOptions::new(&stage.q, &view, reps)
-        })
-    }
-
     /// Stage 1, first try: heap `n` is an element `Q_{n-1}` already has. The first row
     /// of `rep(y) + H_n` must be that element's row of `P`; as `Q_{n-1}` is reduced, at
     /// most one element has it, and the closure extended by heap `n` decides. On success
@@ -247,17 +249,13 @@ impl Builder {
     fn extend_within(
         &mut self,
         n: u32,
-        opts: &HeapOptions,
+        s_n: &[u32],
+        has_move: bool,
     ) -> Result<Option<Vec<(u32, u64)>>, Stop> {
-        let s_n = option_elements(&self.stage.q, &self.stage.element, opts.of_heap(n));
-        let has_move = !opts.of_heap(n).is_empty();
-        self.stage_rep_options();
-        let (stage, rep_options) = (
-            &self.stage,
-            self.rep_options.as_ref().expect("computed above"),
-        );
+        let stage = &self.stage;
+        let rep_options = rep_options_of(stage, &mut self.rep_options);
         let q = &stage.q;
-        let first = rep_options.next_row(q, &stage.p, &s_n, has_move);
+        let first = rep_options.next_row(q, &stage.p, s_n, has_move);
         let order = &rep_options.reps.order;
         let Some(x) = order.iter().copied().find(|&x| {
             order
@@ -266,7 +264,8 @@ impl Builder {
         }) else {
             return Ok(None);
         };
-        let word = self.word_of(
+        let word = Self::word_of(
+            &self.kinds,
             rep_options.reps.word[x as usize]
                 .as_deref()
                 .unwrap_or_default(),
@@ -274,7 +273,7 @@ impl Builder {
         let generator = Generator {
             heap: n,
             element: x,
-            options: s_n.clone(),
+            options: s_n.to_vec(),
         };
         let valid = self
             .closure
@@ -286,23 +285,21 @@ impl Builder {
             return Ok(None);
         }
         self.stage.element.push(x);
-        self.stage.options.push(s_n);
+        self.stage.options.push(s_n.to_vec());
         Ok(Some(word))
     }
 
     /// Stage 1 of the module doc: the conservative route over the reduced quotient,
     /// when heap `n` is not an element `Q_{n-1}` has.
-    fn extend(&mut self, n: u32, opts: &HeapOptions) -> Result<Option<Stage>, Stop> {
-        self.stage_rep_options();
+    fn extend(&mut self, s_n: &[u32], has_move: bool) -> Result<Option<Stage>, Stop> {
         let old = &self.stage;
         let q = &old.q;
-        let s_n = option_elements(q, &old.element, opts.of_heap(n));
         let found = rows(
             q,
             &old.p,
-            self.rep_options.as_ref().expect("computed above"),
-            &s_n,
-            !opts.of_heap(n).is_empty(),
+            rep_options_of(old, &mut self.rep_options),
+            s_n,
+            has_move,
             (0, 1),
             self.budget.max_rows,
         )
@@ -589,7 +586,10 @@ impl Builder {
         let x_n = stage.element[n as usize];
         let kind = if reachable(&stage.q, &gens).contains(&x_n) {
             let reps = representatives(&stage.q, &older);
-            Kind::Word(self.word_of(reps.word[x_n as usize].as_deref().unwrap_or_default()))
+            Kind::Word(Self::word_of(
+                &self.kinds,
+                reps.word[x_n as usize].as_deref().unwrap_or_default(),
+            ))
         } else {
             Kind::Fresh {
                 min_r: 0,
@@ -601,11 +601,11 @@ impl Builder {
         self.rep_options = None;
     }
 
-    /// A sum of heaps as exponents of the fresh heaps of the layout.
-    fn word_of(&self, heaps: &[u32]) -> Vec<(u32, u64)> {
+    /// A sum of heaps as exponents of the fresh heaps of the layout `kinds`.
+    fn word_of(kinds: &[Kind], heaps: &[u32]) -> Vec<(u32, u64)> {
         let mut sum: Vec<(u32, u64)> = Vec::new();
         for &h in heaps {
-            let parts: Vec<(u32, u64)> = match &self.kinds[h as usize] {
+            let parts: Vec<(u32, u64)> = match &kinds[h as usize] {
                 Kind::Fresh { .. } => vec![(h, 1)],
                 Kind::Word(w) => w.clone(),
             };
