@@ -145,14 +145,14 @@ pub mod cli;
 pub mod domain;
 pub mod error;
 pub mod game;
-pub mod grundy;
+
 pub mod label;
 pub mod memory;
 pub mod picture;
 pub mod play;
-pub mod quotient;
 pub mod search;
 pub mod table;
+pub mod theory;
 pub mod value;
 
 pub use error::{Error, Result};

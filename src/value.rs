@@ -12,7 +12,23 @@
 
 use std::fmt;
 
-use crate::game::Convention;
+/// Who wins when no move is left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Convention {
+    /// The player with no move loses.
+    Normal,
+    /// The player with no move wins.
+    Misere,
+}
+
+impl fmt::Display for Convention {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Convention::Normal => "normal",
+            Convention::Misere => "misere",
+        })
+    }
+}
 
 /// Who wins from a position, with the player to move: the `sicher` predicate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -34,9 +34,9 @@ use std::time::{Duration, Instant};
 use sicher::answer::{Chain, Method, Policy, Query, Remoteness};
 use sicher::domain::{Domain, Ranker};
 use sicher::game::{parse_spec, resolve, Convention, Position};
-use sicher::grundy::Periodicity;
 use sicher::table::format::{bits_for, block_checksum, Codec};
 use sicher::table::{checksum, BodyKind, Header, Table, BLOCK_BYTES};
+use sicher::theory::grundy::Periodicity;
 use sicher::value::Value;
 
 /// Longest error message accepted: hostile input must be quoted short.

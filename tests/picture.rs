@@ -249,11 +249,15 @@ fn terminal_rendering_of_a_tiny_map() {
 
 fn kayles_series() -> Series {
     let kayles = resolve("kayles").unwrap();
-    let values = sicher::grundy::nim_values(&kayles.ruleset, sicher::grundy::Method::Fast, 201)
-        .unwrap()
-        .into_iter()
-        .map(u64::from)
-        .collect();
+    let values = sicher::theory::grundy::nim_values(
+        &kayles.ruleset,
+        sicher::theory::grundy::Method::Fast,
+        201,
+    )
+    .unwrap()
+    .into_iter()
+    .map(u64::from)
+    .collect();
     Series {
         title: "kayles (0.77), normal play: nim-values".into(),
         y_label: "G(n)".into(),

@@ -236,7 +236,7 @@ fn misere_plots_of_splitting_games_show_quotient_elements() {
         .unwrap()
         .with_convention(sicher::Convention::Misere);
     let series = sicher::answer::survey::heap_series(&game, 40).unwrap();
-    let q = sicher::quotient::compute(&game.ruleset, 40, &Default::default()).unwrap();
+    let q = sicher::theory::quotient::compute(&game.ruleset, 40, &Default::default()).unwrap();
     assert_eq!(series.values[0], u64::from(q.identity));
     for heap in 1..=40usize {
         assert_eq!(series.values[heap], u64::from(q.heap_elements[heap - 1]));

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use sicher::game::{Radix, TakeBreakCode};
-use sicher::quotient::{self, nim, tame, Budget, MisereQuotient};
+use sicher::theory::quotient::{self, nim, tame, Budget, MisereQuotient};
 use sicher::Ruleset;
 
 fn octal(code: &str) -> Ruleset {

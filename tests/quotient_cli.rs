@@ -5,8 +5,8 @@ mod common;
 
 use common::{run, Reference, Rules};
 use sicher::atomic_file::Replace;
-use sicher::quotient::{self, Budget};
 use sicher::table;
+use sicher::theory::quotient::{self, Budget};
 
 fn kayles() -> Rules {
     Rules::Code {

@@ -7,10 +7,10 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
-use crate::grundy::fast_path::applies;
-use crate::grundy::solution::default_max;
-use crate::quotient::Budget;
 use crate::search::{Algorithm, ProgressHook, SearchConfig};
+use crate::theory::grundy::fast_path::applies;
+use crate::theory::grundy::solution::default_max;
+use crate::theory::quotient::Budget;
 
 /// Largest heap for which [`Method::Auto`] falls back to search when nim-values fail.
 const AUTO_SEARCH_FALLBACK: Heap = 4096;

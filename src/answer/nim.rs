@@ -6,9 +6,9 @@ use std::path::Path;
 use super::{Answer, Evidence, Oracle, Query, Remoteness, Solution, SourceKind};
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
-use crate::grundy::fast_path::applies;
-use crate::grundy::NimOracle;
 use crate::table::Table;
+use crate::theory::grundy::fast_path::applies;
+use crate::theory::grundy::NimOracle;
 use crate::value::Value;
 
 /// Options scanned per heap, at most, to list all of its winning moves.

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use super::{Answer, Evidence, Oracle, Query, Remoteness, Solution, SourceKind};
 use crate::error::Result;
 use crate::game::{Game, Heap, Position, Ruleset};
-use crate::quotient::{self, Budget, MisereQuotient, QuotientError};
+use crate::theory::quotient::{self, Budget, MisereQuotient, QuotientError};
 use crate::value::{Outcome, Value};
 
 /// A budget for quotients built while answering: small enough that a ruleset whose

@@ -200,7 +200,7 @@ impl SearchSource {
         if needed <= u128::from(available) {
             return Ok(());
         }
-        let instead = if crate::grundy::fast_path::applies(&self.game) {
+        let instead = if crate::theory::grundy::fast_path::applies(&self.game) {
             "; use --method grundy (nim-values) instead"
         } else {
             ""

@@ -4,10 +4,10 @@
 use super::{Chain, Query, Remoteness};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Position};
-use crate::grundy::solution::{lone_heap_outcomes, solve};
-use crate::grundy::{nim_values, Method};
 use crate::picture::{Map, MapCell, Series, SeriesKind};
-use crate::quotient;
+use crate::theory::grundy::solution::{lone_heap_outcomes, solve};
+use crate::theory::grundy::{nim_values, Method};
+use crate::theory::quotient;
 
 /// Every position `(a, b)` with `0 <= a, b <= max`, answered by the chain; `progress` hears
 /// how many positions each step finished. With `remoteness`, every cell carries it.

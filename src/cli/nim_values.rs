@@ -12,9 +12,9 @@ use super::stdout_error;
 use crate::atomic_file::Replace;
 use crate::error::{Error, Result};
 use crate::game::Convention;
-use crate::grundy::period::{find_proved, ProofBound};
-use crate::grundy::values::{engine, Method};
 use crate::table::{self, BodyKind};
+use crate::theory::grundy::period::{find_proved, ProofBound};
+use crate::theory::grundy::values::{engine, Method};
 
 /// Which engine computes the values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,8 +10,8 @@ use super::output::{print_json, spinner};
 use crate::atomic_file::Replace;
 use crate::error::{Error, Result};
 use crate::game::Convention;
-use crate::quotient::{self, Budget, MisereQuotient};
 use crate::table;
+use crate::theory::quotient::{self, Budget, MisereQuotient};
 
 const EXAMPLES: &str = "Examples:
   sicher quotient kayles --max 100             # order 40, presentation, P-portion

@@ -8,30 +8,11 @@ mod describe;
 mod position;
 mod rules;
 
+pub use crate::value::Convention;
 pub use code::{Radix, TakeBreakCode};
 pub use describe::{parse_spec, resolve, shipped_games, ShippedGame};
 pub use position::{parse_heap, Heap, Position};
 pub use rules::{Ruleset, MOORE_MAX_K};
-
-use std::fmt;
-
-/// Who wins when no move is left.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Convention {
-    /// The player with no move loses.
-    Normal,
-    /// The player with no move wins.
-    Misere,
-}
-
-impl fmt::Display for Convention {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Convention::Normal => "normal",
-            Convention::Misere => "misere",
-        })
-    }
-}
 
 /// How many heap sizes get their "has a move" answer cached up front.
 const DEAD_CACHE: u64 = 4096;

@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64};
 use crate::domain::Ranker;
 use crate::error::{Error, Result};
 use crate::game::{Game, Ruleset};
-use crate::grundy::Periodicity;
+use crate::theory::grundy::Periodicity;
 pub use bits::Labels;
 use drive::Finished;
 use tiers::Tiers;

@@ -2,7 +2,7 @@
 //! position is unsafe exactly when the XOR of its heaps' nim-values is 0, so each label
 //! follows from the position alone and no child is read.
 //!
-//! The nim-values of every heap size in the domain come from [`crate::grundy`]; the
+//! The nim-values of every heap size in the domain come from [`crate::theory::grundy`]; the
 //! domain is walked in rank order, each job filling its own words.
 
 use rayon::prelude::*;
@@ -11,7 +11,7 @@ use super::bits::{out_of_memory, Labels};
 use crate::domain::Ranker;
 use crate::error::Result;
 use crate::game::{Convention, Game};
-use crate::grundy::{nim_values, Method, Nimber};
+use crate::theory::grundy::{nim_values, Method, Nimber};
 
 /// Words per rayon job.
 const JOB_WORDS: usize = 1024;

@@ -9,7 +9,7 @@
 //! the earlier bits can fall.
 //!
 //! The outcomes past `L` are a function of the `L` before them, so they are eventually
-//! periodic, and the periodicity theorem ([`crate::grundy::period`], one part, take `L`)
+//! periodic, and the periodicity theorem ([`crate::theory::grundy::period`], one part, take `L`)
 //! proves a period from a finite stretch; once proved, the rest of the domain is copied
 //! from one period earlier. Both ways give the exact table.
 
@@ -19,7 +19,7 @@ use super::bits::{out_of_memory, Labels};
 use super::Derivation;
 use crate::error::Result;
 use crate::game::{Game, Heap};
-use crate::grundy::period::{PeriodFinder, ProofBound};
+use crate::theory::grundy::period::{PeriodFinder, ProofBound};
 
 /// Bits resolved per table lookup inside a word.
 const CHUNK: u32 = 8;

@@ -34,7 +34,7 @@ use std::fmt;
 use crate::domain::Domain;
 use crate::error::{Error, Result};
 use crate::game::Convention;
-use crate::grundy::Periodicity;
+use crate::theory::grundy::Periodicity;
 use crate::value::{Outcome, Value};
 
 /// The first eight bytes of every table.

@@ -20,9 +20,9 @@ use crate::atomic_file::{AtomicFile, Replace};
 use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Heap, Position, Ruleset};
-use crate::grundy::{Nimber, Periodicity};
 use crate::label::{Labels, Remotenesses};
-use crate::quotient::MisereQuotient;
+use crate::theory::grundy::{Nimber, Periodicity};
+use crate::theory::quotient::MisereQuotient;
 use crate::value::Value;
 pub use format::{
     checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance, QuotientMeta,

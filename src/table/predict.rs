@@ -24,8 +24,8 @@ use std::ops::ControlFlow;
 use super::format::{checksum, Prediction, QuotientModel};
 use crate::domain::{Domain, Ranker};
 use crate::game::{Convention, Game, Heap, Ruleset};
-use crate::grundy::{nim_values, Method};
 use crate::label::{label, Labels, Strategy};
+use crate::theory::grundy::{nim_values, Method};
 
 /// Largest heap size whose nim-values a predictor computes.
 const MAX_VALUES: u64 = 1 << 24;

@@ -1,0 +1,5 @@
+//! Theory: what is known about a game without searching it. Nim-values and their proved
+//! periods ([`grundy`]), misère quotients ([`quotient`]).
+
+pub mod grundy;
+pub mod quotient;
