@@ -141,7 +141,7 @@
 
 pub mod answer;
 pub mod atomic_file;
-pub mod cli;
+
 pub mod domain;
 pub mod error;
 pub mod game;

@@ -1,13 +1,19 @@
 //! The `sicher` binary: parses the command line and hands it to [`sicher::cli`].
 
+mod cli;
+
 use clap::error::ErrorKind;
 use clap::Parser;
 
-/// Exit code for anything the user can fix.
-const USAGE_ERROR: i32 = 2;
-
 fn main() {
-    let cli = match sicher::cli::Cli::try_parse() {
+    // SIGINT, SIGTERM and SIGHUP: remove the temporaries being written, then exit. The
+    // library installs no handler; without one the default action still ends the
+    // process and the next writer removes a stale temporary, so a failure loses nothing.
+    let _ = ctrlc::set_handler(|| {
+        sicher::atomic_file::remove_temporaries_before_exit();
+        std::process::exit(cli::errors::INTERRUPTED);
+    });
+    let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => match error.kind() {
             ErrorKind::DisplayHelp
@@ -15,13 +21,13 @@ fn main() {
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => error.exit(),
             _ => {
                 eprintln!("sicher: {} (see --help)", one_line(&error.to_string()));
-                std::process::exit(USAGE_ERROR);
+                std::process::exit(cli::errors::USAGE);
             }
         },
     };
-    if let Err(error) = sicher::cli::run(&cli) {
-        eprintln!("sicher: {error}");
-        std::process::exit(error.exit_code());
+    if let Err(error) = cli::run(&cli) {
+        eprintln!("sicher: {}", cli::errors::render(&error));
+        std::process::exit(cli::errors::exit_code(&error));
     }
 }
 

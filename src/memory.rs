@@ -1,7 +1,7 @@
 //! What the machine can give: the memory checks that refuse work up front instead of
 //! dying half-way through an allocation.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 
 /// Memory the system can still hand out, from `/proc/meminfo`; `None` where unknown.
 pub fn available() -> Option<u64> {
@@ -13,13 +13,14 @@ pub fn available() -> Option<u64> {
 
 /// Refuses work needing `needed` bytes when less is available; `what` names the work and
 /// `hint` says what the user can do instead.
-pub fn check_fits(what: &str, needed: u128, hint: &str) -> Result<()> {
+pub fn check_fits(what: &str, needed: u128, hint: Hint) -> Result<()> {
     match available() {
-        Some(available) if needed > u128::from(available) => Err(Error::input(format!(
-            "{what} needs about {} but only {} is available; {hint}",
+        Some(available) if needed > u128::from(available) => Err(Error::resource(format!(
+            "{what} needs about {} but only {} is available",
             mebibytes(needed),
             mebibytes(u128::from(available))
-        ))),
+        ))
+        .with_hint(hint)),
         _ => Ok(()),
     }
 }

@@ -830,7 +830,7 @@ impl Target for Batches {
             data: input,
             rng: Rng(hash(input)),
         };
-        let outcome = sicher::cli::input::for_each_line(reader, |heaps| {
+        let outcome = sicher::game::for_each_line(reader, |heaps| {
             seen.push(heaps.to_vec());
             Ok(())
         });

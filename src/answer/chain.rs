@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use super::{
     Answer, NimSource, Oracle, Query, QuotientSource, SearchSource, Solution, TableSource,
 };
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Heap, Position};
 use crate::search::{Algorithm, ProgressHook, SearchConfig};
 use crate::theory::grundy::fast_path::applies;
@@ -104,7 +104,7 @@ impl Chain {
         if let Some(path) = &policy.nim_table {
             if policy.method == Method::Search || !applies(game) {
                 return Err(Error::input(
-                    "--nim-table answers normal play of one-heap rulesets with the grundy method",
+                    "a nim-value table answers normal play of one-heap rulesets by nim-values, not by search",
                 ));
             }
             sources.push(Box::new(NimSource::from_table(game, path)?));
@@ -240,9 +240,10 @@ impl Chain {
 fn stored_quotient(game: &Game, path: &std::path::Path) -> Result<QuotientSource> {
     if !game.terminal_is_win() {
         return Err(Error::input(format!(
-            "{}: a misère quotient answers misère play; add --misere",
+            "{}: a misère quotient answers misère play",
             path.display()
-        )));
+        ))
+        .with_hint(Hint::UseMisere));
     }
     let quotient = crate::table::read_quotient(path)?;
     if quotient.ruleset != game.ruleset.spec() {

@@ -14,7 +14,7 @@ use super::{
     sort_moves, winning_moves_among, Answer, Engine, Evidence, Oracle, Query, Remoteness, Solution,
     SourceKind,
 };
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Position};
 use crate::search::plain::{PlainRemoteness, PlainSolver};
 use crate::search::{
@@ -200,17 +200,17 @@ impl SearchSource {
         if needed <= u128::from(available) {
             return Ok(());
         }
-        let instead = if crate::theory::grundy::fast_path::applies(&self.game) {
-            "; use --method grundy (nim-values) instead"
-        } else {
-            ""
-        };
-        Err(Error::input(format!(
-            "position {position} has {} tokens: its search could go that many moves deep, about {} MiB of stack against {} MiB available{instead}",
+        let error = Error::resource(format!(
+            "position {position} has {} tokens: its search could go that many moves deep, about {} MiB of stack against {} MiB available",
             position.total(),
             needed >> 20,
             available >> 20
-        )))
+        ));
+        Err(if crate::theory::grundy::fast_path::applies(&self.game) {
+            error.with_hint(Hint::UseNimValues)
+        } else {
+            error
+        })
     }
 }
 

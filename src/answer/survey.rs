@@ -27,13 +27,13 @@ pub fn two_heap_map(
     };
     let side = max
         .checked_add(1)
-        .ok_or_else(|| Error::input("the map's side does not fit in 64 bits"))?;
+        .ok_or_else(|| Error::resource("the map's side does not fit in 64 bits"))?;
     // Positions are multisets: (a, b) and (b, a) are one position, answered once.
     let mut upper: Vec<MapCell> = Vec::new();
     let count = usize::try_from(side.saturating_mul(side)).unwrap_or(usize::MAX);
     upper
         .try_reserve_exact(count)
-        .map_err(|_| Error::input(format!("not enough memory for a map of {side} x {side}")))?;
+        .map_err(|_| Error::resource(format!("not enough memory for a map of {side} x {side}")))?;
     for b in 0..side {
         for a in 0..=b {
             let value = chain.answer(&Position::new(vec![a, b]), query)?.value;
@@ -58,7 +58,7 @@ pub fn two_heap_map(
 pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
     let len = max
         .checked_add(1)
-        .ok_or_else(|| Error::input("--max does not fit"))?;
+        .ok_or_else(|| Error::resource("the largest heap does not fit"))?;
     if game.convention == Convention::Misere && game.ruleset.splits() {
         return quotient_series(game, max);
     }
@@ -104,7 +104,7 @@ fn quotient_series(game: &Game, max: u64) -> Result<Series> {
         quotient::compute_as_far_as(&game.ruleset, max, &budget).map_err(Error::input)?;
     let stopped_at = stopped.as_ref().map(|(heap, _)| *heap);
     if let (Some((heap, stop)), 0) = (stopped, quotient.max_heap) {
-        return Err(Error::input(format!(
+        return Err(Error::resource(format!(
             "misère quotient of {} stopped at heap {heap} ({stop})",
             game.ruleset
         )));

@@ -10,11 +10,11 @@ use serde::Serialize;
 use super::args::{EngineArg as Engine, SearchArgs};
 use super::output::{label, per_second, print_json};
 use super::EXAMPLES_BENCH;
-use crate::error::Result;
-use crate::game::{self, Convention, Game, Position};
-use crate::search::plain::{PlainRemoteness, PlainSolver};
-use crate::search::{Algorithm, RemotenessSolver, Solver};
-use crate::value::Value;
+use sicher::error::Result;
+use sicher::game::{self, Convention, Game, Position};
+use sicher::search::plain::{PlainRemoteness, PlainSolver};
+use sicher::search::{Algorithm, RemotenessSolver, Solver};
+use sicher::value::Value;
 
 /// The suite: (game spec, convention, heaps). Fixed, so signatures compare across builds.
 const SUITE: &[(&str, Convention, &[u64])] = &[

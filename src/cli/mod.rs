@@ -13,8 +13,9 @@ macro_rules! outln {
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod errors;
 pub mod info;
-pub mod input;
+
 pub mod nim_values;
 pub mod output;
 pub mod picture;
@@ -27,7 +28,7 @@ pub mod verify;
 
 use clap::{Parser, Subcommand};
 
-use crate::error::{Error, Result};
+use sicher::error::{Error, Result};
 
 const EXAMPLES_CHECK: &str = "Examples:
   sicher check nim 3 4 5                  # safe: the player to move wins, and how

@@ -9,12 +9,12 @@ use serde::Serialize;
 use super::args::GameArgs;
 use super::output::{progress_bar, write_json};
 use super::stdout_error;
-use crate::atomic_file::Replace;
-use crate::error::{Error, Result};
-use crate::game::Convention;
-use crate::table::{self, BodyKind};
-use crate::theory::grundy::period::{find_proved, ProofBound};
-use crate::theory::grundy::values::{engine, Method};
+use sicher::atomic_file::Replace;
+use sicher::error::{Error, Result};
+use sicher::game::Convention;
+use sicher::table::{self, BodyKind};
+use sicher::theory::grundy::period::{find_proved, ProofBound};
+use sicher::theory::grundy::values::{engine, Method};
 
 /// Which engine computes the values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

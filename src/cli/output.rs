@@ -8,10 +8,10 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::answer::{Answer, Query, Remoteness, SourceKind};
-use crate::error::{Error, Result};
-use crate::game::Position;
-use crate::value::{Outcome, Value};
+use sicher::answer::{Answer, Query, Remoteness, SourceKind};
+use sicher::error::{Error, Result};
+use sicher::game::Position;
+use sicher::value::{Outcome, Value};
 
 /// `"safe"` when the player to move wins, `"unsafe"` when they lose.
 pub fn label(win: bool) -> &'static str {

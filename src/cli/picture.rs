@@ -9,12 +9,12 @@ use serde::Serialize;
 
 use super::args::{GameArgs, SearchArgs};
 use super::output::{print_json, progress_bar};
-use crate::answer::survey::{heap_series, two_heap_map};
-use crate::answer::{Chain, Policy};
-use crate::atomic_file::Replace;
-use crate::error::{Error, Result};
-use crate::memory;
-use crate::picture::{
+use sicher::answer::survey::{heap_series, two_heap_map};
+use sicher::answer::{Chain, Policy};
+use sicher::atomic_file::Replace;
+use sicher::error::{Error, Hint, Result};
+use sicher::memory;
+use sicher::picture::{
     map_bytes, map_png_size, plot_bytes, render_terminal, save_map_png, save_plot_png, MapMode,
     DEFAULT_PLOT_SIZE,
 };
@@ -98,7 +98,7 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
     memory::check_fits(
         &format!("a map of {0} x {0} positions", u128::from(args.max) + 1),
         needed,
-        "lower --max or --scale",
+        Hint::LowerMax,
     )?;
     if let (Some(path), false) = (&args.output, args.force) {
         if std::fs::symlink_metadata(path).is_ok() {
@@ -232,7 +232,7 @@ pub fn run_plot(args: &PlotArgs) -> Result<()> {
     memory::check_fits(
         "the plot",
         u128::from(plot_bytes(size)).saturating_add(u128::from(args.max) * 16),
-        "lower --max, --width or --height",
+        Hint::LowerMax,
     )?;
     let replace = if args.force {
         Replace::RegularFile

@@ -7,12 +7,12 @@ use serde::Serialize;
 
 use super::args::{start_heaps, GameArgs, SearchArgs};
 use super::output::print_json;
-use crate::answer::{Chain, Policy};
-use crate::error::{Error, Result};
-use crate::game::Position;
-use crate::play::{Player, Session};
-use crate::search::Algorithm;
-use crate::value::Value;
+use sicher::answer::{Chain, Policy};
+use sicher::error::{Error, Result};
+use sicher::game::Position;
+use sicher::play::{Player, Session};
+use sicher::search::Algorithm;
+use sicher::value::Value;
 
 const EXAMPLES_PLAY: &str = "Examples:
   sicher play nim 3 4 5                 # you move first

@@ -7,11 +7,11 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{print_json, spinner};
-use crate::atomic_file::Replace;
-use crate::error::{Error, Result};
-use crate::game::Convention;
-use crate::table;
-use crate::theory::quotient::{self, Budget, MisereQuotient};
+use sicher::atomic_file::Replace;
+use sicher::error::{Error, Result};
+use sicher::game::Convention;
+use sicher::table;
+use sicher::theory::quotient::{self, Budget, MisereQuotient};
 
 const EXAMPLES: &str = "Examples:
   sicher quotient kayles --max 100             # order 40, presentation, P-portion
@@ -79,7 +79,7 @@ struct Report {
 
 /// Runs `sicher quotient`.
 pub fn run(args: &QuotientArgs) -> Result<()> {
-    let game = crate::game::resolve(&args.game)?.with_convention(Convention::Misere);
+    let game = sicher::game::resolve(&args.game)?.with_convention(Convention::Misere);
     let budget = Budget {
         max_order: args.max_order,
         ..Budget::default()

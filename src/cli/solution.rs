@@ -7,9 +7,9 @@ use std::io::Write;
 
 use super::output::{progress_bar, write_numbers};
 use super::stdout_error;
-use crate::error::Result;
-use crate::game::{Convention, Game};
-use crate::theory::grundy::solution::{default_max, solve, Sequence, Solution};
+use sicher::error::Result;
+use sicher::game::{Convention, Game};
+use sicher::theory::grundy::solution::{default_max, solve, Sequence, Solution};
 
 /// The JSON record of a complete solution.
 #[derive(Serialize)]

@@ -10,10 +10,10 @@ use serde::Serialize;
 use super::args::{start_heaps, GameArgs, MethodArg, MethodArgs, RemotenessArgs, SearchArgs};
 use super::output::{label, per_second, print_json, spinner, verdict_with_remoteness};
 use super::{solution, EXAMPLES_SOLVE};
-use crate::answer::{Chain, Evidence, Policy, Query, Remoteness};
-use crate::error::{Error, Result};
-use crate::game::Position;
-use crate::search::SearchStats;
+use sicher::answer::{Chain, Evidence, Policy, Query, Remoteness};
+use sicher::error::{Error, Result};
+use sicher::game::Position;
+use sicher::search::SearchStats;
 
 /// Arguments of `sicher solve`.
 #[derive(Args, Debug)]

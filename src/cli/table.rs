@@ -8,12 +8,12 @@ use serde::Serialize;
 
 use super::args::GameArgs;
 use super::output::{per_second, print_json, progress_bar};
-use crate::atomic_file::Replace;
-use crate::domain::Domain;
-use crate::error::{Error, Result};
-use crate::game::Game;
-use crate::label::{Derivation, Labelled, Plan, WorkDir};
-use crate::{memory, table};
+use sicher::atomic_file::Replace;
+use sicher::domain::Domain;
+use sicher::error::{Error, Result};
+use sicher::game::Game;
+use sicher::label::{Derivation, Labelled, Plan, WorkDir};
+use sicher::{memory, table};
 
 const EXAMPLES_TABLE: &str = "Examples:
   sicher table nim --heaps 3 --max 255           # writes tables/nim-normal-heaps3-max255.table

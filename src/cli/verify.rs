@@ -6,8 +6,8 @@ use serde::Serialize;
 use super::args::GameArgs;
 use super::output::{print_json, progress_bar};
 use super::table::{label_domain, DomainArgs, LabelArgs};
-use crate::answer::{Chain, Method, Policy, Query, Remoteness};
-use crate::error::{Error, Result};
+use sicher::answer::{Chain, Method, Policy, Query, Remoteness};
+use sicher::error::{Error, Result};
 
 /// Arguments of `sicher verify`.
 #[derive(Args, Debug)]

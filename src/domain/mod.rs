@@ -12,7 +12,7 @@ pub mod tuples;
 
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Heap, Position};
 pub use child::ChildHeaps;
 pub use child_ranks::ChildRanks;
@@ -67,9 +67,10 @@ impl Domain {
     pub fn check_game(&self, game: &Game) -> Result<()> {
         if matches!(self, Domain::Heaps { .. }) && game.ruleset.splits() {
             return Err(Error::input(format!(
-                "{} splits heaps, so a position can outgrow --heaps; use --total T instead",
+                "{} splits heaps, so a position can outgrow a bound on its heaps",
                 game.ruleset
-            )));
+            ))
+            .with_hint(Hint::UseTotal));
         }
         Ok(())
     }
@@ -203,7 +204,8 @@ mod tests {
         let heaps = Domain::Heaps { heaps: 2, max: 5 };
         for name in ["kayles", "grundy", "dawson-kayles"] {
             let err = heaps.check_game(&resolve(name).unwrap()).unwrap_err();
-            assert!(err.to_string().contains("--total"), "{err}");
+            // The hint the binary words as `--total`.
+            assert_eq!(err.hint(), Some(&Hint::UseTotal), "{err}");
         }
         for name in [
             "nim",

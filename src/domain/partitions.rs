@@ -23,7 +23,7 @@ impl Partitions {
     /// Builds the ranker, refusing domains with more than 2^48 positions.
     pub fn new(total: u64) -> Result<Self> {
         let too_large = || {
-            Error::input(format!(
+            Error::resource(format!(
                 "the domain --total {total} has more than 2^48 positions; no table can hold it"
             ))
         };

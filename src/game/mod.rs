@@ -5,12 +5,14 @@
 
 mod code;
 mod describe;
+mod lines;
 mod position;
 mod rules;
 
 pub use crate::value::Convention;
 pub use code::{Radix, TakeBreakCode};
 pub use describe::{parse_spec, resolve, shipped_games, ShippedGame};
+pub use lines::for_each_line;
 pub use position::{parse_heap, Heap, Position};
 pub use rules::{Ruleset, MOORE_MAX_K};
 

@@ -32,7 +32,7 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
 use crate::domain::Ranker;
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Ruleset};
 use crate::theory::grundy::Periodicity;
 pub use bits::Labels;
@@ -252,7 +252,7 @@ fn label_remoteness_tiers(
 }
 
 fn stored_without_store() -> Error {
-    Error::input("internal: labels evicted without a work directory")
+    Error::internal("labels evicted without a work directory")
 }
 
 /// Labels every position of the domain with its remoteness: retrograde, or with
@@ -278,9 +278,10 @@ pub fn check_strategy(game: &Game, strategy: Strategy) -> Result<()> {
         // Unsafe positions of take-and-break games are common, and each would scan its
         // merges: forward labelling, which stops at the first unsafe child, is the fit.
         Strategy::Backward if !game.ruleset.reversible() => Err(Error::input(format!(
-            "the backward strategy needs nim, subtraction, wythoff or moore rules, not {}; use --strategy forward",
+            "the backward strategy needs nim, subtraction, wythoff or moore rules, not {}",
             game.ruleset
-        ))),
+        ))
+        .with_hint(Hint::UseForward)),
         Strategy::Forward | Strategy::Backward | Strategy::Plain => Ok(()),
     }
 }

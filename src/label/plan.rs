@@ -14,7 +14,7 @@ use super::{
     plain, remoteness, Derivation, Labels, Remotenesses, Strategy,
 };
 use crate::domain::{Domain, Ranker};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::Game;
 
 /// Bytes that stream outcomes from the work directory to a table writer: a run of words
@@ -56,7 +56,7 @@ impl Labelled {
     pub fn held(&self) -> Result<&Labels> {
         self.labels
             .as_ref()
-            .ok_or_else(|| Error::input("internal: the outcomes were left in the work directory"))
+            .ok_or_else(|| Error::internal("the outcomes were left in the work directory"))
     }
 }
 
@@ -244,7 +244,7 @@ impl Plan {
         crate::memory::check_fits(
             &format!("labelling {}", self.ranker.domain().flags()),
             u128::from(self.bytes_needed()),
-            "pass --force-memory to try anyway",
+            Hint::ForceMemory,
         )
     }
 
@@ -278,7 +278,7 @@ impl Plan {
     fn store(&self) -> Result<MutexGuard<'_, Option<Store>>> {
         self.store
             .lock()
-            .map_err(|_| Error::input("internal: the work directory's lock was poisoned"))
+            .map_err(|_| Error::internal("the work directory's lock was poisoned"))
     }
 
     fn open(&self, store: &mut Option<Store>) -> Result<()> {
@@ -310,8 +310,8 @@ impl Plan {
         let store = self.store()?;
         match store.as_ref() {
             Some(store) if !self.remoteness => store.stream_bits(self.ranker.count(), push),
-            _ => Err(Error::input(
-                "internal: no outcomes left in a work directory to stream",
+            _ => Err(Error::internal(
+                "no outcomes left in a work directory to stream",
             )),
         }
     }
@@ -384,7 +384,7 @@ impl Plan {
             Some(threads) => rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
-                .map_err(|e| Error::input(format!("cannot start {threads} threads: {e}")))?
+                .map_err(|e| Error::resource(format!("cannot start {threads} threads: {e}")))?
                 .install(work)?,
             None => work()?,
         };

@@ -27,7 +27,7 @@ use super::bits::out_of_memory;
 use super::tiers::Tiers;
 use super::window::{Atom, Packer, Unpacker, Window};
 use crate::atomic_file::{write_bytes, AtomicFile, Replace};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::table::{Checksum, FORMAT_VERSION};
 
 /// Version of the work directory's layout; another version is refused.
@@ -405,8 +405,8 @@ impl Store {
             next = part.ranks[1];
         }
         if next != entries {
-            return Err(Error::input(format!(
-                "internal: the work directory {} holds {next} of {entries} positions",
+            return Err(Error::internal(format!(
+                "the work directory {} holds {next} of {entries} positions",
                 self.dir.display()
             )));
         }
@@ -587,20 +587,22 @@ impl PartReader {
     fn word(&mut self) -> Result<u64> {
         let mut bytes = [0u8; 8];
         self.reader.read_exact(&mut bytes).map_err(|e| {
-            Error::input(format!(
-                "the work file {} is damaged ({e}); pass --restart to throw the work away",
+            Error::damaged(format!(
+                "the work file {} is damaged ({e})",
                 self.path.display()
             ))
+            .with_hint(Hint::Restart)
         })?;
         Ok(u64::from_le_bytes(bytes))
     }
 }
 
 fn damaged(dir: &Path, file: &str, why: &str) -> Error {
-    Error::input(format!(
-        "the work directory {} is damaged: {file} {why}; pass --restart to throw the work away",
+    Error::damaged(format!(
+        "the work directory {} is damaged: {file} {why}",
         dir.display()
     ))
+    .with_hint(Hint::Restart)
 }
 
 fn read_manifest(dir: &Path, bytes: &[u8]) -> Result<Manifest> {
@@ -619,10 +621,11 @@ fn read_manifest(dir: &Path, bytes: &[u8]) -> Result<Manifest> {
 }
 
 fn other_format(dir: &Path, version: u32) -> Error {
-    Error::input(format!(
-        "the work directory {} was written in work format {version} (this sicher uses {WORK_FORMAT}); pass --restart to throw the work away",
+    Error::damaged(format!(
+        "the work directory {} was written in work format {version} (this sicher uses {WORK_FORMAT})",
         dir.display()
     ))
+    .with_hint(Hint::Restart)
 }
 
 fn check_manifest(dir: &Path, manifest: &Manifest, identity: &Identity, width: u32) -> Result<()> {
@@ -630,19 +633,21 @@ fn check_manifest(dir: &Path, manifest: &Manifest, identity: &Identity, width: u
         return Err(other_format(dir, manifest.work_format));
     }
     if manifest.table_format != FORMAT_VERSION {
-        return Err(Error::input(format!(
-            "the work directory {} is for table format {} (this sicher writes {FORMAT_VERSION}); pass --restart to throw the work away",
+        return Err(Error::damaged(format!(
+            "the work directory {} is for table format {} (this sicher writes {FORMAT_VERSION})",
             dir.display(),
             manifest.table_format
-        )));
+        ))
+        .with_hint(Hint::Restart));
     }
     if manifest.identity != *identity || manifest.width != width {
-        return Err(Error::input(format!(
-            "the work directory {} holds {}, not {}; pass --restart to throw it away",
+        return Err(Error::damaged(format!(
+            "the work directory {} holds {}, not {}",
             dir.display(),
             manifest.identity.describe(),
             identity.describe()
-        )));
+        ))
+        .with_hint(Hint::Restart));
     }
     Ok(())
 }
@@ -672,7 +677,7 @@ fn verify_parts(dir: &Path, manifest: &Manifest) -> Result<()> {
 
 fn save_manifest(dir: &Path, manifest: &Manifest) -> Result<()> {
     let mut json = serde_json::to_vec_pretty(manifest)
-        .map_err(|e| Error::input(format!("cannot encode the work manifest: {e}")))?;
+        .map_err(|e| Error::internal(format!("cannot encode the work manifest: {e}")))?;
     json.push(b'\n');
     write_bytes(&dir.join(MANIFEST), &json, Replace::RegularFile)
 }
@@ -694,9 +699,10 @@ fn check_no_foreign_entries(dir: &Path) -> Result<()> {
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
         Err(e) => {
             return Err(Error::input(format!(
-                "{} exists and is not a sicher work directory ({e}); move it away",
+                "{} exists and is not a sicher work directory ({e})",
                 dir.display()
-            )))
+            ))
+            .with_hint(Hint::MoveAway))
         }
     };
     for entry in entries {
@@ -704,10 +710,11 @@ fn check_no_foreign_entries(dir: &Path) -> Result<()> {
         let name = entry.file_name();
         if !is_work_entry(&name.to_string_lossy()) {
             return Err(Error::input(format!(
-                "{} exists and is not a sicher work directory (it holds {}); move it away",
+                "{} exists and is not a sicher work directory (it holds {})",
                 dir.display(),
                 name.to_string_lossy()
-            )));
+            ))
+            .with_hint(Hint::MoveAway));
         }
     }
     Ok(())
@@ -751,9 +758,10 @@ impl Lock {
             if let Ok(pid) = text.trim().parse::<u32>() {
                 if pid != me && alive(pid) {
                     return Err(Error::input(format!(
-                        "the work directory {} is in use by another sicher (pid {pid}); wait for it to finish",
+                        "the work directory {} is in use by another sicher (pid {pid})",
                         dir.display()
-                    )));
+                    ))
+                    .with_hint(Hint::Wait));
                 }
             }
         }

@@ -70,7 +70,7 @@ impl Map {
             .ok()
             .and_then(|n| cells.try_reserve_exact(n).ok())
             .ok_or_else(|| {
-                Error::input(format!(
+                Error::resource(format!(
                     "a map of 0..={max} needs {} bytes, more than this machine can hold",
                     map_bytes(max, 1, MapMode::Outcome)
                 ))
@@ -108,7 +108,7 @@ impl Map {
 fn cell_count(max: u64) -> Result<u64> {
     max.checked_add(1)
         .and_then(|side| side.checked_mul(side))
-        .ok_or_else(|| Error::input(format!("a map of 0..={max} has too many positions")))
+        .ok_or_else(|| Error::resource(format!("a map of 0..={max} has too many positions")))
 }
 
 /// The image size `(width, height)` in pixels of the map of 0..=N at `scale`: `(N+1)·S`
@@ -134,7 +134,7 @@ pub fn map_png_size(max: u64, scale: u32, mode: MapMode) -> Result<(u32, u32)> {
         (None, _) => (u64::MAX, u64::MAX),
     };
     if width > u64::from(MAX_IMAGE_SIDE) || height > u64::from(MAX_IMAGE_SIDE) {
-        return Err(Error::input(format!(
+        return Err(Error::resource(format!(
             "a map of 0..={max} at scale {scale} would be more than {MAX_IMAGE_SIDE} pixels wide"
         )));
     }

@@ -32,7 +32,7 @@ use bincode::{Decode, Encode};
 use std::fmt;
 
 use crate::domain::Domain;
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result, TableKind};
 use crate::game::Convention;
 use crate::theory::grundy::Periodicity;
 use crate::value::{Outcome, Value};
@@ -588,11 +588,12 @@ impl Header {
     /// Decodes and checks the header at the start of `bytes` (the whole file or more of
     /// it); `origin` names the file in errors.
     pub fn decode(bytes: &[u8], origin: &str) -> Result<Self> {
-        let bad = |why: &str| Error::input(format!("{origin}: {why}"));
+        let bad = |why: &str| Error::damaged(format!("{origin}: {why}"));
         if bytes.len() >= 8 && bytes[..8] == OLD_NIM_MAGIC {
             return Err(bad(
-                "a nim-value table of format version 1, which this sicher no longer reads (it reads version 2); write it again with `sicher nim-values GAME --max N --write FILE`",
-            ));
+                "a nim-value table of format version 1, which this sicher no longer reads (it reads version 2)",
+            )
+            .with_hint(Hint::WriteAgain(TableKind::NimValues)));
         }
         if bytes.len() < 8 || bytes[..8] != MAGIC {
             return Err(bad("not a sicher table (bad magic)"));
@@ -603,14 +604,15 @@ impl Header {
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
         let version = word(8);
         if version != FORMAT_VERSION && version != OLD_FORMAT_VERSION {
-            let again = if version < FORMAT_VERSION {
-                "; it was written by an older sicher: make it again with `sicher table` (or `sicher nim-values --write`)"
+            let error = bad(&format!(
+                "table format version {version} is not supported (this sicher reads versions {OLD_FORMAT_VERSION} and {FORMAT_VERSION}); it was written by {} sicher",
+                if version < FORMAT_VERSION { "an older" } else { "a newer" }
+            ));
+            return Err(if version < FORMAT_VERSION {
+                error.with_hint(Hint::WriteAgain(TableKind::Positions))
             } else {
-                "; it was written by a newer sicher"
-            };
-            return Err(bad(&format!(
-                "table format version {version} is not supported (this sicher reads versions {OLD_FORMAT_VERSION} and {FORMAT_VERSION}){again}"
-            )));
+                error
+            });
         }
         let len = word(12);
         if len > MAX_HEADER_LEN {

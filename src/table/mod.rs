@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use crate::atomic_file::{AtomicFile, Replace};
 use crate::domain::{Domain, Ranker};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result, TableKind};
 use crate::game::{Convention, Game, Heap, Position, Ruleset};
 use crate::label::{Labels, Remotenesses};
 use crate::theory::grundy::{Nimber, Periodicity};
@@ -183,8 +183,8 @@ impl TableWriter {
         let game = crate::game::parse_spec(&header.game)?.with_convention(header.convention);
         let ranker = Ranker::new(header.domain)?;
         if ranker.count() != header.entries {
-            return Err(Error::input(format!(
-                "internal: {} entries for a domain of {}",
+            return Err(Error::internal(format!(
+                "{} entries for a domain of {}",
                 header.entries,
                 ranker.count()
             )));
@@ -199,8 +199,8 @@ impl TableWriter {
             }
             _ => Prediction::None,
         };
-        let predictor = Predictor::build(&header.prediction, &game, header.domain)
-            .map_err(|why| Error::input(format!("internal: {why}")))?;
+        let predictor =
+            Predictor::build(&header.prediction, &game, header.domain).map_err(Error::internal)?;
         header.prediction_check = predictor.check();
         header.stored_len = 0;
         header.lay_out(0);
@@ -240,8 +240,8 @@ impl TableWriter {
         let expected = self.header.body_len() / 8;
         self.received += words.len() as u64;
         if self.received > expected {
-            return Err(Error::input(format!(
-                "internal: more than {expected} body words for {} entries of {} bits",
+            return Err(Error::internal(format!(
+                "more than {expected} body words for {} entries of {} bits",
                 self.header.entries, self.header.width
             )));
         }
@@ -309,8 +309,8 @@ impl TableWriter {
     pub fn finish(mut self) -> Result<Header> {
         let expected = self.header.body_len() / 8;
         if self.received != expected {
-            return Err(Error::input(format!(
-                "internal: {} body words for {} entries of {} bits (expected {expected})",
+            return Err(Error::internal(format!(
+                "{} body words for {} entries of {} bits (expected {expected})",
                 self.received, self.header.entries, self.header.width
             )));
         }
@@ -326,7 +326,7 @@ impl TableWriter {
         let placeholder = self.header.body_offset;
         self.header.lay_out(checksum(&self.index));
         if self.header.body_offset != placeholder {
-            return Err(Error::input("internal: the header changed length"));
+            return Err(Error::internal("the header changed length"));
         }
         let mut prefix = self.header.encode();
         prefix.extend_from_slice(&self.index);
@@ -425,8 +425,8 @@ pub fn write_stored(
     replace: Replace,
 ) -> Result<Header> {
     if words.len() as u64 * 8 != header.body_len() {
-        return Err(Error::input(format!(
-            "internal: {} body words for {} entries of {} bits",
+        return Err(Error::internal(format!(
+            "{} body words for {} entries of {} bits",
             words.len(),
             header.entries,
             header.width
@@ -542,8 +542,8 @@ pub fn write_remoteness_stored(
 pub fn write_quotient(path: &Path, quotient: &MisereQuotient, replace: Replace) -> Result<Header> {
     let order = quotient.order;
     if order == 0 || quotient.table.len() != (order as usize).pow(2) {
-        return Err(Error::input(
-            "internal: a quotient without its multiplication table",
+        return Err(Error::internal(
+            "a quotient without its multiplication table",
         ));
     }
     let domain = Domain::Heaps {
@@ -594,11 +594,12 @@ fn pair_of(ranker: &Ranker, rank: u64) -> (usize, usize) {
 pub fn read_quotient(path: &Path) -> Result<MisereQuotient> {
     let table = Table::open(path)?;
     let header = table.header();
-    let bad = |why: &str| Error::input(format!("{}: {why}", path.display()));
+    let bad = |why: &str| Error::damaged(format!("{}: {why}", path.display()));
     let (BodyKind::Quotient { order }, Some(meta)) = (header.kind, &header.quotient) else {
-        return Err(bad(
-            "not a misère quotient table (write one with `sicher quotient GAME --max N --write FILE`)",
-        ));
+        return Err(
+            Error::input(format!("{}: not a misère quotient table", path.display()))
+                .with_hint(Hint::WriteAgain(TableKind::Quotient)),
+        );
     };
     table.verify()?;
     let n = order as usize;
@@ -664,7 +665,7 @@ pub fn pack(entries: u64, width: u8, fields: impl Iterator<Item = u64>) -> Resul
     let len = usize::try_from(format::body_len(entries, width) / 8).unwrap_or(usize::MAX);
     let mut words = Vec::new();
     words.try_reserve_exact(len).map_err(|_| {
-        Error::input(format!(
+        Error::resource(format!(
             "not enough memory to pack {entries} entries of {width} bits"
         ))
     })?;
@@ -712,14 +713,18 @@ impl Table {
     /// block is checked when first read).
     pub fn open(path: &Path) -> Result<Self> {
         let origin = path.display().to_string();
-        let bad = |why: String| Error::input(format!("{origin}: {why}"));
+        let bad = |why: String| Error::damaged(format!("{origin}: {why}"));
         // Opening a FIFO or a device would block or read garbage: regular files only.
         let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
         if meta.is_dir() {
-            return Err(bad("is a directory, not a table".into()));
+            return Err(Error::input(format!(
+                "{origin}: is a directory, not a table"
+            )));
         }
         if !meta.is_file() {
-            return Err(bad("is not a regular file, so not a table".into()));
+            return Err(Error::input(format!(
+                "{origin}: is not a regular file, so not a table"
+            )));
         }
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
         // SAFETY: the map is only read. Tables are written under a temporary name and
@@ -1002,12 +1007,13 @@ impl Table {
     }
 
     fn damaged_block(&self, block: u64, why: &str) -> Error {
-        Error::input(format!(
-            "{}: corrupted table ({why} in block {} of {}); make the table again",
+        Error::damaged(format!(
+            "{}: corrupted table ({why} in block {} of {})",
             self.path.display(),
             block + 1,
             self.header.blocks()
         ))
+        .with_hint(Hint::WriteAgain(TableKind::Positions))
     }
 
     #[inline(always)]
@@ -1064,7 +1070,7 @@ impl Table {
     /// unused tail bits, and what the header counted of the entries.
     pub fn verify(&self) -> Result<()> {
         let origin = self.path.display();
-        let corrupted = |why: &str| Error::input(format!("{origin}: corrupted table ({why})"));
+        let corrupted = |why: &str| Error::damaged(format!("{origin}: corrupted table ({why})"));
         let header_len = u32::from_le_bytes(self.map[12..16].try_into().unwrap_or([0; 4]));
         let header_end = format::PREFIX_LEN + header_len as usize + 8;
         let index_end = (self.header.index_offset + self.header.index_len()) as usize;
@@ -1205,7 +1211,8 @@ mod tests {
         assert!(!table.covers(&outside));
         // No overwrite without force, and no temporary file left behind.
         let again = write_outcomes(&path, &game, table.header().domain, &labels, Replace::Never);
-        assert!(again.unwrap_err().to_string().contains("--force"));
+        // The hint the binary words as `--force`.
+        assert_eq!(again.unwrap_err().hint(), Some(&Hint::Overwrite));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 

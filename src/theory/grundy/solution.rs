@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use super::period::{find_apparent, PeriodFinder, Periodicity, ProofBound};
 use super::values::{check_request, engine, Method, Nimber};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Convention, Game, Ruleset};
 
 /// Heaps computed before the first look for a period; later looks come every 1/64 more
@@ -126,8 +126,9 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
 fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
     if ruleset.splits() {
         return Err(Error::input(format!(
-            "no complete misère solution for {ruleset}: its moves split heaps, and misère play of splitting games is described by its misère quotient: `sicher quotient {ruleset} --max N`; or ask `check` or `solve` about a position"
-        )));
+            "no complete misère solution for {ruleset}: its moves split heaps"
+        ))
+        .with_hint(Hint::UseQuotient(ruleset.spec())));
     }
     let mut solution = Solution {
         ruleset: ruleset.spec(),
@@ -145,9 +146,9 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     let bound = ProofBound::for_ruleset(ruleset);
     solution.no_theorem = bound.is_none();
     let mut outcomes: Vec<bool> = Vec::new();
-    outcomes
-        .try_reserve_exact(len as usize)
-        .map_err(|_| Error::input(format!("not enough memory for {len} outcomes; lower --max")))?;
+    outcomes.try_reserve_exact(len as usize).map_err(|_| {
+        Error::resource(format!("not enough memory for {len} outcomes")).with_hint(Hint::LowerMax)
+    })?;
     let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
@@ -207,7 +208,10 @@ pub fn lone_heap_outcomes(ruleset: &Ruleset, len: u64) -> Result<Vec<bool>> {
     let mut outcomes: Vec<bool> = Vec::new();
     outcomes
         .try_reserve_exact(usize::try_from(len).unwrap_or(usize::MAX))
-        .map_err(|_| Error::input(format!("not enough memory for {len} outcomes; lower --max")))?;
+        .map_err(|_| {
+            Error::resource(format!("not enough memory for {len} outcomes"))
+                .with_hint(Hint::LowerMax)
+        })?;
     while (outcomes.len() as u64) < len {
         push_lone_heap_outcome(ruleset, &mut outcomes);
     }

@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 
 use self::scan::{Kernel, Wanted, BATCH};
 use super::period::{PeriodFinder, Periodicity, ProofBound};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::Ruleset;
 
 mod scan;
@@ -54,13 +54,14 @@ pub trait Sequence {
 pub fn check_request(ruleset: &Ruleset, len: u64) -> Result<()> {
     if !ruleset.moves_one_heap() {
         return Err(Error::input(format!(
-            "{ruleset} has moves that change two or more heaps at once, so its positions have no per-heap nim-values; use `check` or `solve` on a position instead"
+            "{ruleset} has moves that change two or more heaps at once, so its positions have no per-heap nim-values; ask about a position instead"
         )));
     }
     if len > MAX_LEN {
-        return Err(Error::input(format!(
-            "cannot hold {len} nim-values in memory (at most {MAX_LEN}, 4 bytes each); lower --max"
-        )));
+        return Err(Error::resource(format!(
+            "cannot hold {len} nim-values in memory (at most {MAX_LEN}, 4 bytes each)"
+        ))
+        .with_hint(Hint::LowerMax));
     }
     Ok(())
 }
@@ -70,10 +71,11 @@ pub fn engine(ruleset: &Ruleset, method: Method, len: u64) -> Result<Box<dyn Seq
     check_request(ruleset, len)?;
     let mut values = Vec::new();
     values.try_reserve_exact(len as usize).map_err(|_| {
-        Error::input(format!(
-            "not enough memory for {len} nim-values ({} MB); lower --max",
+        Error::resource(format!(
+            "not enough memory for {len} nim-values ({} MB)",
             (len * 4) >> 20
         ))
+        .with_hint(Hint::LowerMax)
     })?;
     Ok(match method {
         Method::Reference => Box::new(MexReference::with_storage(ruleset.clone(), values)),

@@ -1,10 +1,10 @@
-//! Positions from standard input: whole blocks are read and lines parsed in place, so a
-//! batch of millions of positions is bound by answering, not by reading.
+//! Positions from text, one per line: whole blocks are read and lines parsed in place, so
+//! a batch of millions of positions is bound by answering, not by reading.
 
 use std::io::Read;
 
+use super::{Heap, Position};
 use crate::error::{Error, Result};
-use crate::game::{Heap, Position};
 
 /// Calls `each(heaps)` for every line of `input` (heaps ascending, zeros dropped), in
 /// order; an error (in parsing or from `each`) stops the batch and names the line.
@@ -19,10 +19,8 @@ pub fn for_each_line(
     let mut heaps = Vec::new();
     let mut number = 0usize;
     let mut finished = false;
-    let at_line = |number: usize, error: Error| match error {
-        Error::Input(message) => Error::input(format!("stdin line {number}: {message}")),
-        other => other,
-    };
+    // Whatever went wrong on a line names it (I/O errors name their file instead).
+    let at_line = |number: usize, error: Error| error.context(format_args!("stdin line {number}"));
     while !finished {
         if filled == block.len() {
             block.resize(block.len() * 2, 0);
