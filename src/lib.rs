@@ -148,6 +148,7 @@ pub mod game;
 
 pub mod label;
 pub mod memory;
+#[cfg(feature = "picture")]
 pub mod picture;
 pub mod play;
 pub mod search;

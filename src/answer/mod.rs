@@ -16,6 +16,7 @@ mod chain;
 mod nim;
 mod quotient;
 mod search;
+#[cfg(feature = "picture")]
 pub mod survey;
 mod table;
 
