@@ -27,7 +27,7 @@
 //! let labelled = plan.run(&|_| {})?;
 //! let path = std::env::temp_dir().join(format!("doc-{}.table", std::process::id()));
 //! let replace = sicher::atomic_file::Replace::RegularFile;
-//! sicher::table::write_outcomes(&path, &game, plan.ranker().domain(), labelled.held()?, replace)?;
+//! sicher::build::write_outcomes(&path, &game, plan.ranker().domain(), labelled.held()?, replace)?;
 //! let table = sicher::table::Table::open(&path)?;
 //! assert_eq!(table.probe(&Position::new(vec![3, 4, 5]))?, answer.value);
 //! # std::fs::remove_file(&path).ok();
@@ -141,6 +141,8 @@
 
 pub mod answer;
 pub mod atomic_file;
+pub mod build;
+pub mod checksum;
 
 pub mod domain;
 pub mod error;

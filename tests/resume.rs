@@ -13,7 +13,7 @@ use sicher::atomic_file::Replace;
 use sicher::domain::Domain;
 use sicher::game::{resolve, Convention};
 use sicher::label::{Plan, WorkDir};
-use sicher::table::{self, Storage};
+use sicher::table::Storage;
 
 const SICHER: &str = env!("CARGO_BIN_EXE_sicher");
 
@@ -356,14 +356,15 @@ fn estimate_and_peak(
         plan = plan.with_remoteness();
     }
     if stream {
-        plan = plan.streaming();
+        plan = plan.streaming(sicher::table::WRITER_BYTES);
     }
     let before = HELD.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let labelled = plan.run(&|_| {}).unwrap();
     if labelled.labels.is_none() {
         let mut writer =
-            table::outcomes_writer(&output, &game, domain, Storage::Flat, Replace::Never).unwrap();
+            sicher::build::outcomes_writer(&output, &game, domain, Storage::Flat, Replace::Never)
+                .unwrap();
         plan.stream_outcomes(|words| writer.push(words)).unwrap();
         writer.finish().unwrap();
     }

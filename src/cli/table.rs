@@ -9,10 +9,11 @@ use serde::Serialize;
 use super::args::GameArgs;
 use super::output::{per_second, print_json, progress_bar};
 use sicher::atomic_file::Replace;
+use sicher::build::{TableJob, TableRequest};
 use sicher::domain::Domain;
 use sicher::error::{Error, Result};
 use sicher::game::Game;
-use sicher::label::{Derivation, Labelled, Plan, WorkDir};
+use sicher::label::{Derivation, Labelled, Plan, Resumed};
 use sicher::{memory, table};
 
 const EXAMPLES_TABLE: &str = "Examples:
@@ -126,15 +127,18 @@ pub fn label_domain(
     if remoteness {
         plan = plan.with_remoteness();
     }
-    label_plan(game, plan, args)
+    let resumed = plan.prepare()?;
+    announce(game, &plan, resumed.as_ref(), args)?;
+    let bar = progress_bar(plan.ranker().count(), args.quiet, "positions");
+    let labelled = plan.run(&|n| bar.inc(n));
+    bar.finish_and_clear();
+    Ok((plan, labelled?))
 }
 
-/// Announces, checks the memory of, and runs a plan; a resumed run says how far the
-/// earlier one got and its progress bar starts there.
-fn label_plan(game: &Game, plan: Plan, args: &LabelArgs) -> Result<(Plan, Labelled)> {
+/// Announces a plan's positions and memory, refuses it when the memory is not there
+/// (unless `--force-memory`), and says how far an earlier run got.
+fn announce(game: &Game, plan: &Plan, resumed: Option<&Resumed>, args: &LabelArgs) -> Result<()> {
     let domain = plan.ranker().domain();
-    // Work of another game, domain or format is refused before anything is announced.
-    let resumed = plan.prepare()?;
     if !args.quiet {
         let available = memory::available();
         let count = plan.ranker().count();
@@ -159,18 +163,13 @@ fn label_plan(game: &Game, plan: Plan, args: &LabelArgs) -> Result<(Plan, Labell
     if !args.force_memory {
         plan.check_memory()?;
     }
-    if let Some(resumed) = resumed {
-        if !args.quiet {
-            eprintln!(
-                "resuming: {} of {} tiers already done ({} positions)",
-                resumed.tiers_done, resumed.tiers, resumed.positions
-            );
-        }
+    if let (Some(resumed), false) = (resumed, args.quiet) {
+        eprintln!(
+            "resuming: {} of {} tiers already done ({} positions)",
+            resumed.tiers_done, resumed.tiers, resumed.positions
+        );
     }
-    let bar = progress_bar(plan.ranker().count(), args.quiet, "positions");
-    let labelled = plan.run(&|n| bar.inc(n));
-    bar.finish_and_clear();
-    Ok((plan, labelled?))
+    Ok(())
 }
 
 /// What `sicher table` reports.
@@ -249,93 +248,47 @@ pub fn run(args: &TableArgs) -> Result<()> {
             args.remoteness,
         )),
     };
-    let replace = if args.force {
+    let mut request = TableRequest::new(game.clone(), domain, &path);
+    request.replace = if args.force {
         Replace::RegularFile
     } else {
         Replace::Never
     };
-    // Refuse before labelling; the final rename checks again.
-    if !args.force && std::fs::symlink_metadata(&path).is_ok() {
-        return Err(Error::input(format!(
-            "{} already exists; pass --force to overwrite it",
-            path.display()
-        )));
-    }
-    let strategy = args.label.strategy.as_deref().map(str::parse).transpose()?;
-    let threads = args.label.threads.map(|t| t as usize);
-    let mut plan = Plan::new(&game, domain, strategy, threads)?.with_work_dir(
-        WorkDir::beside(&path)
-            .restart(args.restart)
-            .checkpoint_every(checkpoint_interval()),
-    );
-    if args.remoteness {
-        plan = plan.with_remoteness();
-    }
-    if args.no_shortcuts {
-        plan = plan.without_shortcuts();
-    }
-    // Outcomes evicted to the work directory go from there to the table writer, unless
-    // they are to be compared with the plain labeller's.
-    if !args.compare_plain {
-        plan = plan.streaming();
-    }
-    let (plan, labelled) = label_plan(&game, plan, &args.label)?;
-    let (plain_seconds, speedup) = if args.compare_plain {
-        let plain = LabelArgs {
-            strategy: Some("plain".into()),
-            quiet: true,
-            ..args.label.clone()
-        };
-        let (_, baseline) = label_domain(&game, domain, &plain, args.remoteness)?;
-        if baseline.labels != labelled.labels || baseline.remoteness != labelled.remoteness {
-            return Err(Error::Disagreement(format!(
-                "the {} and plain labellers disagree on {}",
-                plan.strategy(),
-                domain.flags()
-            )));
-        }
-        (
-            Some(baseline.seconds),
-            Some(baseline.seconds / labelled.seconds.max(1e-9)),
-        )
-    } else {
-        (None, None)
-    };
-    let storage = if args.uncompressed {
+    request.strategy = args.label.strategy.as_deref().map(str::parse).transpose()?;
+    request.threads = args.label.threads.map(|t| t as usize);
+    request.remoteness = args.remoteness;
+    request.shortcuts = !args.no_shortcuts;
+    request.storage = if args.uncompressed {
         table::Storage::Flat
     } else {
         table::Storage::Compressed
     };
-    let header = match (&labelled.remoteness, &labelled.labels) {
-        (Some(remoteness), _) => {
-            table::write_remoteness_stored(&path, &game, domain, remoteness, storage, replace)?
-        }
-        (None, labels) => {
-            let mut writer = table::outcomes_writer(&path, &game, domain, storage, replace)?;
-            writer.set_provenance(labelled.derivation.into());
-            match labels {
-                Some(labels) => writer.push(labels.words())?,
-                None => plan.stream_outcomes(|words| writer.push(words))?,
-            }
-            writer.finish()?
-        }
-    };
-    plan.discard_work()?;
-    let rmax = labelled.remoteness.as_ref().map(|r| r.rmax());
-    let entries = plan.ranker().count();
+    request.restart = args.restart;
+    request.checkpoint_every = checkpoint_interval();
+    request.compare_plain = args.compare_plain;
+    let job = TableJob::prepare(request)?;
+    announce(&game, job.plan(), job.resumed(), &args.label)?;
+    let (labeller, threads, positions_held) = (
+        job.plan().labeller(),
+        job.plan().threads(),
+        job.plan().positions_held(),
+    );
+    let entries = job.plan().ranker().count();
+    let bar = progress_bar(entries, args.label.quiet, "positions");
+    let built = job.run(&|n| bar.inc(n));
+    bar.finish_and_clear();
+    let built = built?;
+    let header = &built.header;
+    let rmax = built.rmax;
     let report = TableReport {
         game: game.ruleset.spec(),
         convention: game.convention.to_string(),
         domain: domain.flags(),
         path: path.display().to_string(),
-        strategy: plan.labeller(),
-        threads: plan.threads(),
+        strategy: labeller,
+        threads,
         entries,
-        unsafe_count: match (&labelled.labels, header.kind) {
-            (Some(labels), _) => labels.unsafe_count(),
-            (None, table::BodyKind::Outcomes { unsafe_count }) => unsafe_count,
-            (None, _) => 0,
-        },
+        unsafe_count: built.unsafe_count,
         bytes: header.file_len(),
         body_bytes: header.stored_len,
         raw_body_bytes: header.body_len(),
@@ -344,13 +297,13 @@ pub fn run(args: &TableArgs) -> Result<()> {
         bits_per_position: header.body_len() as f64 * 8.0 / entries as f64,
         stored_bits_per_position: header.file_len() as f64 * 8.0 / entries as f64,
         seconds: started.elapsed().as_secs_f64(),
-        label_seconds: labelled.seconds,
+        label_seconds: built.label_seconds,
         positions_per_second: per_second(
-            entries - labelled.resumed,
-            std::time::Duration::from_secs_f64(labelled.seconds),
+            entries - built.resumed_positions,
+            std::time::Duration::from_secs_f64(built.label_seconds),
         ),
-        derivation: labelled.derivation.name(),
-        period: match labelled.derivation {
+        derivation: built.derivation.name(),
+        period: match built.derivation {
             Derivation::Period(p) => Some(PeriodReport {
                 period: p.period,
                 preperiod: p.preperiod,
@@ -358,10 +311,12 @@ pub fn run(args: &TableArgs) -> Result<()> {
             }),
             _ => None,
         },
-        positions_held: plan.positions_held(),
-        resumed_positions: labelled.resumed,
-        plain_seconds,
-        speedup_over_plain: speedup,
+        positions_held,
+        resumed_positions: built.resumed_positions,
+        plain_seconds: built.plain_seconds,
+        speedup_over_plain: built
+            .plain_seconds
+            .map(|plain| plain / built.label_seconds.max(1e-9)),
         rmax,
     };
     if args.json {
@@ -400,14 +355,14 @@ pub fn run(args: &TableArgs) -> Result<()> {
             report.strategy,
             report.threads
         )?;
-        outln!("  derived from:   {} (exact)", labelled.derivation)?;
-        if labelled.resumed > 0 {
+        outln!("  derived from:   {} (exact)", built.derivation)?;
+        if built.resumed_positions > 0 {
             outln!(
                 "  resumed:        {} positions were labelled by an earlier run",
-                labelled.resumed
+                built.resumed_positions
             )?;
         }
-        if let (Some(plain), Some(ratio)) = (plain_seconds, speedup) {
+        if let (Some(plain), Some(ratio)) = (report.plain_seconds, report.speedup_over_plain) {
             outln!("  plain labeller: {plain:.3} s, {ratio:.1}x slower (labels identical)")?;
         }
         outln!("  total time:     {:.3} s", report.seconds)?;

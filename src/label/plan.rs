@@ -17,9 +17,9 @@ use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Hint, Result};
 use crate::game::Game;
 
-/// Bytes that stream outcomes from the work directory to a table writer: a run of words
-/// here, and the writer's batch of blocks with their encodings.
-const STREAM_BYTES: u64 = STREAM_WORDS as u64 * 8 + crate::table::WRITER_BYTES;
+/// Bytes that stream outcomes from the work directory: a run of words handed on at a
+/// time (the consumer's own buffers are added, see [`Plan::streaming`]).
+const STREAM_BYTES: u64 = STREAM_WORDS as u64 * 8;
 
 /// Everything decided before labelling starts.
 pub struct Plan {
@@ -30,7 +30,8 @@ pub struct Plan {
     remoteness: bool,
     shortcuts: bool,
     /// Leave outcomes finished in the work directory there (see [`Plan::streaming`]).
-    stream: bool,
+    /// Streaming out of the work directory, to a consumer holding this many bytes.
+    stream: Option<u64>,
     work: Option<WorkDir>,
     /// The open work directory, once [`Plan::prepare`] or [`Plan::run`] opened it.
     store: Mutex<Option<Store>>,
@@ -93,7 +94,7 @@ impl Plan {
             threads,
             remoteness: false,
             shortcuts: true,
-            stream: false,
+            stream: None,
             work: None,
             store: Mutex::new(None),
         })
@@ -122,9 +123,10 @@ impl Plan {
     /// Leaves outcomes that were evicted to the work directory there instead of gathering
     /// the whole domain's in memory: [`Labelled::labels`] is then `None`, and
     /// [`Plan::stream_outcomes`] hands them on in order (to a table writer), so only the
-    /// tiers that moves reach are ever held.
-    pub fn streaming(mut self) -> Self {
-        self.stream = true;
+    /// tiers that moves reach are ever held. `consumer_bytes` is what the consumer holds
+    /// at its peak (a table writer's buffers), counted in [`Plan::bytes_needed`].
+    pub fn streaming(mut self, consumer_bytes: u64) -> Self {
+        self.stream = Some(consumer_bytes);
         self
     }
 
@@ -229,10 +231,9 @@ impl Plan {
                     Strategy::Forward => forward::Forward::table_bytes(&self.game, &self.ranker),
                     Strategy::Backward | Strategy::Plain => 0,
                 };
-                let end = if self.stream && self.positions_held() < count {
-                    STREAM_BYTES
-                } else {
-                    bits
+                let end = match self.stream {
+                    Some(consumer) if self.positions_held() < count => STREAM_BYTES + consumer,
+                    _ => bits,
                 };
                 tables + labeller + io + window.max(end)
             }
@@ -372,7 +373,7 @@ impl Plan {
                         ranker,
                         self.strategy,
                         store.as_mut(),
-                        !self.stream,
+                        self.stream.is_none(),
                         progress,
                     )?,
                     None,

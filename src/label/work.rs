@@ -27,8 +27,8 @@ use super::bits::out_of_memory;
 use super::tiers::Tiers;
 use super::window::{Atom, Packer, Unpacker, Window};
 use crate::atomic_file::{write_bytes, AtomicFile, Replace};
+use crate::checksum::Checksum;
 use crate::error::{Error, Hint, Result};
-use crate::table::{Checksum, FORMAT_VERSION};
 
 /// Version of the work directory's layout; another version is refused.
 pub const WORK_FORMAT: u32 = 1;
@@ -55,6 +55,9 @@ pub struct WorkDir {
     path: PathBuf,
     restart: bool,
     every: Option<Duration>,
+    /// Format version of the file the labels are for, recorded in the manifest: work
+    /// for another format is refused.
+    output_format: u32,
 }
 
 impl WorkDir {
@@ -66,7 +69,15 @@ impl WorkDir {
             path: output.with_file_name(name),
             restart: false,
             every: None,
+            output_format: 0,
         }
+    }
+
+    /// Records that the labels are for a file of this format version (a table's), so
+    /// that a sicher writing another version refuses the work instead of resuming it.
+    pub fn for_output_format(mut self, version: u32) -> Self {
+        self.output_format = version;
+        self
     }
 
     /// Checkpoints after this much labelling (zero: after every tier), instead of the
@@ -201,14 +212,14 @@ impl Store {
         let manifest = match existing {
             Some(bytes) => {
                 let manifest = read_manifest(&dir, &bytes)?;
-                check_manifest(&dir, &manifest, &identity, width)?;
+                check_manifest(&dir, &manifest, &identity, width, work.output_format)?;
                 verify_parts(&dir, &manifest)?;
                 manifest
             }
             None => {
                 let manifest = Manifest {
                     work_format: WORK_FORMAT,
-                    table_format: FORMAT_VERSION,
+                    table_format: work.output_format,
                     sicher: env!("CARGO_PKG_VERSION").to_string(),
                     identity,
                     width,
@@ -628,13 +639,19 @@ fn other_format(dir: &Path, version: u32) -> Error {
     .with_hint(Hint::Restart)
 }
 
-fn check_manifest(dir: &Path, manifest: &Manifest, identity: &Identity, width: u32) -> Result<()> {
+fn check_manifest(
+    dir: &Path,
+    manifest: &Manifest,
+    identity: &Identity,
+    width: u32,
+    output_format: u32,
+) -> Result<()> {
     if manifest.work_format != WORK_FORMAT {
         return Err(other_format(dir, manifest.work_format));
     }
-    if manifest.table_format != FORMAT_VERSION {
+    if manifest.table_format != output_format {
         return Err(Error::damaged(format!(
-            "the work directory {} is for table format {} (this sicher writes {FORMAT_VERSION})",
+            "the work directory {} is for table format {} (this sicher writes {output_format})",
             dir.display(),
             manifest.table_format
         ))

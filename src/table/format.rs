@@ -31,10 +31,12 @@
 use bincode::{Decode, Encode};
 use std::fmt;
 
+pub use crate::checksum::{checksum, Checksum};
 use crate::domain::Domain;
 use crate::error::{Error, Hint, Result, TableKind};
 use crate::game::Convention;
 use crate::theory::grundy::Periodicity;
+pub use crate::theory::quotient::learn::QuotientModel;
 use crate::value::{Outcome, Value};
 
 /// The first eight bytes of every table.
@@ -110,32 +112,6 @@ impl Prediction {
                 model.elements(),
                 model.learned_total
             ),
-        }
-    }
-}
-
-/// A learned misère quotient: heap sizes map to elements of a commutative monoid, a
-/// position to the product of its heaps', and some elements are unsafe.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QuotientModel {
-    /// Largest total of the positions it was learned from.
-    pub learned_total: u64,
-    /// The element of each heap size `0..=largest`.
-    pub phi: Vec<u8>,
-    /// `mul[a * n + b]`: the product of elements `a` and `b`.
-    pub mul: Vec<u8>,
-    /// Bit `e` set when element `e` is unsafe.
-    pub unsafe_bits: Vec<u8>,
-}
-
-impl QuotientModel {
-    /// Number of elements (0 when the product table is not square).
-    pub fn elements(&self) -> usize {
-        let n = (self.mul.len() as f64).sqrt().round() as usize;
-        if n * n == self.mul.len() && self.unsafe_bits.len() == n.div_ceil(8) {
-            n
-        } else {
-            0
         }
     }
 }
@@ -850,23 +826,6 @@ pub fn body_len(entries: u64, width: u8) -> u64 {
     entries.saturating_mul(u64::from(width)).div_ceil(64) * 8
 }
 
-/// A 64-bit checksum over little-endian words (the tail zero-padded), seeded with the
-/// length. Each step is a bijection of the running state, so any single changed word
-/// changes the result.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    let mut state = Checksum::new(bytes.len() as u64);
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        state.add(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
-    }
-    let mut tail = [0u8; 8];
-    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    if !chunks.remainder().is_empty() {
-        state.add(u64::from_le_bytes(tail));
-    }
-    state.finish()
-}
-
 /// [`checksum`] as tables of format `version` computed it (version 2 had a weaker step).
 pub fn checksum_of_version(version: u32, bytes: &[u8]) -> u64 {
     if version != OLD_FORMAT_VERSION {
@@ -879,51 +838,6 @@ pub fn checksum_of_version(version: u32, bytes: &[u8]) -> u64 {
         state.add(u64::from_le_bytes(word));
     }
     state.finish()
-}
-
-/// Running state of [`checksum`], fed one word at a time.
-pub struct Checksum {
-    state: u64,
-    version_2: bool,
-}
-
-impl Checksum {
-    /// Starts a checksum over `len` bytes.
-    pub fn new(len: u64) -> Self {
-        Checksum {
-            state: 0x9E37_79B9_7F4A_7C15 ^ len,
-            version_2: false,
-        }
-    }
-
-    /// Starts a checksum as format version 2 computed it, to read its tables.
-    fn version_2(len: u64) -> Self {
-        Checksum {
-            version_2: true,
-            ..Checksum::new(len)
-        }
-    }
-
-    /// Mixes in the next word. Multiply, fold the high half down, multiply again: a
-    /// change in any bit of a word reaches every bit of the state, so a few flipped bits
-    /// of the next word cannot cancel it.
-    #[inline]
-    pub fn add(&mut self, word: u64) {
-        let x = (self.state ^ word).wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-        self.state = if self.version_2 {
-            x.rotate_left(29)
-        } else {
-            (x ^ (x >> 32)).wrapping_mul(0xC4CE_B9FE_1A85_EC53)
-        };
-    }
-
-    /// The final value.
-    pub fn finish(&self) -> u64 {
-        let mut h = self.state;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
-        h ^ (h >> 33)
-    }
 }
 
 /// The checksum of one block of body words.

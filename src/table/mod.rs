@@ -20,14 +20,15 @@ use crate::atomic_file::{AtomicFile, Replace};
 use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Hint, Result, TableKind};
 use crate::game::{Convention, Game, Heap, Position, Ruleset};
-use crate::label::{Labels, Remotenesses};
 use crate::theory::grundy::{Nimber, Periodicity};
 use crate::theory::quotient::MisereQuotient;
 use crate::value::Value;
 pub use format::{
-    checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance, QuotientMeta,
+    bits_for, checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance, QuotientMeta,
     QuotientModel, BLOCK_BYTES, FORMAT_VERSION,
 };
+#[cfg(test)]
+pub(crate) use predict::mispredicted;
 use predict::Predictor;
 
 /// Where tables go when no path is given, and where `check GAME` looks for them.
@@ -171,9 +172,9 @@ pub struct TableWriter {
 
 impl TableWriter {
     /// Starts writing a table of `header.entries` fields of `header.width` bits; the
-    /// file appears complete at [`finish`](Self::finish) or not at all. Compressed
-    /// outcome tables choose their prediction here (which may label the positions of at
-    /// most 50 tokens to learn a misère quotient).
+    /// file appears complete at [`finish`](Self::finish) or not at all. A compressed
+    /// outcome body is stored as its residual against `header.prediction`, or, when that
+    /// is none, against the exact theory of the game where there is one.
     pub fn create(
         path: &Path,
         mut header: Header,
@@ -193,10 +194,13 @@ impl TableWriter {
             Storage::Flat => Codec::Flat,
             Storage::Compressed => Codec::Zstd { level: ZSTD_LEVEL },
         };
-        header.prediction = match (storage, header.kind) {
-            (Storage::Compressed, BodyKind::Outcomes { .. }) => {
+        // The caller may give a prediction (a learned misère quotient); otherwise a
+        // compressed outcome body takes the exact theory there is.
+        header.prediction = match (storage, header.kind, header.prediction) {
+            (Storage::Compressed, BodyKind::Outcomes { .. }, Prediction::None) => {
                 predict::choose(&game, header.domain)
             }
+            (Storage::Compressed, BodyKind::Outcomes { .. }, given) => given,
             _ => Prediction::None,
         };
         let predictor =
@@ -435,106 +439,6 @@ pub fn write_stored(
     let mut writer = TableWriter::create(path, header, storage, replace)?;
     writer.push(words)?;
     writer.finish()
-}
-
-/// Writes the outcome labels of a domain as a compressed table.
-pub fn write_outcomes(
-    path: &Path,
-    game: &Game,
-    domain: Domain,
-    labels: &Labels,
-    replace: Replace,
-) -> Result<Header> {
-    write_outcomes_stored(path, game, domain, labels, Storage::Compressed, replace)
-}
-
-/// Writes the outcome labels of a domain as a table stored as `storage` says.
-pub fn write_outcomes_stored(
-    path: &Path,
-    game: &Game,
-    domain: Domain,
-    labels: &Labels,
-    storage: Storage,
-    replace: Replace,
-) -> Result<Header> {
-    let header = Header::new(
-        BodyKind::Outcomes {
-            unsafe_count: labels.unsafe_count(),
-        },
-        game.ruleset.spec(),
-        game.convention,
-        domain,
-        labels.entries(),
-        1,
-    );
-    write_stored(path, header, labels.words(), storage, replace)
-}
-
-/// Starts writing the outcome labels of a domain as a table stored as `storage` says:
-/// push the packed words in rank order, then finish (the file is the one
-/// [`write_outcomes_stored`] writes from the same labels).
-pub fn outcomes_writer(
-    path: &Path,
-    game: &Game,
-    domain: Domain,
-    storage: Storage,
-    replace: Replace,
-) -> Result<TableWriter> {
-    let entries = Ranker::new(domain)?.count();
-    let header = Header::new(
-        BodyKind::Outcomes { unsafe_count: 0 },
-        game.ruleset.spec(),
-        game.convention,
-        domain,
-        entries,
-        1,
-    );
-    TableWriter::create(path, header, storage, replace)
-}
-
-/// Most remoteness values whose histogram the header keeps.
-const HISTOGRAM_MAX: u32 = 4096;
-
-/// Writes the remotenesses of a domain as a compressed table, at the fewest bits that
-/// hold the largest.
-pub fn write_remoteness(
-    path: &Path,
-    game: &Game,
-    domain: Domain,
-    remoteness: &Remotenesses,
-    replace: Replace,
-) -> Result<Header> {
-    write_remoteness_stored(path, game, domain, remoteness, Storage::Compressed, replace)
-}
-
-/// Writes the remotenesses of a domain as a table stored as `storage` says.
-pub fn write_remoteness_stored(
-    path: &Path,
-    game: &Game,
-    domain: Domain,
-    remoteness: &Remotenesses,
-    storage: Storage,
-    replace: Replace,
-) -> Result<Header> {
-    let rmax = remoteness.rmax();
-    let width = format::bits_for(u64::from(rmax));
-    let entries = remoteness.entries();
-    let words = pack(
-        entries,
-        width,
-        remoteness.values().iter().map(|&r| u64::from(r)),
-    )?;
-    let mut header = Header::new(
-        BodyKind::Remoteness { rmax },
-        game.ruleset.spec(),
-        game.convention,
-        domain,
-        entries,
-        width,
-    );
-    header.histogram = (rmax < HISTOGRAM_MAX).then(|| remoteness.histogram());
-    header.provenance = Provenance::Retrograde;
-    write_stored(path, header, &words, storage, replace)
 }
 
 /// Writes a misère quotient as a table: the multiplication table as the body (one entry
@@ -1167,8 +1071,9 @@ fn read_index(header: &Header, bytes: &[u8]) -> std::result::Result<Vec<codec::E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::build::{write_outcomes, write_outcomes_stored};
     use crate::game::resolve;
-    use crate::label::{label, Strategy};
+    use crate::label::{label, Labels, Strategy};
 
     fn written(dir: &Path) -> (PathBuf, Labels, Ranker) {
         let game = resolve("kayles").unwrap();

@@ -39,6 +39,7 @@
 mod answer;
 mod construct;
 mod extend;
+pub mod learn;
 mod monoid;
 pub mod nim;
 mod options;
