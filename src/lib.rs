@@ -154,9 +154,12 @@ pub mod memory;
 pub mod picture;
 pub mod play;
 pub mod search;
+#[cfg(feature = "picture")]
+pub mod survey;
 pub mod table;
 pub mod theory;
 pub mod value;
+pub mod verify;
 
 pub use error::{Error, Result};
 pub use game::{Convention, Game, Position, Ruleset};

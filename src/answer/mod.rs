@@ -16,13 +16,11 @@ mod chain;
 mod nim;
 mod quotient;
 mod search;
-#[cfg(feature = "picture")]
-pub mod survey;
 mod table;
 
 pub use chain::{Chain, Engine, Method, Policy};
 pub use nim::NimSource;
-pub use quotient::QuotientSource;
+pub use quotient::{on_the_fly_budget, QuotientSource};
 pub use search::SearchSource;
 pub use table::TableSource;
 

@@ -9,15 +9,14 @@ use serde::Serialize;
 
 use super::args::{GameArgs, SearchArgs};
 use super::output::{print_json, progress_bar};
-use sicher::answer::survey::{heap_series, two_heap_map};
 use sicher::answer::{Chain, Policy};
 use sicher::atomic_file::Replace;
 use sicher::error::{Error, Hint, Result};
 use sicher::memory;
 use sicher::picture::{
-    map_bytes, map_png_size, plot_bytes, render_terminal, save_map_png, save_plot_png, MapMode,
-    DEFAULT_PLOT_SIZE,
+    map_png_size, render_terminal, save_map_png, save_plot_png, MapMode, DEFAULT_PLOT_SIZE,
 };
+use sicher::survey::{self, heap_series, two_heap_map};
 
 const EXAMPLES_PICTURE: &str = "Examples:
   sicher picture wythoff --max 60                      # in the terminal
@@ -93,8 +92,7 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
             (cols as u64, rows as u64)
         }
     };
-    let needed = u128::from(map_bytes(args.max, args.scale.max(1), mode))
-        .saturating_add(u128::from(args.max).pow(2) * 12 / 2);
+    let needed = survey::map_bytes_needed(args.max, args.scale, mode);
     memory::check_fits(
         &format!("a map of {0} x {0} positions", u128::from(args.max) + 1),
         needed,
@@ -231,7 +229,7 @@ pub fn run_plot(args: &PlotArgs) -> Result<()> {
     let size = (args.width, args.height);
     memory::check_fits(
         "the plot",
-        u128::from(plot_bytes(size)).saturating_add(u128::from(args.max) * 16),
+        survey::plot_bytes_needed(size, args.max),
         Hint::LowerMax,
     )?;
     let replace = if args.force {

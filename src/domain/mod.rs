@@ -9,6 +9,7 @@ mod child_ranks;
 pub mod incremental;
 pub mod partitions;
 pub mod tuples;
+mod walk;
 
 use std::fmt;
 
@@ -19,6 +20,7 @@ pub use child_ranks::ChildRanks;
 pub use incremental::{Runs, Strides};
 pub use partitions::Partitions;
 pub use tuples::{BoundedTuples, TupleChildren, TupleParents, MAX_ENTRIES};
+pub use walk::Positions;
 
 /// Which positions a table covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -68,18 +68,6 @@ impl Derivation {
     }
 }
 
-impl From<Derivation> for crate::table::Provenance {
-    fn from(derivation: Derivation) -> Self {
-        use crate::table::Provenance;
-        match derivation {
-            Derivation::Retrograde => Provenance::Retrograde,
-            Derivation::Words => Provenance::Words,
-            Derivation::Period(period) => Provenance::Period(period),
-            Derivation::NimValues => Provenance::NimValues,
-        }
-    }
-}
-
 impl fmt::Display for Derivation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
