@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use super::{
-    Answer, NimSource, Oracle, Query, QuotientSource, SearchSource, Solution, TableSource,
+    Answer, ClosedFormSource, NimSource, Oracle, Query, QuotientSource, SearchSource, Solution,
+    TableSource,
 };
 use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Heap, Position};
@@ -119,6 +120,10 @@ impl Chain {
             }
             Method::Grundy => {}
             Method::Auto => {
+                // Theory first: a closed form answers any heap size at once.
+                if let Some(closed) = ClosedFormSource::new(game) {
+                    sources.push(Box::new(closed));
+                }
                 if sources.is_empty() && applies(game) {
                     let source = NimSource::computing(game, nim_len, Some(AUTO_SEARCH_FALLBACK))?;
                     sources.push(Box::new(source));
@@ -177,6 +182,8 @@ impl Chain {
             sources.push(Box::new(NimSource::computing(game, nim_len, None)?));
         } else if let Some(source) = QuotientSource::new(game, Budget::default()) {
             sources.push(Box::new(source.with_ceiling(max_heap)));
+        } else if let Some(closed) = ClosedFormSource::new(game) {
+            sources.push(Box::new(closed));
         } else {
             return Err(Error::input(format!(
                 "no theory answers {}: nim-values and misère quotients need rules whose moves change one heap",

@@ -82,6 +82,8 @@ struct Record {
     #[serde(skip_serializing_if = "Option::is_none")]
     quotient_heaps: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    closed_form: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     stats: Option<SearchStats>,
     #[serde(skip_serializing_if = "Option::is_none")]
     table_bytes: Option<usize>,
@@ -189,6 +191,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         table: None,
         quotient_order: None,
         quotient_heaps: None,
+        closed_form: None,
         stats: None,
         table_bytes: None,
         seconds: elapsed.as_secs_f64(),
@@ -201,6 +204,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         Evidence::Table { path } => record.table = Some(path.display().to_string()),
         Evidence::MisereNim => {}
+        Evidence::ClosedForm { rule } => record.closed_form = Some(rule),
         Evidence::Quotient { order, max_heap } => {
             record.quotient_order = Some(*order);
             record.quotient_heaps = Some(*max_heap);
@@ -247,10 +251,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             .iter()
             .map(|m| format!("to {m}"))
             .collect();
-        let count = if solved.complete {
-            format!("{}", list.len())
-        } else {
-            format!("{}; one per heap too large to list all", list.len())
+        let count = match (&solved.evidence, solved.complete) {
+            (_, true) => format!("{}", list.len()),
+            (Evidence::ClosedForm { .. }, false) => {
+                format!("the first {}; there are more", list.len())
+            }
+            (_, false) => format!("{}; one per heap too large to list all", list.len()),
         };
         outln!("winning moves ({count}): {}", list.join("; "))?;
     } else {
@@ -278,6 +284,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "by the misère quotient of heaps 1..={max_heap} (order {order}; `sicher quotient {}` shows it)",
             game.ruleset
         ),
+        Evidence::ClosedForm { rule } => outln!("by the closed form: {rule}"),
         Evidence::NimValues { .. } => Ok(()),
     }
 }

@@ -21,6 +21,7 @@
 use super::format::{checksum, Prediction};
 use crate::domain::Domain;
 use crate::game::{Convention, Game, Heap, Ruleset};
+use crate::theory::closed::moore;
 use crate::theory::grundy::{nim_values, Method};
 use crate::theory::quotient::learn::MAX_ELEMENTS;
 
@@ -239,19 +240,12 @@ impl Predictor {
                 }
             }
             Predictor::Moore { modulus, misere } => {
-                if *misere && heaps.clone().all(|h| h <= 1) {
-                    let ones = heaps.filter(|&h| h == 1).count() as u32;
-                    return ones % modulus != 1 % modulus;
-                }
-                let mut counts = [0u32; 64];
-                for h in heaps {
-                    let mut bits = h;
-                    while bits != 0 {
-                        counts[bits.trailing_zeros() as usize] += 1;
-                        bits &= bits - 1;
-                    }
-                }
-                counts.iter().any(|c| c % modulus != 0)
+                let convention = if *misere {
+                    Convention::Misere
+                } else {
+                    Convention::Normal
+                };
+                !moore::is_unsafe_in(heaps, modulus - 1, convention)
             }
         }
     }
