@@ -6,6 +6,7 @@ use std::ops::ControlFlow;
 
 use crate::domain::incremental::MAX_PUT_BACK;
 use crate::game::{Heap, Ruleset};
+use crate::theory::grundy::MexSet;
 
 /// One option of a lone heap: the tokens it takes and the parts it leaves.
 #[derive(Clone, Copy)]
@@ -43,6 +44,7 @@ impl Options {
         let mut list = Vec::new();
         let mut nim: Vec<u32> = Vec::new();
         let (mut by_nim, mut at) = (Vec::new(), vec![0]);
+        let mut seen = MexSet::new();
         for h in 0..=total {
             let shaped = ruleset.for_each_heap_option(h, |left| {
                 let mut option = HeapOption {
@@ -69,16 +71,11 @@ impl Options {
             }
             let options = &mut list[first[h as usize]..];
             options.sort_by_key(|o| o.nim);
-            // The options' nim-values are sorted, so the mex is the first gap.
-            let mut mex = 0;
+            seen.clear();
             for o in options.iter() {
-                if o.nim == mex {
-                    mex += 1;
-                } else if o.nim > mex {
-                    break;
-                }
+                seen.insert(u64::from(o.nim));
             }
-            nim.push(mex);
+            nim.push(seen.mex() as u32);
             let base = first[h as usize];
             let largest = options.last().map_or(0, |o| o.nim + 1);
             by_nim.extend((0..=largest).map(|v| base + options.partition_point(|o| o.nim < v)));

@@ -96,7 +96,7 @@ pub fn prepare(
         codes.push(heap_code_for(game, simplify, h));
     }
     if let Some(guide) = guide {
-        guide.extend_to(game, largest);
+        guide.extend_to(largest);
     }
 }
 

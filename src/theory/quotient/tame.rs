@@ -28,6 +28,7 @@ use super::options::HeapOptions;
 use super::verify::{verify, Generator, Verdict};
 use super::{QuotientError, MAX_HEAPS};
 use crate::game::Ruleset;
+use crate::theory::grundy::MexSet;
 
 /// A genus `g^{γ0 γ1 ...}`; the last two `γ`s repeat forever.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -62,32 +63,23 @@ impl Genus {
     /// The genus of a game whose options have these genera.
     pub fn from_options(nim_value: u64, options: &[&Genus]) -> Self {
         let longest = options.iter().map(|o| o.gammas.len()).max().unwrap_or(0);
-        let mex = |values: &mut Vec<u64>| {
-            values.sort_unstable();
-            values.dedup();
-            values
-                .iter()
-                .enumerate()
-                .find(|&(i, &v)| v != i as u64)
-                .map_or(values.len() as u64, |(i, _)| i as u64)
-        };
         let mut gammas = Vec::new();
-        let mut values = Vec::new();
+        let mut values = MexSet::new();
         let first = if options.is_empty() {
             1
         } else {
-            values.extend(options.iter().map(|o| o.gamma(0)));
-            mex(&mut values)
+            options.iter().for_each(|o| values.insert(o.gamma(0)));
+            values.mex()
         };
         gammas.push(first);
         let mut k = 1;
         loop {
             values.clear();
-            values.extend(options.iter().map(|o| o.gamma(k)));
+            options.iter().for_each(|o| values.insert(o.gamma(k)));
             let prev = gammas[k - 1];
-            values.push(prev);
-            values.push(prev ^ 1);
-            gammas.push(mex(&mut values));
+            values.insert(prev);
+            values.insert(prev ^ 1);
+            gammas.push(values.mex());
             // Past every option's own tail the recursion only depends on (γ(k-1), k mod 2).
             if k >= longest + 3 && gammas[k] == gammas[k - 2] && gammas[k - 1] == gammas[k - 3] {
                 break;
@@ -154,13 +146,14 @@ pub fn analyse(
     let mut tame_open = true;
     let mut keys: HashSet<(u32, Vec<u32>)> = HashSet::new();
     let mut bits = 2u32;
+    let mut seen = MexSet::new();
     for h in 1..=max_heap as usize {
         let options = opts.of_heap(h as u32);
-        let values: HashSet<u64> = options
-            .iter()
-            .map(|parts| parts.iter().fold(0, |a, &p| a ^ nim[p as usize]))
-            .collect();
-        let g = (0..).find(|v| !values.contains(v)).unwrap_or(0);
+        seen.clear();
+        for parts in options {
+            seen.insert(parts.iter().fold(0, |a, &p| a ^ nim[p as usize]));
+        }
+        let g = seen.mex();
         nim.push(g);
         let option_genera: Option<Vec<Genus>> = options
             .iter()

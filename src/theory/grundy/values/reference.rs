@@ -3,17 +3,20 @@
 
 use std::ops::ControlFlow;
 
-use super::sparse::Stamps;
 use super::{cap_above, Nimber, Sequence};
 use crate::game::Ruleset;
+use crate::theory::grundy::mex::MexSet;
 
 /// The plain definition: G(n) is the mex of the XORs of the parts of every option.
 #[derive(Clone, Debug)]
 pub struct MexReference {
     ruleset: Ruleset,
     values: Vec<Nimber>,
-    seen: Stamps,
+    /// The values the options of the heap being computed reach.
+    seen: MexSet,
     cap: u32,
+    /// Options visited so far, for callers that grow a sequence within a work budget.
+    options_visited: u64,
 }
 
 impl MexReference {
@@ -24,34 +27,43 @@ impl MexReference {
 
     pub(super) fn with_storage(ruleset: Ruleset, mut values: Vec<Nimber>) -> Self {
         values.clear();
-        let mut seen = Stamps::default();
-        seen.ensure(1);
+        let mut seen = MexSet::new();
+        seen.reserve(1);
         MexReference {
             ruleset,
             values,
             seen,
             cap: 1,
+            options_visited: 0,
         }
+    }
+
+    /// How many options the values computed so far took, in all.
+    pub fn options_visited(&self) -> u64 {
+        self.options_visited
     }
 }
 
 impl Sequence for MexReference {
     fn push_next(&mut self) {
         let n = self.values.len();
-        let stamp = n as u32 + 1;
         let values = &self.values;
-        let marks = &mut self.seen.marks;
+        let seen = &mut self.seen;
+        seen.clear();
+        let mut visited = 0u64;
         let _ = self.ruleset.for_each_heap_option(n as u64, |parts| {
-            let v = parts.iter().fold(0, |acc, &p| acc ^ values[p as usize]);
-            marks[v as usize] = stamp;
+            visited += 1;
+            seen.insert(u64::from(
+                parts.iter().fold(0, |acc, &p| acc ^ values[p as usize]),
+            ));
             ControlFlow::Continue(())
         });
-        let mex = (0..=self.cap)
-            .find(|&v| marks[v as usize] != stamp)
-            .unwrap_or(self.cap);
+        // At most the cap: the options' values all lie below it.
+        let mex = seen.mex() as Nimber;
+        self.options_visited += visited;
         self.values.push(mex);
         self.cap = cap_above(mex, self.cap);
-        self.seen.ensure(self.cap);
+        self.seen.reserve(u64::from(self.cap));
     }
 
     fn values(&self) -> &[Nimber] {

@@ -15,13 +15,13 @@ mod wide;
 /// Marks of "value seen while computing heap n": stamping with n + 1 instead of clearing
 /// keeps the per-heap cost proportional to the options, not to the value range.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Stamps {
-    pub(super) marks: Vec<u32>,
+struct Stamps {
+    marks: Vec<u32>,
 }
 
 impl Stamps {
     /// Makes room for every value below `cap` plus one (the mex is at most `cap`).
-    pub(super) fn ensure(&mut self, cap: u32) {
+    fn ensure(&mut self, cap: u32) {
         if self.marks.len() <= cap as usize {
             self.marks.resize(cap as usize + 1, 0);
         }
