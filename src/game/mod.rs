@@ -6,6 +6,7 @@
 mod code;
 mod describe;
 mod lines;
+mod moves;
 mod position;
 mod rules;
 
@@ -13,6 +14,7 @@ pub use crate::value::Convention;
 pub use code::{Radix, TakeBreakCode};
 pub use describe::{parse_spec, resolve, shipped_games, ShippedGame};
 pub use lines::for_each_line;
+pub use moves::{child, child_into};
 pub use position::{parse_heap, Heap, Position};
 pub use rules::{Ruleset, MOORE_MAX_K};
 
@@ -82,17 +84,10 @@ impl Game {
         format!("{} {}", self.ruleset, self.convention)
     }
 
-    /// Applies one move (as reported by [`Ruleset::for_each_move`]) to a position.
+    /// Applies one move (as reported by [`Ruleset::for_each_move`]) to a position: see
+    /// [`child_into`], its non-allocating form.
     pub fn apply(&self, position: &Position, removed: &[usize], added: &[Heap]) -> Position {
-        let heaps = position
-            .heaps()
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !removed.contains(i))
-            .map(|(_, &h)| h)
-            .chain(added.iter().copied())
-            .collect();
-        Position::new(heaps)
+        child(position, removed, added)
     }
 
     /// Every position one move away, each once, in generation order.
