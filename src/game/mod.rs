@@ -7,6 +7,7 @@ mod code;
 mod describe;
 mod lines;
 mod moves;
+mod options;
 mod position;
 mod rules;
 
@@ -15,6 +16,7 @@ pub use code::{Radix, TakeBreakCode};
 pub use describe::{parse_spec, resolve, shipped_games, ShippedGame};
 pub use lines::for_each_line;
 pub use moves::{child, child_into};
+pub use options::{HeapOption, OptionTable, MAX_PARTS};
 pub use position::{parse_heap, Heap, Position};
 pub use rules::{Ruleset, MOORE_MAX_K};
 

@@ -24,10 +24,9 @@ use std::ops::ControlFlow;
 
 use super::construct::Budget;
 use super::monoid::Table;
-use super::options::HeapOptions;
 use super::verify::{verify, Generator, Verdict};
 use super::{QuotientError, MAX_HEAPS};
-use crate::game::Ruleset;
+use crate::game::{OptionTable, Ruleset};
 use crate::theory::grundy::MexSet;
 
 /// A genus `g^{γ0 γ1 ...}`; the last two `γ`s repeat forever.
@@ -133,12 +132,15 @@ pub fn analyse(
     max_heap: u64,
     budget: &Budget,
 ) -> Result<TameAnalysis, QuotientError> {
-    if !ruleset.moves_one_heap() || max_heap > MAX_HEAPS {
+    let table = match max_heap <= MAX_HEAPS {
+        true => OptionTable::new(ruleset, max_heap),
+        false => None,
+    };
+    let Some(table) = table else {
         return Err(QuotientError::Unsupported(format!(
             "genus analysis needs a one-heap ruleset and at most {MAX_HEAPS} heaps, not {ruleset} up to {max_heap}"
         )));
-    }
-    let opts = HeapOptions::new(ruleset, max_heap as u32);
+    };
     let mut nim = vec![0u64];
     let mut genus: Vec<Option<Genus>> = vec![Some(Genus::tame(0, false))];
     let mut firm = vec![false];
@@ -148,19 +150,19 @@ pub fn analyse(
     let mut bits = 2u32;
     let mut seen = MexSet::new();
     for h in 1..=max_heap as usize {
-        let options = opts.of_heap(h as u32);
+        let options = table.of(h as u64);
         seen.clear();
-        for parts in options {
-            seen.insert(parts.iter().fold(0, |a, &p| a ^ nim[p as usize]));
+        for option in options {
+            seen.insert(option.parts().iter().fold(0, |a, &p| a ^ nim[p as usize]));
         }
         let g = seen.mex();
         nim.push(g);
         let option_genera: Option<Vec<Genus>> = options
             .iter()
-            .map(|parts| match parts.as_slice() {
+            .map(|option| match option.parts() {
                 [] => Some(Genus::tame(0, false)),
                 [one] => genus[*one as usize].clone(),
-                many if many.iter().all(|&p| p as u64 <= tame_through) => Some(Genus::tame(
+                many if many.iter().all(|&p| p <= tame_through) => Some(Genus::tame(
                     many.iter().fold(0, |a, &p| a ^ nim[p as usize]),
                     many.iter().any(|&p| firm[p as usize]),
                 )),
@@ -185,7 +187,8 @@ pub fn analyse(
                 let element = |g: u64, f: bool| ((g << 1) | f as u64) as u32;
                 let mut option_elements: Vec<u32> = options
                     .iter()
-                    .map(|parts| {
+                    .map(|option| {
+                        let parts = option.parts();
                         element(
                             parts.iter().fold(0, |a, &p| a ^ nim[p as usize]),
                             parts.iter().any(|&p| firm[p as usize]),
