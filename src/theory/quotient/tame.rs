@@ -280,7 +280,7 @@ impl TameAnalysis {
         let (g, f) = heaps.iter().try_fold((0u64, false), |(g, f), &h| {
             self.heap(h).map(|(v, w)| (g ^ v, f || w))
         })?;
-        Some(!is_p(g, f))
+        Some(misere_nim_safe(g, f))
     }
 
     /// A winning move within the tame range, as the position after it.
@@ -293,7 +293,7 @@ impl TameAnalysis {
             .collect::<Option<_>>()?;
         let g = values.iter().fold(0, |a, v| a ^ v.0);
         let firm_count = values.iter().filter(|v| v.1).count();
-        if is_p(g, firm_count > 0) {
+        if !misere_nim_safe(g, firm_count > 0) {
             return None;
         }
         for i in 0..sorted.len() {
@@ -307,7 +307,7 @@ impl TameAnalysis {
                 let after = parts.iter().try_fold((rest_g, rest_firm), |(g, f), &h| {
                     self.heap(h).map(|(v, w)| (g ^ v, f || w))
                 });
-                if after.is_some_and(|(g, f)| is_p(g, f)) {
+                if after.is_some_and(|(g, f)| !misere_nim_safe(g, f)) {
                     found = Some(parts.to_vec());
                     return ControlFlow::Break(());
                 }
@@ -328,10 +328,50 @@ impl TameAnalysis {
     }
 }
 
-fn is_p(nim_sum: u64, firm: bool) -> bool {
+/// Misère Nim's rule on nim-values (Bouton; Conway's tame games): whether the player
+/// to move wins a tame position of nim-sum `nim_sum`, `firm` when some heap is firm (a
+/// heap of nim-value 2 or more, in misère Nim). Without a firm heap the position is
+/// fickle heaps of values 0 and 1 only, lost exactly when an odd number are 1 (nim-sum
+/// 1); with one, it is lost exactly at nim-sum 0, as in normal play.
+#[inline]
+pub fn misere_nim_safe(nim_sum: u64, firm: bool) -> bool {
     if firm {
-        nim_sum == 0
+        nim_sum != 0
     } else {
-        nim_sum == 1
+        nim_sum != 1
+    }
+}
+
+/// The tame misère rule on the heaps' nim-values alone, each heap of value 2 or more
+/// counting as firm: whether the player to move wins. Exact for misère Nim (the values
+/// are the sizes) and for heaps whose genus is that of a nim heap of their value.
+#[inline]
+pub fn tame_misere_safe(values: impl IntoIterator<Item = u64>) -> bool {
+    let (mut nim_sum, mut firm) = (0, false);
+    for v in values {
+        nim_sum ^= v;
+        firm |= v >= 2;
+    }
+    misere_nim_safe(nim_sum, firm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule on values is the rule on nim-sum and firmness, and misère Nim's.
+    #[test]
+    fn tame_rule_on_values() {
+        assert!(tame_misere_safe([]));
+        assert!(!tame_misere_safe([1]));
+        assert!(tame_misere_safe([1, 1]));
+        assert!(!tame_misere_safe([1, 1, 1]));
+        assert!(tame_misere_safe([2]));
+        assert!(!tame_misere_safe([2, 2]));
+        assert!(!tame_misere_safe([1, 2, 3]));
+        assert!(tame_misere_safe([1, 2, 2]));
+        assert!(!misere_nim_safe(0, true));
+        assert!(!misere_nim_safe(1, false));
+        assert!(misere_nim_safe(0, false));
     }
 }
