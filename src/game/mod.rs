@@ -8,6 +8,7 @@ mod describe;
 mod lines;
 mod moves;
 mod options;
+mod parents;
 mod position;
 mod rules;
 
@@ -17,8 +18,9 @@ pub use describe::{parse_spec, resolve, shipped_games, ShippedGame};
 pub use lines::for_each_line;
 pub use moves::{child, child_into};
 pub use options::{HeapOption, OptionTable, MAX_PARTS};
+pub use parents::ParentBounds;
 pub use position::{parse_heap, Heap, Position};
-pub use rules::{Ruleset, MOORE_MAX_K};
+pub use rules::{OptionShape, Ruleset, MOORE_MAX_K};
 
 /// How many heap sizes get their "has a move" answer cached up front.
 const DEAD_CACHE: u64 = 4096;

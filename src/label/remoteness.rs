@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use super::bits::{out_of_memory, Labels};
 use super::drive::{Reach, TierLabeller};
 use super::options::Options;
-use super::parents::{for_each_merged_parent_rank, for_each_parent, Limits};
+use super::parents::{bounds_of, for_each_merged_parent_rank};
 use super::tiers::{visit_tier, Scratch, Tiers};
 use super::window::{Window, UNKNOWN};
 use crate::domain::{ChildRanks, Ranker};
@@ -197,24 +197,20 @@ impl TierLabeller<AtomicU32> for Retrograde<'_> {
                     return;
                 }
                 let offer = remoteness + 1;
-                let limits = Limits::of(ranker, heaps);
+                let bounds = bounds_of(ranker, heaps);
                 let ranks = scratch.children.as_mut().expect("loaded above");
                 let gathered = &mut scratch.ranks;
                 gathered.clear();
-                let merged = for_each_merged_parent_rank(&game.ruleset, ranks, limits, |rank| {
+                let merged = for_each_merged_parent_rank(&game.ruleset, ranks, bounds, |rank| {
                     cells.prefetch(rank);
                     gathered.push(rank)
                 });
                 if !merged {
-                    for_each_parent(
-                        &game.ruleset,
-                        heaps,
-                        limits,
-                        &mut scratch.slots,
-                        |removed, added| {
+                    let slots = &mut scratch.slots;
+                    game.ruleset
+                        .for_each_parent(heaps, bounds, slots, |removed, added| {
                             gathered.push(ranks.parent_rank(ranker, heaps, removed, added));
-                        },
-                    );
+                        });
                 }
                 for &parent in gathered.iter() {
                     let cell = cells.slot(parent);

@@ -222,49 +222,32 @@ impl SparseSpace {
         ruleset: &Ruleset,
         mut values: Vec<Nimber>,
     ) -> std::result::Result<Self, Vec<Nimber>> {
-        let mut takes = Vec::new();
+        // Nim is its own closed form, Wythoff and Moore have no per-heap values, and
+        // options that take any number of tokens or leave three heaps are beyond the
+        // method.
+        let fits = ruleset.moves_one_heap() && ruleset.max_parts() <= 2;
+        let Some(last) = ruleset.max_take().filter(|_| fits) else {
+            return Err(values);
+        };
+        let mut takes: Vec<Take> = Vec::new();
         let mut splits = Vec::new();
-        match ruleset {
-            Ruleset::TakeBreak(code) => {
-                let Some(last) = code.last_nonzero() else {
-                    return Err(values);
-                };
-                for t in 0..=last {
-                    let d = code.digit(t);
-                    if d & 8 != 0 {
-                        return Err(values);
+        ruleset.for_each_option_shape(last, |shape| {
+            let t = usize::try_from(shape.taken).unwrap_or(usize::MAX);
+            let (none, one) = (shape.parts == 0, shape.parts == 1);
+            match shape.parts {
+                0 | 1 => match takes.last_mut() {
+                    Some(take) if take.t == t => {
+                        take.none |= none;
+                        take.one |= one;
                     }
-                    if d & 3 != 0 {
-                        takes.push(Take {
-                            t: t as usize,
-                            none: d & 1 != 0,
-                            one: d & 2 != 0,
-                        });
-                    }
-                    if d & 4 != 0 {
-                        splits.push(Split {
-                            t: t as usize,
-                            unequal: false,
-                        });
-                    }
-                }
+                    _ => takes.push(Take { t, none, one }),
+                },
+                _ => splits.push(Split {
+                    t,
+                    unequal: shape.unequal,
+                }),
             }
-            Ruleset::Subtraction(set) => {
-                for &s in set {
-                    takes.push(Take {
-                        t: usize::try_from(s).unwrap_or(usize::MAX),
-                        none: true,
-                        one: true,
-                    });
-                }
-            }
-            Ruleset::Grundy => splits.push(Split {
-                t: 0,
-                unequal: true,
-            }),
-            // Nim is its own closed form; Wythoff and Moore have no per-heap values.
-            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => return Err(values),
-        }
+        });
         values.clear();
         let mut engine = SparseSpace {
             takes,
