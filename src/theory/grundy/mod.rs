@@ -8,7 +8,7 @@ pub mod solution;
 pub mod values;
 
 pub use fast_path::{NimOracle, Verdict, WinningMove};
-pub use mex::{mex, MexSet};
+pub use mex::{mex, Marks, MexSet};
 pub use period::{Periodicity, ProofBound};
 pub use solution::{solve, Solution};
 pub use values::{engine, nim_values, Method, MexReference, Nimber, Sequence, SparseSpace};

@@ -27,8 +27,7 @@ impl MexReference {
 
     pub(super) fn with_storage(ruleset: Ruleset, mut values: Vec<Nimber>) -> Self {
         values.clear();
-        let mut seen = MexSet::new();
-        seen.reserve(1);
+        let seen = MexSet::new();
         MexReference {
             ruleset,
             values,
@@ -48,8 +47,8 @@ impl Sequence for MexReference {
     fn push_next(&mut self) {
         let n = self.values.len();
         let values = &self.values;
-        let seen = &mut self.seen;
-        seen.clear();
+        // Every option's value lies below the cap.
+        let mut seen = self.seen.start(u64::from(self.cap));
         let mut visited = 0u64;
         let _ = self.ruleset.for_each_heap_option(n as u64, |parts| {
             visited += 1;
@@ -58,12 +57,10 @@ impl Sequence for MexReference {
             ));
             ControlFlow::Continue(())
         });
-        // At most the cap: the options' values all lie below it.
-        let mex = seen.mex() as Nimber;
+        let mex = self.seen.mex() as Nimber;
         self.options_visited += visited;
         self.values.push(mex);
         self.cap = cap_above(mex, self.cap);
-        self.seen.reserve(u64::from(self.cap));
     }
 
     fn values(&self) -> &[Nimber] {
