@@ -114,6 +114,7 @@ impl<V: FnMut(&[usize], &[Heap])> Merge<'_, V> {
         }
     }
 
+    /// Triples of heaps merged with `t` tokens.
     fn triples(&mut self, t: Heap) {
         let heaps = self.heaps;
         let n = heaps.len();
@@ -255,4 +256,93 @@ impl<M: FnMut(&[usize], &[Heap])> Raise<'_, M> {
 /// same parents as raising its first.
 fn run_starts(slots: &[Heap]) -> impl Iterator<Item = usize> + '_ {
     (0..slots.len()).filter(|&i| i == 0 || slots[i] != slots[i - 1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{child_into, resolve, Game, Position};
+    use std::collections::BTreeSet;
+
+    /// Every multiset of heaps `1..=cap`, at most `max_heaps` of them and `total` tokens.
+    fn domain(cap: Heap, max_heaps: usize, total: Heap) -> Vec<Position> {
+        fn grow(
+            from: Heap,
+            cap: Heap,
+            left: usize,
+            total: Heap,
+            at: &mut Vec<Heap>,
+            out: &mut Vec<Position>,
+        ) {
+            out.push(Position::new(at.clone()));
+            if left == 0 {
+                return;
+            }
+            for h in from..=cap.min(total) {
+                at.push(h);
+                grow(h, cap, left - 1, total - h, at, out);
+                at.pop();
+            }
+        }
+        let mut out = Vec::new();
+        grow(1, cap, max_heaps, total, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// The parents listed are exactly the positions of the domain with a move to the
+    /// position, on bounded heaps and on bounded totals.
+    #[test]
+    fn parents_are_the_positions_that_move_here() {
+        for spec in [
+            "nim",
+            "subtraction:1,3,4",
+            "wythoff",
+            "moore:2",
+            "kayles",
+            "grundy",
+            "octal:0.137",
+            "octal:4.07",
+            "hex:0.8F",
+            "octal:0.[3]",
+        ] {
+            let game: Game = resolve(spec).unwrap();
+            for (cap, max_heaps, total) in [(6, 3, Heap::MAX), (9, usize::MAX, 9)] {
+                let positions = domain(cap, max_heaps, total.min(cap * max_heaps.min(9) as Heap));
+                let mut expected: Vec<BTreeSet<Position>> = vec![BTreeSet::new(); positions.len()];
+                let index = |p: &Position| positions.iter().position(|q| q == p);
+                for (q, parent) in positions.iter().enumerate() {
+                    for child in game.children(parent) {
+                        if let Some(c) = index(&child) {
+                            expected[c].insert(positions[q].clone());
+                        }
+                    }
+                }
+                let mut slots = Vec::new();
+                let mut heaps = Vec::new();
+                for (c, position) in positions.iter().enumerate() {
+                    let tokens: Heap = position.heaps().iter().sum();
+                    let bounds = ParentBounds {
+                        cap,
+                        max_heaps,
+                        budget: if total == Heap::MAX {
+                            Heap::MAX
+                        } else {
+                            total - tokens
+                        },
+                    };
+                    let mut listed = BTreeSet::new();
+                    game.ruleset.for_each_parent(
+                        position.heaps(),
+                        bounds,
+                        &mut slots,
+                        |removed, added| {
+                            child_into(position.heaps(), removed, added, &mut heaps);
+                            listed.insert(Position::new(heaps.clone()));
+                        },
+                    );
+                    assert_eq!(listed, expected[c], "{spec} {position} {bounds:?}");
+                }
+            }
+        }
+    }
 }
