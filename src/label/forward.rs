@@ -132,16 +132,14 @@ fn scan(
         let h = runs.value(i);
         let heap_options = options.of(h);
         any_move |= !heap_options.is_empty();
-        // The options tried above are skipped.
-        let tried = match value {
-            0 => 0..0,
-            _ => options.nim_range(h, value ^ options.nim(h)),
-        };
-        for part in [&heap_options[..tried.start], &heap_options[tried.end..]] {
-            for option in part {
-                if !bits.is_safe(runs.replace(strides, i, option.taken, option.parts())) {
-                    return Some(true);
-                }
+        let tried = value ^ options.nim(h);
+        for option in heap_options {
+            // An option's note is the nim-value of the parts it leaves.
+            if value != 0 && option.note == tried {
+                continue;
+            }
+            if !bits.is_safe(runs.replace(strides, i, option.taken, option.parts())) {
+                return Some(true);
             }
         }
     }

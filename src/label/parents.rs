@@ -3,7 +3,7 @@
 //! parents that merge heaps are listed and ranked by runs of equal heaps instead.
 
 use crate::domain::{ChildRanks, Ranker, Runs, Strides};
-use crate::game::{Heap, ParentBounds, Ruleset};
+use crate::game::{Heap, OptionShape, ParentBounds, Ruleset};
 
 /// The bounds of `ranker`'s domain for parents of `heaps`.
 pub(crate) fn bounds_of(ranker: &Ranker, heaps: &[Heap]) -> ParentBounds {
@@ -21,27 +21,38 @@ pub(crate) fn bounds_of(ranker: &Ranker, heaps: &[Heap]) -> ParentBounds {
     }
 }
 
+/// The shapes of the options a ruleset's parents are merged back from, taking at most
+/// `cap` tokens, for [`for_each_merged_parent_rank`]; `None` when its parents raise heaps
+/// instead. Listed once per labeller, so the per-position loop reads a slice.
+pub(crate) fn merge_shapes(ruleset: &Ruleset, cap: Heap) -> Option<Vec<OptionShape>> {
+    if ruleset.reversible() {
+        return None;
+    }
+    let mut shapes = Vec::new();
+    ruleset.for_each_option_shape(cap, |shape| shapes.push(shape));
+    Some(shapes)
+}
+
 /// Calls `visit(rank)` with the rank of every parent of the position loaded in `ranks`
 /// (as [`Ruleset::for_each_parent`] lists them, once per way) when its parents merge
-/// heaps on a `--total` domain; returns false, visiting nothing, otherwise.
+/// heaps (`shapes` from [`merge_shapes`]) on a `--total` domain; returns false, visiting
+/// nothing, otherwise.
 ///
 /// Parents are listed by runs of equal heaps rather than by heaps, and ranked from the
 /// runs they merge, which costs a few lookups instead of a walk over the runs between.
 pub(crate) fn for_each_merged_parent_rank(
-    ruleset: &Ruleset,
+    shapes: Option<&[OptionShape]>,
     ranks: &mut ChildRanks,
     bounds: ParentBounds,
     mut visit: impl FnMut(u64),
 ) -> bool {
-    // Parents that raise heaps are not merges.
-    if ruleset.reversible() {
-        return false;
-    }
-    let ChildRanks::Total(strides, runs) = ranks else {
+    let (Some(shapes), ChildRanks::Total(strides, runs)) = (shapes, ranks) else {
         return false;
     };
     let cap = bounds.cap;
-    ruleset.for_each_option_shape(bounds.budget.min(cap), |shape| {
+    // Shapes come by tokens taken: no parent takes more than the budget or the cap.
+    let most = bounds.budget.min(cap);
+    for shape in shapes.iter().take_while(|shape| shape.taken <= most) {
         let t = shape.taken;
         match shape.parts {
             0 => {
@@ -57,7 +68,7 @@ pub(crate) fn for_each_merged_parent_rank(
             2 => runs.pair_merge_ranks(strides, t, shape.unequal, cap, &mut visit),
             _ => run_triples(runs, strides, t, cap, &mut visit),
         }
-    });
+    }
     true
 }
 
@@ -138,7 +149,7 @@ mod tests {
                 let limits = bounds_of(&ranker, &heaps);
                 let mut by_runs = Vec::new();
                 assert!(for_each_merged_parent_rank(
-                    &ruleset,
+                    merge_shapes(&ruleset, total).as_deref(),
                     &mut ranks,
                     limits,
                     |r| { by_runs.push(r) }
@@ -159,7 +170,7 @@ mod tests {
         let mut ranks = ChildRanks::new(&ranker);
         let limits = bounds_of(&ranker, &[1]);
         assert!(!for_each_merged_parent_rank(
-            &nim,
+            merge_shapes(&nim, total).as_deref(),
             &mut ranks,
             limits,
             |_| {}
