@@ -26,7 +26,7 @@ use super::construct::Budget;
 use super::monoid::Table;
 use super::verify::{verify, Generator, Verdict};
 use super::{QuotientError, MAX_HEAPS};
-use crate::game::{OptionTable, Ruleset};
+use crate::game::{child_into, OptionTable, Ruleset};
 use crate::theory::grundy::MexSet;
 
 /// A genus `g^{γ0 γ1 ...}`; the last two `γ`s repeat forever.
@@ -308,20 +308,15 @@ impl TameAnalysis {
                     self.heap(h).map(|(v, w)| (g ^ v, f || w))
                 });
                 if after.is_some_and(|(g, f)| !misere_nim_safe(g, f)) {
-                    found = Some(parts.to_vec());
+                    let mut child = Vec::new();
+                    child_into(&sorted, &[i], parts, &mut child);
+                    found = Some(child);
                     return ControlFlow::Break(());
                 }
                 ControlFlow::Continue(())
             });
-            if let Some(parts) = found {
-                let mut after: Vec<u64> = sorted[..i]
-                    .iter()
-                    .chain(&sorted[i + 1..])
-                    .chain(&parts)
-                    .copied()
-                    .collect();
-                after.sort_unstable();
-                return Some(after);
+            if found.is_some() {
+                return found;
             }
         }
         None
