@@ -26,7 +26,6 @@ pub use plan::{Labelled, Plan};
 pub use remoteness::Remotenesses;
 // The old path of move application, kept while table/ and answer/ still call it here;
 // its home is the game model.
-pub(crate) use crate::game::child_into;
 pub use work::{Resumed, WorkDir, WORK_FORMAT};
 
 use std::fmt;
