@@ -6,7 +6,7 @@ use crate::answer::{Chain, Query, Remoteness};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Position};
 use crate::picture::{map_bytes, plot_bytes, Map, MapCell, MapMode, Series, SeriesKind};
-use crate::theory::grundy::solution::{lone_heap_outcomes, solve};
+use crate::theory::grundy::{lone_heap_outcomes, solve};
 use crate::theory::grundy::{nim_values, Method};
 use crate::theory::quotient;
 

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use sicher::answer::{Chain, Method, Policy, Query, Remoteness};
 use sicher::domain::{Domain, Ranker};
 use sicher::game::{parse_spec, resolve, Convention, Position};
-use sicher::table::format::{bits_for, block_checksum, Codec};
+use sicher::table::{bits_for, block_checksum, Codec};
 use sicher::table::{checksum, BodyKind, Header, Table, BLOCK_BYTES};
 use sicher::theory::grundy::Periodicity;
 use sicher::value::Value;

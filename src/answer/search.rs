@@ -206,7 +206,7 @@ impl SearchSource {
             needed >> 20,
             available >> 20
         ));
-        Err(if crate::theory::grundy::fast_path::applies(&self.game) {
+        Err(if crate::theory::grundy::applies(&self.game) {
             error.with_hint(Hint::UseNimValues)
         } else {
             error

@@ -13,8 +13,8 @@ use sicher::atomic_file::Replace;
 use sicher::error::{Error, Result};
 use sicher::game::Convention;
 use sicher::table::{self, BodyKind};
-use sicher::theory::grundy::period::{find_proved, ProofBound};
-use sicher::theory::grundy::values::{engine, Method};
+use sicher::theory::grundy::{engine, Method};
+use sicher::theory::grundy::{find_proved, ProofBound};
 
 /// Which engine computes the values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

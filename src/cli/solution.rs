@@ -9,7 +9,7 @@ use super::output::{progress_bar, write_numbers};
 use super::stdout_error;
 use sicher::error::Result;
 use sicher::game::{Convention, Game};
-use sicher::theory::grundy::solution::{default_max, solve, Sequence, Solution};
+use sicher::theory::grundy::{default_max, solve, Solution, SolvedSequence};
 
 /// The JSON record of a complete solution.
 #[derive(Serialize)]
@@ -43,8 +43,8 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let (values, outcomes) = match &solution.sequence {
-        Sequence::NimValues(v) => (Some(&v[..]), None),
-        Sequence::Outcomes(o) => (None, Some(&o[..])),
+        SolvedSequence::NimValues(v) => (Some(&v[..]), None),
+        SolvedSequence::Outcomes(o) => (None, Some(&o[..])),
     };
     if json {
         let found = solution.periodicity;
@@ -72,8 +72,10 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
         // Written straight into one buffer: a sequence can hold a million values, and a
         // string per value cost more than computing them (0.16's period is 149 459 long).
         let show = |line: &mut Vec<u8>, from: usize, to: usize| match &solution.sequence {
-            Sequence::NimValues(v) => write_numbers(line, v[from..to].iter().map(|&x| x.into())),
-            Sequence::Outcomes(o) => {
+            SolvedSequence::NimValues(v) => {
+                write_numbers(line, v[from..to].iter().map(|&x| x.into()))
+            }
+            SolvedSequence::Outcomes(o) => {
                 for (i, &w) in o[from..to].iter().enumerate() {
                     if i > 0 {
                         line.push(b' ');
@@ -83,8 +85,8 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
             }
         };
         let what = match solution.sequence {
-            Sequence::NimValues(_) => "G",
-            Sequence::Outcomes(_) => "outcome",
+            SolvedSequence::NimValues(_) => "G",
+            SolvedSequence::Outcomes(_) => "outcome",
         };
         let mut line = Vec::new();
         if n0 > 0 {
@@ -98,13 +100,13 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
         line.push(b'\n');
         out.write_all(&line).map_err(stdout_error)?;
         match solution.sequence {
-            Sequence::NimValues(_) => writeln!(
+            SolvedSequence::NimValues(_) => writeln!(
                 out,
 
                 "G(n) = G({n0} + (n - {n0}) mod {}) for n >= {n0}; a position is unsafe (the player to move loses) exactly when the XOR of its heaps' values is 0",
                 found.period
             ),
-            Sequence::Outcomes(_) => writeln!(out,
+            SolvedSequence::Outcomes(_) => writeln!(out,
                 "S: a lone heap of that size is safe (the player to move wins); U: unsafe (the player to move loses)"
             ),
         }

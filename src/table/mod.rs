@@ -5,8 +5,8 @@
 //! blocks. Each body block is checked the first time it is read.
 
 mod bodies;
-pub mod codec;
-pub mod format;
+mod codec;
+mod format;
 mod predict;
 mod reader;
 mod stored;
@@ -15,9 +15,10 @@ mod writer;
 use crate::domain::Domain;
 use crate::game::Game;
 pub use bodies::{read_quotient, write_nim_values, write_quotient};
+pub use codec::stored_checksum;
 pub use format::{
-    bits_for, checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance, QuotientMeta,
-    QuotientModel, BLOCK_BYTES, FORMAT_VERSION,
+    bits_for, block_checksum, checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance,
+    QuotientMeta, QuotientModel, BLOCK_BYTES, FORMAT_VERSION,
 };
 #[cfg(test)]
 pub(crate) use predict::mispredicted;

@@ -268,3 +268,16 @@ impl MisereQuotient {
         format!("{{{}}}", words.join(", "))
     }
 }
+
+impl From<QuotientError> for crate::error::Error {
+    /// Rules the construction does not take are bad input; a budget that ran out is a
+    /// refused resource.
+    fn from(error: QuotientError) -> Self {
+        match error {
+            QuotientError::Unsupported(why) => crate::error::Error::input(why),
+            incomplete @ QuotientError::Incomplete { .. } => {
+                crate::error::Error::resource(incomplete.to_string())
+            }
+        }
+    }
+}
