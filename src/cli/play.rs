@@ -505,9 +505,9 @@ mod tests {
     #[test]
     fn columns_fill_top_to_bottom_and_say_what_they_leave_out() {
         let items: Vec<String> = (1..=7).map(|i| format!("{i}")).collect();
-        assert_eq!(columns(&items, 8, 10), vec!["1  4  7", "2  5", "3  6"]);
+        assert_eq!(columns(&items, 12, 10), vec!["1   4   7", "2   5", "3   6"]);
         let cut = columns(&items, 8, 2);
-        assert_eq!(cut[0], "1  2");
+        assert_eq!(cut[0], "1   2");
         assert!(cut[1].contains("5 more"), "{cut:?}");
     }
 
