@@ -538,3 +538,99 @@ fn list_shows_a_tables_positions_in_rank_order_with_their_values() {
     assert_one_line(&output, "not positions");
     assert!(output.stdout.is_empty());
 }
+
+#[test]
+fn picture_says_how_it_shades_unsafe_positions() {
+    let dir = scratch();
+    for (args, shade) in [
+        (
+            &["picture", "kayles", "--max", "8", "-o", "a.png"][..],
+            "(black)",
+        ),
+        (
+            &[
+                "picture",
+                "kayles",
+                "--max",
+                "8",
+                "--remoteness",
+                "-o",
+                "b.png",
+            ][..],
+            "(in blues)",
+        ),
+    ] {
+        let output = run_in(dir.path(), args, "", SHORT);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        let out = text(&output.stdout);
+        assert!(out.contains(shade), "{out}");
+        assert!(out.contains("kayles (octal:0.77), normal play"), "{out}");
+    }
+}
+
+/// Starts `table ARGS -o NAME` with a checkpoint after every tier and kills it once its
+/// manifest records five tiers done: a work directory to resume.
+fn leave_work(dir: &Path, args: &[&str], name: &str) {
+    let manifest = dir.join(format!("{name}.work")).join("manifest.json");
+    let mut child = Command::new(sicher_bin())
+        .arg("table")
+        .args(args)
+        .args(["-o", name, "--quiet", "--threads", "1"])
+        .env("SICHER_CHECKPOINT_SECONDS", "0")
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let manifest = std::fs::read_to_string(&manifest).unwrap_or_default();
+        let done = manifest
+            .split("\"tiers_done\": ")
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|n| n.trim().parse::<u64>().ok());
+        if done.is_some_and(|t| t >= 5) {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{args:?} finished before a checkpoint"
+        );
+        assert!(Instant::now() < deadline, "{args:?}: no checkpoint");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_work_directory_whose_entry_count_was_edited_says_what_differs() {
+    let dir = scratch();
+    let args = ["kayles", "--total", "46", "--misere"];
+    leave_work(dir.path(), &args, "w.table");
+    let manifest = dir.path().join("w.table.work/manifest.json");
+    let text_before = std::fs::read_to_string(&manifest).unwrap();
+    let entries: u64 = text_before
+        .split("\"entries\": ")
+        .nth(1)
+        .and_then(|rest| rest.split([',', '\n']).next())
+        .and_then(|n| n.trim().parse().ok())
+        .expect("the manifest counts its entries");
+    std::fs::write(
+        &manifest,
+        text_before.replace(
+            &format!("\"entries\": {entries}"),
+            &format!("\"entries\": {}", entries + 1),
+        ),
+    )
+    .unwrap();
+    let output = run_in(
+        dir.path(),
+        &[&["table"], &args[..], &["-o", "w.table", "--quiet"]].concat(),
+        "",
+        Duration::from_secs(120),
+    );
+    assert_one_line(&output, &format!("counts {} positions where", entries + 1));
+    assert!(text(&output.stderr).contains(&format!("has {entries}")));
+}
