@@ -55,7 +55,9 @@
 //!   table GAME --heaps/--total ─► label::Plan (domain ranking, memory) ─► label ─► table (file)
 //!   nim-values / solve GAME    ─► grundy (values, period proof) ─► table (nim-value body)
 //!   quotient GAME --max N      ─► quotient::compute ─► table (quotient body: products)
-//!   play GAME                  ─► play::Session ─► answer::Chain (remoteness-best moves)
+//!   play GAME                  ─► play::Session ─► answer::Chain (theory, tables, search)
+//!                                                  + search::RemotenessSolver (within a budget)
+//!   list TABLE                 ─► table::Table::list (rank order, values, filter)
 //!   picture / plot GAME        ─► answer::survey ─► picture (PNG or terminal)
 //! ```
 //!
@@ -107,7 +109,8 @@
 //!   header with checksum, block index, body; the only place bincode is used),
 //!   `codec.rs` (compressed blocks: zstd, checksums before and after decoding),
 //!   `predict.rs` (outcome predictions whose residual is stored: nim-sum, tame misère,
-//!   Moore, learned misère quotients), `mod.rs` ([`table::TableWriter`], which takes the
+//!   Moore, learned misère quotients), `list.rs` (a table's positions in rank order with
+//!   their values), `mod.rs` ([`table::TableWriter`], which takes the
 //!   body as a stream of words; [`table::Table`]: memory-mapped probing, each block
 //!   checked when first read, decoded blocks cached).
 //! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
@@ -119,10 +122,13 @@
 //! - [`atomic_file`]: files that appear complete or not at all (temporary name, sync,
 //!   no-clobber link or rename; stale temporaries of dead writers removed).
 //! - [`memory`]: what the machine can give, for refusing work up front.
-//! - [`play`]: a game against perfect play (legal moves, parsing a move, the solver's
-//!   reply through the chain).
+//! - [`play`]: a game against the computer (legal moves, listed up to a cap or checked
+//!   against the rules for huge heaps; parsing a move; undo; the computer's reply at its
+//!   level: theory's verdict and winning move through the chain, the remoteness-best move
+//!   where the remoteness search finishes within its budget).
 //! - [`cli`]: flags and printing only. One module per subcommand (`check`, `solve`,
-//!   `bench`, `table`, `info`, `verify`, `nim_values`, `quotient`, `play`, `picture`);
+//!   `bench`, `table`, `info`, `list`, `verify`, `nim_values`, `quotient`, `play`,
+//!   `picture`);
 //!   `args.rs` resolves shared flags into a game and an [`answer::Policy`]; `input.rs` reads stdin batches; `output.rs`
 //!   holds the output conventions (safe/unsafe wording, JSON records, progress that stays
 //!   quiet off a terminal); `solution.rs` prints complete solutions.
