@@ -818,7 +818,11 @@ impl Target for Batches {
         while i < input.len() {
             if input[i] == b'\r' {
                 text.push(b'\n');
-                i += if input.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                i += if input.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
             } else {
                 text.push(input[i]);
                 i += 1;
