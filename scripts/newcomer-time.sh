@@ -27,7 +27,7 @@ for command in "${commands[@]}"; do
     echo "+ $command"
     # A failing command (say, a failing test) is reported, and its build still counted.
     /usr/bin/time -f "  wall %e s, user %U s, system %S s" bash -c "$command >$dir/out$n 2>$dir/log$n" ||
-        { echo "  FAILED:"; tail -20 "$dir/out$n" "$dir/log$n" | sed 's/^/    /'; }
+        { echo "  FAILED:"; tail -n 20 "$dir/out$n" "$dir/log$n" | sed 's/^/    /'; }
     grep -E '^ +Compiling ' "$dir/log$n" | awk '{print $2, $3}' | sort >"$dir/crates$n"
     echo "  compiled $(wc -l <"$dir/crates$n") crates"
 done
