@@ -67,10 +67,13 @@
 //! - [`game`]: the model. `position.rs` (sorted multisets of heap sizes), `code.rs`
 //!   (octal/hex take-and-break codes), `rules.rs` (every ruleset's move generator, a
 //!   visitor that never allocates, and its capabilities: tokens taken, heaps left,
-//!   splitting, reversibility, each stated for every ruleset by name), `describe.rs`
-//!   (shipped `games/*.toml`, embedded in the binary; description files; inline specs),
-//!   and `mod.rs` ([`Game`]: rules plus convention plus the exact simplifications they
-//!   allow).
+//!   splitting, reversibility, each stated for every ruleset by name; each kind of option
+//!   as a shape), `moves.rs` (applying a move: `child_into`, the one place),
+//!   `options.rs` (every option of every heap size up to a bound, listed once, with an
+//!   engine's note), `parents.rs` (the positions one move before, within a domain's
+//!   bounds: heaps raised or merged back), `describe.rs` (shipped `games/*.toml`,
+//!   embedded in the binary; description files; inline specs), and `mod.rs` ([`Game`]:
+//!   rules plus convention plus the exact simplifications they allow).
 //! - [`answer`]: who wins here, and how. One trait for a source of answers
 //!   ([`answer::Oracle`]), four sources (`nim.rs`, `table.rs`, `quotient.rs`,
 //!   `search.rs`), and `chain.rs`: the [`answer::Policy`] and the [`answer::Chain`] that
@@ -98,9 +101,10 @@
 //!   estimates memory before anything is allocated; then tier by tier of total tokens, in
 //!   parallel within a tier (`tiers.rs` orders the work; moves that keep the total,
 //!   Grundy's splits and `d0` splits, are labelled by heap count within a tier):
-//!   `forward.rs`, `backward.rs`, `remoteness.rs` (retrograde, via `parents.rs`) and
-//!   `plain.rs` (the baselines), the first and third reading each heap size's moves
-//!   from `options.rs`; `drive.rs` runs a tier labeller over the `window.rs` of
+//!   `forward.rs`, `backward.rs`, `remoteness.rs` (retrograde, via `parents.rs`: the
+//!   domain's bounds, merged parents ranked by runs) and `plain.rs` (the baselines), the
+//!   first and third reading each heap size's moves from `options.rs` (the game's option
+//!   table by nim-value); `drive.rs` runs a tier labeller over the `window.rs` of
 //!   tiers that moves reach and checkpoints into `work.rs` (the work directory: tier
 //!   files, manifest, resumption, finished outcomes streamed to the table writer);
 //!   shortcuts from theory in `one_heap.rs` (lone heaps 64 at a time, proved periods)
@@ -113,9 +117,10 @@
 //!   their values), `mod.rs` ([`table::TableWriter`], which takes the
 //!   body as a stream of words; [`table::Table`]: memory-mapped probing, each block
 //!   checked when first read, decoded blocks cached).
-//! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
-//!   reference and the sparse-space engine; `values/scan.rs` its vectorised witness
-//!   scans), `period.rs` (ultimate periods, found incrementally as values grow, and the
+//! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `mex.rs` (the one mex),
+//!   `values.rs` (the `Sequence` trait and the engine choice; `values/reference.rs` the
+//!   plain mex definition, `values/sparse.rs` the sparse-space engine with its 16-bit and
+//!   32-bit paths in `sparse/`, `values/scan.rs` its vectorised witness scans), `period.rs` (ultimate periods, found incrementally as values grow, and the
 //!   periodicity theorem's proof), `solution.rs` (complete solutions, misère subtraction
 //!   games) and `fast_path.rs` (nim-values of any heap size, grown on demand; XOR verdicts
 //!   and winning moves).
@@ -138,7 +143,8 @@
 //!   writing by temporary name and rename (`file.rs`).
 //! - [`quotient`]: misère quotients of one-heap rulesets (`construct.rs` heap by heap,
 //!   `verify.rs` the transition-table proof, `monoid.rs`, `presentation.rs`, `answer.rs`
-//!   outcomes and winning moves), misère Nim (`nim.rs`), genus and tameness (`tame.rs`).
+//!   outcomes and winning moves), misère Nim (`nim.rs`), genus and tameness (`tame.rs`,
+//!   with the tame misère rule on nim-values, `tame_misere_safe`).
 //! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
 //!
 //! `main.rs` only parses the command line and prints errors.

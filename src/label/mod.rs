@@ -24,7 +24,8 @@ mod work;
 
 pub use plan::{Labelled, Plan};
 pub use remoteness::Remotenesses;
-pub use tiers::child_into;
+// The old path of move application, kept while table/ and answer/ still call it here;
+// its home is the game model.
 pub use work::{Resumed, WorkDir, WORK_FORMAT};
 
 use std::fmt;

@@ -172,7 +172,7 @@ impl Predictor {
     ) -> bool {
         match self {
             Predictor::Quotient { .. } => {
-                crate::label::child_into(heaps, removed, added, scratch);
+                crate::game::child_into(heaps, removed, added, scratch);
                 return self.safe(scratch);
             }
             // XOR is its own inverse: the parent's sum, less the removed, plus the added.
@@ -226,18 +226,7 @@ impl Predictor {
             Predictor::None | Predictor::Quotient { .. } => false,
             Predictor::NimSum { values } => heaps.fold(0, |x, h| x ^ nim_value(values, h)) != 0,
             Predictor::Tame { values } => {
-                let (mut sum, mut ones, mut tame) = (0u64, 0u32, true);
-                for h in heaps {
-                    let v = nim_value(values, h);
-                    sum ^= v;
-                    ones += u32::from(v == 1);
-                    tame &= v <= 1;
-                }
-                if tame {
-                    ones % 2 == 0
-                } else {
-                    sum != 0
-                }
+                crate::theory::quotient::tame::tame_misere_safe(heaps.map(|h| nim_value(values, h)))
             }
             Predictor::Moore { modulus, misere } => {
                 let convention = if *misere {

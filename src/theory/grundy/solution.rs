@@ -84,7 +84,7 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         closed_form: None,
         sequence: Sequence::NimValues(Vec::new()),
     };
-    if *ruleset == Ruleset::Nim {
+    if ruleset.nim_values_are_sizes() {
         solution.closed_form = Some(
             "G(n) = n for every n: a position is unsafe exactly when the XOR of its heaps is 0",
         );
@@ -139,7 +139,7 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         closed_form: None,
         sequence: Sequence::Outcomes(Vec::new()),
     };
-    if *ruleset == Ruleset::Nim {
+    if ruleset.nim_values_are_sizes() {
         solution.closed_form = Some("a lone heap is unsafe only at size 1 (misère Nim: a position is unsafe exactly when its XOR is 0 with some heap above 1, or 1 with every heap at most 1)");
         return Ok(solution);
     }

@@ -205,7 +205,7 @@ pub fn learn(
             let mut children = Vec::new();
             let _ = ruleset.for_each_move(rep, |removed, added| {
                 let mut child = Vec::new();
-                crate::label::child_into(rep, removed, added, &mut child);
+                crate::game::child_into(rep, removed, added, &mut child);
                 children.push(child);
                 ControlFlow::Continue(())
             });
