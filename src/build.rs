@@ -260,13 +260,9 @@ impl TableJob {
     /// may be replaced) and work of another game, domain or format are refused here,
     /// before anything is labelled.
     pub fn prepare(request: TableRequest) -> Result<Self> {
-        // Refuse before labelling; the final link checks again.
-        if request.replace == Replace::Never && std::fs::symlink_metadata(&request.path).is_ok() {
-            return Err(Error::Exists {
-                path: request.path.clone(),
-                irregular: false,
-            });
-        }
+        // Refuse before labelling (a directory even with --force); the final link
+        // checks again.
+        crate::atomic_file::check_destination(&request.path, request.replace)?;
         let mut plan = Plan::new(
             &request.game,
             request.domain,

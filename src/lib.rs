@@ -65,7 +65,9 @@
 //!   nim-values / solve GAME    ─► theory::grundy (values, period proof) ─► table (nim-values)
 //!   quotient GAME --max N      ─► theory::quotient::compute ─► table (quotient body)
 //!   verify GAME …              ─► verify (label against answer::Chain)
-//!   play GAME                  ─► play::Session ─► answer::Chain (remoteness-best moves)
+//!   play GAME                  ─► play::Session ─► answer::Chain (theory, tables, search)
+//!                                                  + search::RemotenessSolver (within a budget)
+//!   list TABLE                 ─► table::Table::list (rank order, values, filter)
 //!   picture / plot GAME        ─► survey ─► picture (PNG or terminal)
 //! ```
 //!
@@ -113,7 +115,8 @@
 //! - `table/`: `format.rs` (the container's layout and header types), `stored.rs` (the
 //!   header as bincode stores it), `codec.rs` (compressed blocks), `predict.rs`
 //!   (predictions whose residual is stored), `writer.rs` ([`TableWriter`]),
-//!   `reader.rs` ([`Table`]), `bodies.rs` (quotient and nim-value bodies).
+//!   `reader.rs` ([`Table`]), `bodies.rs` (quotient and nim-value bodies), `list.rs`
+//!   (a table's positions in rank order with their values).
 //! - `answer/`: the [`answer::Oracle`] trait and its sources (`closed.rs`, `nim.rs`,
 //!   `table.rs`, `quotient.rs`, `search.rs`), and `chain.rs` ([`Policy`], [`Chain`]).
 //! - `build.rs`, `verify.rs`, `survey.rs`, `play.rs`: the use cases.

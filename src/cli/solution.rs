@@ -15,6 +15,8 @@ use sicher::theory::grundy::{default_max, solve, Solution, SolvedSequence};
 #[derive(Serialize)]
 struct SolutionRecord<'a> {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     play: String,
     /// True when the solution covers every heap size (proved period or closed form).
     solved: bool,
@@ -39,7 +41,7 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
     let bar = progress_bar(max.saturating_add(1), quiet, "heaps");
     let solution = solve(game, max, &mut |done| bar.set_position(done))?;
     bar.finish_and_clear();
-    let note = describe(&solution);
+    let note = describe(game, &solution);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let (values, outcomes) = match &solution.sequence {
@@ -52,6 +54,7 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
             &mut out,
             &SolutionRecord {
                 game: solution.ruleset.clone(),
+                name: game.name.clone(),
                 play: solution.convention.to_string(),
                 solved: solution.proved(),
                 preperiod: found.map(|f| f.preperiod),
@@ -116,7 +119,7 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
 }
 
 /// One paragraph saying what the solution is, in words.
-fn describe(solution: &Solution) -> String {
+fn describe(game: &Game, solution: &Solution) -> String {
     let play = match solution.convention {
         Convention::Normal => "normal play",
         Convention::Misere => "misère play",
@@ -129,7 +132,7 @@ fn describe(solution: &Solution) -> String {
         Convention::Normal => "The nim-sequence",
         Convention::Misere => "A lone heap's outcome (safe or unsafe)",
     };
-    let head = format!("{} ({play})", solution.ruleset);
+    let head = format!("{}, {play}", game.title());
     if let Some(form) = solution.closed_form {
         return format!("{head}: solved in closed form: {form}");
     }

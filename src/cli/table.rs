@@ -144,8 +144,9 @@ fn announce(game: &Game, plan: &Plan, resumed: Option<&Resumed>, args: &LabelArg
         let count = plan.ranker().count();
         let held = plan.positions_held();
         eprintln!(
-            "{} {}: {} positions, about {} of memory{}{}",
-            game.canonical(),
+            "{}, {} play, {}: {} positions, about {} of memory{}{}",
+            game.title(),
+            game.convention,
             domain.flags(),
             count,
             memory::mebibytes(u128::from(plan.bytes_needed())),
@@ -322,7 +323,12 @@ pub fn run(args: &TableArgs) -> Result<()> {
     if args.json {
         print_json(&report)?;
     } else {
-        outln!("wrote {} ({})", report.path, game.canonical())?;
+        outln!(
+            "wrote {} ({}, {} play)",
+            report.path,
+            game.title(),
+            game.convention
+        )?;
         outln!("  domain:         {} ({domain})", report.domain)?;
         outln!(
             "  entries:        {} ({} unsafe: the player to move loses; {} safe: the player to move wins)",

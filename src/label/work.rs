@@ -658,13 +658,25 @@ fn check_manifest(
         .with_hint(Hint::Restart));
     }
     if manifest.identity != *identity || manifest.width != width {
-        return Err(Error::damaged(format!(
-            "the work directory {} holds {}, not {}",
-            dir.display(),
-            manifest.identity.describe(),
-            identity.describe()
-        ))
-        .with_hint(Hint::Restart));
+        let (theirs, ours) = (manifest.identity.describe(), identity.describe());
+        // Two descriptions that read the same differ in what they do not show.
+        let what = if theirs != ours {
+            format!("holds {theirs}, not {ours}")
+        } else if manifest.identity.entries != identity.entries {
+            format!(
+                "counts {} positions where {ours} has {}",
+                manifest.identity.entries, identity.entries
+            )
+        } else {
+            format!(
+                "stores {} bits per position where {ours} takes {width}",
+                manifest.width
+            )
+        };
+        return Err(
+            Error::damaged(format!("the work directory {} {what}", dir.display()))
+                .with_hint(Hint::Restart),
+        );
     }
     Ok(())
 }

@@ -7,6 +7,7 @@
 mod bodies;
 mod codec;
 mod format;
+mod list;
 mod predict;
 mod reader;
 mod stored;
@@ -20,6 +21,7 @@ pub use format::{
     bits_for, block_checksum, checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance,
     QuotientMeta, QuotientModel, BLOCK_BYTES, FORMAT_VERSION,
 };
+pub use list::{Filter, Listing};
 #[cfg(test)]
 pub(crate) use predict::mispredicted;
 pub use reader::Table;

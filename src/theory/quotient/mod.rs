@@ -162,7 +162,12 @@ pub fn compute(
     let mut changes = Vec::new();
     let mut last = String::new();
     for n in 1..=max_heap {
-        let changed = match builder.step(&opts) {
+        let step = if budget.past_deadline() {
+            Err(Stop::Time)
+        } else {
+            builder.step(&opts)
+        };
+        let changed = match step {
             Ok(changed) => changed,
             Err(stop) => {
                 return Err(QuotientError::Incomplete {
