@@ -16,10 +16,11 @@ use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game};
 use crate::label::{
-    self, Derivation, Labelled, Labels, Plan, Remotenesses, Resumed, Strategy, WorkDir,
+    self, Derivation, Labelled, Labels, Packer, Plan, Remotenesses, Resumed, Strategy, WorkDir,
 };
 use crate::table::{self, BodyKind, Header, Prediction, Provenance, Storage, TableWriter};
 use crate::theory::quotient::learn;
+use crate::value::Outcome;
 
 /// Most tokens of the domain a misère quotient is learned from.
 const LEARN_TOTAL: u64 = 50;
@@ -146,24 +147,115 @@ pub fn write_remoteness_stored(
     replace: Replace,
 ) -> Result<Header> {
     let rmax = remoteness.rmax();
-    let width = table::bits_for(u64::from(rmax));
     let entries = remoteness.entries();
+    let histogram = (rmax < HISTOGRAM_MAX).then(|| remoteness.histogram());
+    let header = remoteness_header(game, domain, entries, rmax, histogram);
     let words = table::pack(
         entries,
-        width,
+        header.width,
         remoteness.values().iter().map(|&r| u64::from(r)),
     )?;
+    table::write_stored(path, header, &words, storage, replace)
+}
+
+/// The header of a remoteness table whose largest remoteness is `rmax`, with the
+/// histogram when `rmax` is small enough to keep one.
+fn remoteness_header(
+    game: &Game,
+    domain: Domain,
+    entries: u64,
+    rmax: u32,
+    histogram: Option<Vec<u64>>,
+) -> Header {
     let mut header = Header::new(
         BodyKind::Remoteness { rmax },
         game.ruleset.spec(),
         game.convention,
         domain,
         entries,
-        width,
+        table::bits_for(u64::from(rmax)),
     );
-    header.histogram = (rmax < HISTOGRAM_MAX).then(|| remoteness.histogram());
+    header.histogram = histogram.filter(|_| rmax < HISTOGRAM_MAX);
     header.provenance = Provenance::Retrograde;
-    table::write_stored(path, header, &words, storage, replace)
+    header
+}
+
+/// What a first pass over streamed remotenesses finds: the table's width follows from
+/// the largest.
+struct RemotenessSummary {
+    entries: u64,
+    rmax: u32,
+    /// Positions of each remoteness while all are below [`HISTOGRAM_MAX`].
+    histogram: Option<Vec<u64>>,
+    unsafe_count: u64,
+}
+
+impl RemotenessSummary {
+    fn new() -> Self {
+        RemotenessSummary {
+            entries: 0,
+            rmax: 0,
+            histogram: Some(Vec::new()),
+            unsafe_count: 0,
+        }
+    }
+
+    fn add(&mut self, cells: &[u32], convention: Convention) {
+        for &r in cells {
+            self.rmax = self.rmax.max(r);
+            if r >= HISTOGRAM_MAX {
+                self.histogram = None;
+            }
+            if let Some(counts) = &mut self.histogram {
+                if counts.len() <= r as usize {
+                    counts.resize(r as usize + 1, 0);
+                }
+                counts[r as usize] += 1;
+            }
+            self.unsafe_count += u64::from(!Outcome::from_remoteness(r, convention).is_win());
+        }
+        self.entries += cells.len() as u64;
+    }
+}
+
+/// Writes the remotenesses a streaming plan left in its work directory: one pass finds
+/// the largest (the width) and the histogram, a second packs them into the writer, a run
+/// at a time; the file is the one [`write_remoteness_stored`] writes from the same
+/// remotenesses. Returns the header and the unsafe positions.
+fn write_remoteness_streamed(
+    request: &TableRequest,
+    plan: &Plan,
+    provenance: Provenance,
+) -> Result<(Header, u64)> {
+    let (game, domain) = (&request.game, request.domain);
+    let mut summary = RemotenessSummary::new();
+    plan.stream_remoteness(|cells| {
+        summary.add(cells, game.convention);
+        Ok(())
+    })?;
+    let entries = plan.ranker().count();
+    if summary.entries != entries {
+        return Err(Error::internal(format!(
+            "{} remotenesses streamed for {entries} positions",
+            summary.entries
+        )));
+    }
+    let header = remoteness_header(game, domain, entries, summary.rmax, summary.histogram);
+    let width = u32::from(header.width);
+    let mut writer = TableWriter::create(&request.path, header, request.storage, request.replace)?;
+    writer.set_provenance(provenance);
+    let mut packer = Packer::default();
+    let mut words = Vec::with_capacity(label::STREAM_WORDS);
+    plan.stream_remoteness(|cells| {
+        for &r in cells {
+            words.extend(packer.push(u64::from(r), width));
+        }
+        writer.push(&words)?;
+        words.clear();
+        Ok(())
+    })?;
+    writer.push(&packer.finish().into_iter().collect::<Vec<_>>())?;
+    Ok((writer.finish()?, summary.unsafe_count))
 }
 
 /// How labels were found, as a table header records it.
@@ -285,10 +377,10 @@ impl TableJob {
         if !request.shortcuts {
             plan = plan.without_shortcuts();
         }
-        // Outcomes evicted to the work directory go from there to the table writer,
-        // unless they are to be compared with the plain labeller's.
+        // Labels evicted to the work directory go from there to the table writer, unless
+        // they are to be compared with the plain labeller's.
         if !request.compare_plain {
-            plan = plan.streaming(table::WRITER_BYTES);
+            plan = plan.streaming(table::WRITER_BYTES).streaming_remoteness();
         }
         let resumed = plan.prepare()?;
         Ok(TableJob {
@@ -319,36 +411,14 @@ impl TableJob {
         } else {
             None
         };
-        let (game, domain, path) = (&request.game, request.domain, &request.path);
-        let header = match (&labelled.remoteness, &labelled.labels) {
-            (Some(remoteness), _) => write_remoteness_stored(
-                path,
-                game,
-                domain,
-                remoteness,
-                request.storage,
-                request.replace,
-            )?,
-            (None, labels) => {
-                let mut writer =
-                    outcomes_writer(path, game, domain, request.storage, request.replace)?;
-                writer.set_provenance(provenance(labelled.derivation));
-                match labels {
-                    Some(labels) => writer.push(labels.words())?,
-                    None => plan.stream_outcomes(|words| writer.push(words))?,
-                }
-                writer.finish()?
-            }
-        };
+        let (header, unsafe_count) = write_labelled(&request, &plan, &labelled)?;
         plan.discard_work()?;
-        let unsafe_count = match (&labelled.labels, header.kind) {
-            (Some(labels), _) => labels.unsafe_count(),
-            (None, BodyKind::Outcomes { unsafe_count }) => unsafe_count,
-            (None, _) => 0,
-        };
         Ok(TableBuilt {
             unsafe_count,
-            rmax: labelled.remoteness.as_ref().map(|r| r.rmax()),
+            rmax: match header.kind {
+                BodyKind::Remoteness { rmax } => Some(rmax),
+                _ => None,
+            },
             derivation: labelled.derivation,
             label_seconds: labelled.seconds,
             resumed_positions: labelled.resumed,
@@ -356,6 +426,51 @@ impl TableJob {
             seconds: started.elapsed().as_secs_f64(),
             header,
         })
+    }
+}
+
+/// Writes the table of labels in hand or left in the plan's work directory (streamed
+/// from there); returns the header and the unsafe positions.
+fn write_labelled(
+    request: &TableRequest,
+    plan: &Plan,
+    labelled: &Labelled,
+) -> Result<(Header, u64)> {
+    let (game, domain, path) = (&request.game, request.domain, &request.path);
+    match (&labelled.remoteness, &labelled.labels) {
+        (Some(remoteness), labels) => {
+            let header = write_remoteness_stored(
+                path,
+                game,
+                domain,
+                remoteness,
+                request.storage,
+                request.replace,
+            )?;
+            let unsafe_count = match labels {
+                Some(labels) => labels.unsafe_count(),
+                None => remoteness.outcomes()?.unsafe_count(),
+            };
+            Ok((header, unsafe_count))
+        }
+        (None, None) if plan.labels_remoteness() => {
+            write_remoteness_streamed(request, plan, provenance(labelled.derivation))
+        }
+        (None, labels) => {
+            let mut writer = outcomes_writer(path, game, domain, request.storage, request.replace)?;
+            writer.set_provenance(provenance(labelled.derivation));
+            match labels {
+                Some(labels) => writer.push(labels.words())?,
+                None => plan.stream_outcomes(|words| writer.push(words))?,
+            }
+            let header = writer.finish()?;
+            let unsafe_count = match (labels, header.kind) {
+                (Some(labels), _) => labels.unsafe_count(),
+                (None, BodyKind::Outcomes { unsafe_count }) => unsafe_count,
+                (None, _) => 0,
+            };
+            Ok((header, unsafe_count))
+        }
     }
 }
 
