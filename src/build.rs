@@ -15,6 +15,7 @@ use crate::atomic_file::Replace;
 use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game};
+use crate::label::cluster::{self, Link};
 use crate::label::{
     self, Derivation, Labelled, Labels, Packer, Plan, Remotenesses, Resumed, Strategy, WorkDir,
 };
@@ -295,6 +296,9 @@ pub struct TableRequest {
     pub checkpoint_every: Option<Duration>,
     /// Also run the plain labeller and check it agrees (outcomes stay in memory then).
     pub compare_plain: bool,
+    /// Positions per chunk when the labelling is shared between ranks
+    /// ([`TableJob::prepare_ranked`]); `None`: a few chunks per rank in each tier.
+    pub chunk_positions: Option<u64>,
 }
 
 impl TableRequest {
@@ -314,7 +318,46 @@ impl TableRequest {
             restart: false,
             checkpoint_every: None,
             compare_plain: false,
+            chunk_positions: None,
         }
+    }
+
+    /// The labelling this request asks for, shared between `ranks` ranks when given.
+    fn plan(&self, ranks: Option<usize>) -> Result<Plan> {
+        let mut plan = Plan::new(&self.game, self.domain, self.strategy, self.threads)?
+            .with_work_dir(
+                WorkDir::beside(&self.path)
+                    .for_output_format(table::FORMAT_VERSION)
+                    .restart(self.restart)
+                    .checkpoint_every(self.checkpoint_every),
+            );
+        if self.remoteness {
+            plan = plan.with_remoteness();
+        }
+        if !self.shortcuts {
+            plan = plan.without_shortcuts();
+        }
+        // Labels evicted to the work directory go from there to the table writer, unless
+        // they are to be compared with the plain labeller's.
+        if !self.compare_plain {
+            plan = plan.streaming(table::WRITER_BYTES).streaming_remoteness();
+        }
+        if let Some(ranks) = ranks {
+            plan = plan.across_ranks(ranks, self.chunk_positions);
+        }
+        Ok(plan)
+    }
+
+    /// Refuses an existing output that may not be replaced (before labelling; the final
+    /// link checks again).
+    fn check_output(&self) -> Result<()> {
+        if self.replace == Replace::Never && std::fs::symlink_metadata(&self.path).is_ok() {
+            return Err(Error::Exists {
+                path: self.path.clone(),
+                irregular: false,
+            });
+        }
+        Ok(())
     }
 }
 
@@ -352,36 +395,25 @@ impl TableJob {
     /// may be replaced) and work of another game, domain or format are refused here,
     /// before anything is labelled.
     pub fn prepare(request: TableRequest) -> Result<Self> {
-        // Refuse before labelling; the final link checks again.
-        if request.replace == Replace::Never && std::fs::symlink_metadata(&request.path).is_ok() {
-            return Err(Error::Exists {
-                path: request.path.clone(),
-                irregular: false,
-            });
-        }
-        let mut plan = Plan::new(
-            &request.game,
-            request.domain,
-            request.strategy,
-            request.threads,
-        )?
-        .with_work_dir(
-            WorkDir::beside(&request.path)
-                .for_output_format(table::FORMAT_VERSION)
-                .restart(request.restart)
-                .checkpoint_every(request.checkpoint_every),
-        );
-        if request.remoteness {
-            plan = plan.with_remoteness();
-        }
-        if !request.shortcuts {
-            plan = plan.without_shortcuts();
-        }
-        // Labels evicted to the work directory go from there to the table writer, unless
-        // they are to be compared with the plain labeller's.
-        if !request.compare_plain {
-            plan = plan.streaming(table::WRITER_BYTES).streaming_remoteness();
-        }
+        request.check_output()?;
+        let plan = request.plan(None)?;
+        let resumed = plan.prepare()?;
+        Ok(TableJob {
+            request,
+            plan,
+            resumed,
+        })
+    }
+
+    /// Rank 0 of a job sharing the labelling between the ranks of `link` (each running
+    /// [`serve_table`] with the same request): plans, makes sure every rank was started
+    /// for the same table, then opens the work directory, refusing what
+    /// [`TableJob::prepare`] refuses. After a failure here or later, end the job with
+    /// [`cluster::release`]`(link, false)`: the workers wait for rank 0's word.
+    pub fn prepare_ranked(request: TableRequest, link: &dyn Link) -> Result<Self> {
+        request.check_output()?;
+        let plan = request.plan(Some(link.ranks()))?;
+        plan.agree(link)?;
         let resumed = plan.prepare()?;
         Ok(TableJob {
             request,
@@ -395,6 +427,11 @@ impl TableJob {
         &self.plan
     }
 
+    /// Where the table goes.
+    pub fn path(&self) -> &Path {
+        &self.request.path
+    }
+
     /// What an earlier, interrupted run left to resume from.
     pub fn resumed(&self) -> Option<&Resumed> {
         self.resumed.as_ref()
@@ -404,8 +441,30 @@ impl TableJob {
     /// and removes the work directory.
     pub fn run(self, progress: &(dyn Fn(u64) + Sync)) -> Result<TableBuilt> {
         let started = Instant::now();
+        let labelled = self.plan.run(progress)?;
+        self.finish(labelled, started)
+    }
+
+    /// Rank 0 of a job ([`TableJob::prepare_ranked`]): labels, sharing the tiers out
+    /// between the ranks of `link` (`progress` hears every rank's positions), writes the
+    /// table from the work directory, removes the work directory, and tells every rank
+    /// the job is done. On failure the caller ends the job ([`cluster::release`]).
+    pub fn run_ranked(
+        self,
+        link: &dyn Link,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<TableBuilt> {
+        let started = Instant::now();
+        let labelled = self.plan.run_ranked(link, progress)?;
+        let built = self.finish(labelled, started)?;
+        cluster::release(link, true)?;
+        Ok(built)
+    }
+
+    /// Compares with the plain labeller when asked, writes the table and removes the
+    /// work directory.
+    fn finish(self, labelled: Labelled, started: Instant) -> Result<TableBuilt> {
         let TableJob { request, plan, .. } = self;
-        let labelled = plan.run(progress)?;
         let plain_seconds = if request.compare_plain {
             Some(compare_plain(&request, &plan, &labelled)?)
         } else {
@@ -427,6 +486,23 @@ impl TableJob {
             header,
         })
     }
+}
+
+/// A worker of a job building `request`'s table (any rank but 0, rank 0 running
+/// [`TableJob::prepare_ranked`] and [`TableJob::run_ranked`]): makes sure it was started
+/// for the same table as rank 0, then labels the chunks rank 0 hands it until rank 0
+/// ends the job. A failure is sent to rank 0 too, which ends the job and reports it; a
+/// worker stopped by rank 0 ends with [`Error::Interrupted`].
+pub fn serve_table(request: &TableRequest, link: &dyn Link) -> Result<()> {
+    let plan = match request.plan(Some(link.ranks())) {
+        Ok(plan) => plan,
+        Err(error) => {
+            cluster::refuse(link, &error);
+            return Err(error);
+        }
+    };
+    plan.agree(link)?;
+    plan.serve(link)
 }
 
 /// Writes the table of labels in hand or left in the plan's work directory (streamed

@@ -200,13 +200,13 @@ impl Plan {
     /// The labeller that will run, by name: remoteness tables have one of their own
     /// (unless the plain baseline is asked for), outcome tables the strategy's.
     pub fn labeller(&self) -> String {
-        if let (Method::Ranks, Some(ranks)) = (self.method(), self.ranks) {
+        if self.method() == Method::Ranks {
             let kind = if self.remoteness {
-                "pull remoteness"
+                "pulled remoteness"
             } else {
                 "forward"
             };
-            return format!("{kind}, shared by {} ranks", ranks.count);
+            return kind.into();
         }
         match (self.remoteness, self.strategy) {
             (true, strategy) if strategy != Strategy::Plain => "retrograde remoteness".into(),
