@@ -212,7 +212,7 @@ fn one_line(message: &str) -> String {
 /// would wait forever for ranks waiting for it.
 fn install_handlers(rank: usize) {
     let _ = ctrlc::set_handler(move || {
-        sicher::atomic_file::remove_temporaries_before_exit();
+        // The line first: mpirun kills a rank still alive a second after its SIGTERM.
         if rank == 0 {
             let work = WORK_DIR
                 .get()
@@ -221,6 +221,7 @@ fn install_handlers(rank: usize) {
                 "stopped by a signal before the table was written (mpirun stops every rank when one ends); the finished tiers stay in {work}: the same command resumes"
             ));
         }
+        sicher::atomic_file::remove_temporaries_before_exit();
         std::process::exit(cli::errors::INTERRUPTED);
     });
     let previous = std::panic::take_hook();
