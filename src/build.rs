@@ -579,6 +579,61 @@ mod tests {
     use crate::game::resolve;
 
     #[test]
+    fn tables_built_by_ranks_are_the_tables_of_one_process() {
+        use crate::label::cluster::local_links;
+        let cases = [
+            (
+                "kayles",
+                Convention::Misere,
+                Domain::Total { total: 26 },
+                false,
+            ),
+            (
+                "kayles",
+                Convention::Normal,
+                Domain::Total { total: 20 },
+                true,
+            ),
+            (
+                "nim",
+                Convention::Misere,
+                Domain::Heaps { heaps: 3, max: 10 },
+                false,
+            ),
+        ];
+        for (spec, convention, domain, remoteness) in cases {
+            let dir = tempfile::tempdir().unwrap();
+            let game = resolve(spec).unwrap().with_convention(convention);
+            let mut request = TableRequest::new(game, domain, dir.path().join("one.table"));
+            request.remoteness = remoteness;
+            request.threads = Some(1);
+            TableJob::prepare(request.clone())
+                .unwrap()
+                .run(&|_| {})
+                .unwrap();
+            let one = std::fs::read(&request.path).unwrap();
+            for ranks in [2, 3] {
+                let mut shared = request.clone();
+                shared.path = dir.path().join(format!("shared{ranks}.table"));
+                shared.chunk_positions = Some(41);
+                let links = local_links(ranks);
+                std::thread::scope(|scope| {
+                    let mut links = links.into_iter();
+                    let zero = links.next().unwrap();
+                    for link in links {
+                        let request = shared.clone();
+                        scope.spawn(move || serve_table(&request, &link).unwrap());
+                    }
+                    let job = TableJob::prepare_ranked(shared.clone(), &zero).unwrap();
+                    job.run_ranked(&zero, &|_| {}).unwrap();
+                });
+                let table = std::fs::read(&shared.path).unwrap();
+                assert!(one == table, "{spec} {convention} {domain}, {ranks} ranks");
+            }
+        }
+    }
+
+    #[test]
     fn the_learned_quotient_predicts_misere_kayles_well() {
         let game = resolve("kayles")
             .unwrap()

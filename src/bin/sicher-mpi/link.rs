@@ -11,8 +11,13 @@ use mpi::traits::{Communicator, Destination, Source};
 use sicher::error::Result;
 use sicher::label::cluster::Link;
 
-/// Longest sleep between two polls of a waiting receive.
-const LONGEST_PAUSE: Duration = Duration::from_millis(2);
+/// Longest sleep between two polls of a waiting receive, while messages come often
+/// (a rank labelling the chunks of a tier)...
+const SHORT_PAUSE: Duration = Duration::from_millis(1);
+/// ... and once it has waited [`LONG_WAIT`] (rank 0 labelling a tier alone, or writing
+/// the table): a waiting rank then costs next to nothing.
+const LONG_PAUSE: Duration = Duration::from_millis(10);
+const LONG_WAIT: Duration = Duration::from_millis(100);
 
 /// The world communicator of an MPI job.
 pub struct MpiLink {
@@ -43,6 +48,7 @@ impl Link for MpiLink {
 
     fn receive(&self, wait: bool) -> Result<Option<(usize, Vec<u8>)>> {
         let mut pause = Duration::from_micros(20);
+        let started = std::time::Instant::now();
         loop {
             if let Some(status) = self.world.any_process().immediate_probe() {
                 // One thread receives, and messages from one rank keep their order: the
@@ -55,7 +61,11 @@ impl Link for MpiLink {
                 return Ok(None);
             }
             std::thread::sleep(pause);
-            pause = (pause * 2).min(LONGEST_PAUSE);
+            let longest = match started.elapsed() < LONG_WAIT {
+                true => SHORT_PAUSE,
+                false => LONG_PAUSE,
+            };
+            pause = (pause * 2).min(longest);
         }
     }
 }

@@ -16,11 +16,8 @@ use crate::error::{Error, Result};
 /// Chunks handed to a worker ahead of its reports, so that it never waits for rank 0
 /// (which may be labelling a chunk of its own) between two chunks.
 const AHEAD: usize = 2;
-/// By default each tier is cut into about this many chunks per rank: fast ranks take
-/// more of them.
-const CHUNKS_PER_RANK: u64 = 4;
 /// Fewest positions in a chunk by default: a chunk costs a file and two messages.
-const MIN_CHUNK: u64 = 1 << 16;
+const MIN_CHUNK: u64 = 1 << 15;
 
 /// How a tier is cut into chunks.
 #[derive(Clone, Copy, Debug)]
@@ -34,23 +31,29 @@ pub(crate) struct Chunking {
 }
 
 impl Chunking {
-    /// The chunks of a tier's ranks, in rank order.
+    /// The chunks of a tier's ranks, in rank order and in the order they are handed
+    /// out. By default each is a share of what is left (`1 / 2R`), but not under
+    /// [`MIN_CHUNK`]: large chunks first, small ones last, so that the ranks finish a
+    /// tier together (a rank that finished waits for the others before the next tier).
     pub(crate) fn split(&self, tier: Range<u64>) -> Vec<Range<u64>> {
         let len = tier.end - tier.start;
-        let size = match self.forced {
-            Some(size) => size.max(1),
-            None if self.ranks <= 1 => len,
-            None => len
-                .div_ceil(CHUNKS_PER_RANK * self.ranks as u64)
-                .max(MIN_CHUNK),
-        };
-        if !self.splittable || size >= len {
+        if !self.splittable || (self.ranks <= 1 && self.forced.is_none()) {
             return vec![tier];
         }
-        let n = len.div_ceil(size);
-        (0..n)
-            .map(|i| tier.start + len * i / n..tier.start + len * (i + 1) / n)
-            .collect()
+        let mut chunks = Vec::new();
+        let mut start = tier.start;
+        while start < tier.end {
+            let rest = tier.end - start;
+            let size = match self.forced {
+                Some(size) => size.max(1),
+                None => (rest / (2 * self.ranks as u64)).max(MIN_CHUNK),
+            };
+            let end = start + size.min(rest);
+            chunks.push(start..end);
+            start = end;
+        }
+        debug_assert_eq!(chunks.iter().map(|c| c.end - c.start).sum::<u64>(), len);
+        chunks
     }
 }
 
@@ -143,17 +146,11 @@ pub(crate) fn manage<A: Atom>(
     if store.positions_done() > 0 {
         progress(store.positions_done());
     }
-    for t in first..tiers {
-        let whole = rank.tier_ranks(t);
-        let mut tier = TierChunks::new(t, chunking.split(whole.clone()));
-        // A tier of one chunk is rank 0's: no round trip.
-        if tier.chunks.len() > 1 {
-            for worker in 1..link.ranks() {
-                for _ in 0..AHEAD {
-                    tier.hand_out(link, worker)?;
-                }
-            }
-        }
+    let mut next = (first < tiers)
+        .then(|| start_tier(rank, link, chunking, first))
+        .transpose()?;
+    while let Some(mut tier) = next.take() {
+        let t = tier.tier;
         while tier.left > 0 {
             // Reports first: a worker gets its next chunk before rank 0 labels one.
             if let Some((from, message)) = receive(link, false)? {
@@ -171,17 +168,40 @@ pub(crate) fn manage<A: Atom>(
             take_report(&mut tier, link, from, message, progress)?;
         }
         let parts: Vec<Part> = tier.parts.into_iter().flatten().collect();
+        // The workers go on first (they load the tier, then label the next one's
+        // chunks), while rank 0 records the tier and loads it.
+        let tier_done = Message::TierDone {
+            tier: t,
+            parts: parts.clone(),
+        };
+        broadcast(link, &tier_done)?;
+        next = (t + 1 < tiers)
+            .then(|| start_tier(rank, link, chunking, t + 1))
+            .transpose()?;
+        let whole = rank.tier_ranks(t);
         store.record_tier(t, parts.clone(), whole.end - whole.start)?;
-        broadcast(
-            link,
-            &Message::TierDone {
-                tier: t,
-                parts: parts.clone(),
-            },
-        )?;
         rank.finish_tier(t, &parts)?;
     }
     store.seal_recorded()
+}
+
+/// Cuts tier `t` into chunks and hands the first to the workers (a tier of one chunk is
+/// rank 0's: no round trip).
+fn start_tier<A: Atom>(
+    rank: &Rank<'_, A>,
+    link: &dyn Link,
+    chunking: Chunking,
+    t: u64,
+) -> Result<TierChunks> {
+    let mut tier = TierChunks::new(t, chunking.split(rank.tier_ranks(t)));
+    if tier.chunks.len() > 1 {
+        for worker in 1..link.ranks() {
+            for _ in 0..AHEAD {
+                tier.hand_out(link, worker)?;
+            }
+        }
+    }
+    Ok(tier)
 }
 
 /// Takes a worker's report of a finished chunk and hands it the next.
@@ -242,7 +262,11 @@ mod tests {
             forced: None,
             splittable: true,
         };
-        assert_eq!(default.split(0..1 << 20).len(), 8);
+        let guided = default.split(0..1 << 22);
+        assert!(guided.len() > 8 && guided.len() < 40, "{}", guided.len());
+        assert!(guided
+            .windows(2)
+            .all(|w| w[0].end - w[0].start >= w[1].end - w[1].start));
         assert_eq!(default.split(0..1000).len(), 1);
     }
 }
