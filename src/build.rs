@@ -625,6 +625,8 @@ mod tests {
                         scope.spawn(move || serve_table(&request, &link).unwrap());
                     }
                     let job = TableJob::prepare_ranked(shared.clone(), &zero).unwrap();
+                    let total = matches!(domain, Domain::Total { .. });
+                    assert_eq!(job.plan().shared(), total, "{domain}");
                     job.run_ranked(&zero, &|_| {}).unwrap();
                 });
                 let table = std::fs::read(&shared.path).unwrap();

@@ -66,22 +66,28 @@ fn read(path: &Path) -> Vec<u8> {
 fn tables_are_byte_identical_for_any_ranks_and_chunks() {
     let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[&str], &str); 6] = [
-        (&["kayles", "--total", "30", "--misere"], "97"),
-        (&["kayles", "--total", "28", "--no-shortcuts"], "400"),
+    let cases: [(&[&str], &str, bool); 6] = [
+        (&["kayles", "--total", "30", "--misere"], "97", true),
+        (&["kayles", "--total", "28", "--no-shortcuts"], "400", true),
         (
             &["kayles", "--total", "24", "--misere", "--remoteness"],
             "61",
+            true,
         ),
         (
             &["kayles", "--total", "24", "--remoteness", "--uncompressed"],
             "150",
+            true,
         ),
         // Not shared out: a `--heaps` domain, and nim-values (rank 0 labels alone).
-        (&["nim", "--heaps", "3", "--max", "24", "--misere"], "50"),
-        (&["kayles", "--total", "30"], "50"),
+        (
+            &["nim", "--heaps", "3", "--max", "24", "--misere"],
+            "50",
+            false,
+        ),
+        (&["kayles", "--total", "30"], "50", false),
     ];
-    for (i, (args, chunk)) in cases.iter().enumerate() {
+    for (i, (args, chunk, shared)) in cases.iter().enumerate() {
         let expected = format!("ref{i}.table");
         reference(dir.path(), args, &expected);
         for ranks in 1..=3 {
@@ -91,7 +97,7 @@ fn tables_are_byte_identical_for_any_ranks_and_chunks() {
                 .arg(SICHER_MPI)
                 .arg("table")
                 .args(*args)
-                .args(["-o", &name, "--quiet"]);
+                .args(["-o", &name, "--quiet", "--json"]);
             // Tiny chunks (several per tier) with 2 ranks; the default with 1 and 3.
             if ranks == 2 {
                 command.args(["--chunk-positions", chunk]);
@@ -107,6 +113,9 @@ fn tables_are_byte_identical_for_any_ranks_and_chunks() {
                 "{}",
                 stderr(&output)
             );
+            let report = String::from_utf8_lossy(&output.stdout);
+            let said = format!("\"ranks\":{ranks},\"shared\":{shared}");
+            assert!(report.contains(&said), "{args:?}: {report}");
             assert_eq!(
                 read(&dir.path().join(&expected)),
                 read(&dir.path().join(&name)),

@@ -222,17 +222,15 @@ impl Plan {
     fn method(&self) -> Method {
         let lone = matches!(&self.ranker, Ranker::Heaps(t) if t.heaps() == 1);
         if self.strategy == Strategy::Plain {
-            Method::Plain
-        } else if self.remoteness {
-            Method::Tiers
-        } else if lone {
-            Method::OneHeap
-        } else if self.shortcuts && nim_values::applies(&self.game) {
-            Method::NimValues
-        } else if self.ranks.is_some()
-            && self.work.is_some()
-            && matches!(self.ranker, Ranker::Total(_))
-        {
+            return Method::Plain;
+        } else if !self.remoteness && lone {
+            return Method::OneHeap;
+        } else if !self.remoteness && self.shortcuts && nim_values::applies(&self.game) {
+            return Method::NimValues;
+        }
+        // Tier by tier: shared between ranks where tiers are rank ranges.
+        let shareable = matches!(self.ranker, Ranker::Total(_)) && self.work.is_some();
+        if self.ranks.is_some() && shareable {
             Method::Ranks
         } else {
             Method::Tiers

@@ -65,6 +65,12 @@ fn shared(
             });
         }
         let plan = plan(dir, game, domain, remote, ranks, chunk);
+        // Every labelling of a `--total` domain tier by tier is shared.
+        assert_eq!(
+            plan.shared(),
+            matches!(domain, Domain::Total { .. }),
+            "{domain}"
+        );
         plan.agree(&zero).unwrap();
         plan.prepare().unwrap();
         let labelled = plan.run_ranked(&zero, &|_| {}).unwrap();
