@@ -99,8 +99,12 @@
 //!   `forward.rs`, `backward.rs`, `remoteness.rs` (retrograde, via `parents.rs`) and
 //!   `plain.rs` (the baselines), the first and third reading each heap size's moves
 //!   from `options.rs`; `drive.rs` runs a tier labeller over the `window.rs` of
-//!   tiers that moves reach and checkpoints into `work.rs` (the work directory: tier
-//!   files, manifest, resumption, finished outcomes streamed to the table writer);
+//!   tiers that moves reach and checkpoints into `work/` (the work directory: part
+//!   files with headers binding them to their work, tiers and ranks in `part.rs`, the
+//!   manifest and its checks in `manifest.rs`, resumption, finished labels streamed to
+//!   the table writer); `cluster/` shares the tiers of a `--total` domain between the
+//!   ranks of a job (rank 0's tier manager, workers, the messages over a `Link`),
+//!   labelling chunks of a tier by pulling from lower tiers (`chunk.rs`);
 //!   shortcuts from theory in `one_heap.rs` (lone heaps 64 at a time, proved periods)
 //!   and `nim_values.rs` (XOR of nim-values); `bits.rs` packs the outcomes.
 //! - [`table`]: files on disk. `format.rs` (the one container: magic, version, bincode
@@ -135,7 +139,9 @@
 //!   outcomes and winning moves), misère Nim (`nim.rs`), genus and tameness (`tame.rs`).
 //! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
 //!
-//! `main.rs` only parses the command line and prints errors.
+//! `main.rs` only parses the command line and prints errors; `bin/sicher-mpi/` (feature
+//! `mpi`) is `sicher table` shared between the ranks of an MPI job, over the same
+//! command line and [`build::TableJob`].
 
 #![warn(missing_docs)]
 
