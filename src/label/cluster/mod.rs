@@ -2,18 +2,18 @@
 //! pattern of a tier manager over the work directory.
 //!
 //! Rank 0 manages the tiers of a `--total` domain in order. Each tier is cut into chunks
-//! of ranks ([`manager::Chunking`]); rank 0 hands them to the workers (a couple ahead, so
+//! of ranks (`manager::Chunking`); rank 0 hands them to the workers (a couple ahead, so
 //! no worker waits between chunks), labels chunks itself when it has nothing else to do,
 //! and once every chunk of a tier is in, records the tier in the work directory's
 //! manifest (a checkpoint when one is due) and tells every rank to load the chunks it did
-//! not label. Chunks are labelled by pulling from the children ([`super::chunk`]), so a
+//! not label. Chunks are labelled by pulling from the children (`label/chunk.rs`), so a
 //! rank only ever writes its own chunk; its labels go to a part file of their own in the
 //! work directory, which every rank reads (a filesystem shared between the machines). The
 //! links between ranks ([`Link`]) carry only small messages. Labels are a function of
 //! the game alone, so the parts, and the table assembled from them, are the same for any
 //! number of ranks and any cut into chunks.
 //!
-//! Before anything else every rank tells rank 0 what it was started for ([`Terms`]:
+//! Before anything else every rank tells rank 0 what it was started for (`Terms`:
 //! version, formats, game, domain, kind, work directory, ...); ranks that disagree refuse
 //! the job together. Domains whose tiers are not rank ranges (`--heaps`) and labellings
 //! that do not go tier by tier (shortcuts, the plain baseline) are labelled by rank 0
