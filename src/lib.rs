@@ -43,6 +43,8 @@
 //!    [`picture`] draws from plain data.
 //! 6. The binary, `src/main.rs` and `src/cli/` (feature `cli`): flags, printing, exit
 //!    codes, the signal handler. It words the library's [`Hint`]s as its flags.
+//!    `src/bin/sicher-mpi/` (feature `mpi`) is `sicher table` shared between the ranks of
+//!    an MPI job, over the same command line and [`build::TableJob`].
 //!
 //! # Code map
 //!
@@ -108,8 +110,12 @@
 //!   `proof.rs`, and the [`search::Algorithm`]s in `mod.rs`).
 //! - `label/`: `plan.rs` (strategy and memory before anything is allocated), tier
 //!   labellers `forward.rs`, `backward.rs`, `remoteness.rs`, `plain.rs`, their order in
-//!   `tiers.rs`, `drive.rs` over the `window.rs` of tiers moves reach, `work.rs` (the
-//!   work directory: tier files, manifest, resumption), shortcuts from theory
+//!   `tiers.rs`, `drive.rs` over the `window.rs` of tiers moves reach, `work/` (the
+//!   work directory: part files bound to their work, tiers and ranks in `part.rs`, the
+//!   manifest and its checks in `manifest.rs`, resumption, finished labels streamed to
+//!   the table writer), `cluster/` (a `--total` domain's tiers shared between the ranks
+//!   of a job: rank 0's tier manager, workers, messages over a `Link`) and `chunk.rs`
+//!   (a chunk of a tier labelled by pulling from lower tiers), shortcuts from theory
 //!   (`one_heap.rs`, `nim_values.rs`), `options.rs` and `parents.rs` (the game's
 //!   options and parents as the labellers read them), `bits.rs`.
 //! - `table/`: `format.rs` (the container's layout and header types), `stored.rs` (the

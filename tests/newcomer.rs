@@ -605,7 +605,7 @@ fn leave_work(dir: &Path, args: &[&str], name: &str) {
 }
 
 #[test]
-fn a_work_directory_whose_entry_count_was_edited_says_what_differs() {
+fn a_work_directory_whose_entry_count_was_edited_says_so() {
     let dir = scratch();
     let args = ["kayles", "--total", "46", "--misere"];
     leave_work(dir.path(), &args, "w.table");
@@ -631,6 +631,10 @@ fn a_work_directory_whose_entry_count_was_edited_says_what_differs() {
         "",
         Duration::from_secs(120),
     );
-    assert_one_line(&output, &format!("counts {} positions where", entries + 1));
-    assert!(text(&output.stderr).contains(&format!("has {entries}")));
+    // The manifest carries its own checksum (work format 2): a hand edit is caught as
+    // such, before its counts are compared with the domain's.
+    assert_one_line(
+        &output,
+        "manifest.json was edited (its checksum does not match)",
+    );
 }
