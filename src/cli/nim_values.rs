@@ -90,6 +90,7 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     let len = len as usize;
     while sequence.values().len() < len {
         let next = (sequence.values().len() + CHUNK).min(len);
+        game.ruleset.prepare(next as u64 - 1)?;
         sequence.extend_to(next);
         bar.set_position(next as u64);
     }

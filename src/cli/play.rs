@@ -99,6 +99,9 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         First::You => Player::You,
         First::Computer => Player::Computer,
     };
+    // The legal moves are listed before the first answer: ready the start's heaps.
+    game.ruleset
+        .prepare(start.heaps().iter().copied().max().unwrap_or(0))?;
     let mut session = Session::new(Chain::new(&game, &policy)?, start, first);
     let interactive = std::io::stdin().is_terminal();
     let stdin = std::io::stdin();

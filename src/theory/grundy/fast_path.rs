@@ -112,6 +112,7 @@ impl NimOracle {
         let done = sequence.values().len() as u64;
         let mut target = wanted.min(DIRECT_LIMIT).max(done + 1).min(self.max_len);
         loop {
+            ruleset.prepare(target.saturating_sub(1))?;
             sequence.extend_to(target as usize);
             if target >= wanted {
                 return Ok(());

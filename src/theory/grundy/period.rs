@@ -36,7 +36,13 @@ impl ProofBound {
             }),
             // Grundy's splits must be unequal, which the induction's shift does not keep;
             // Nim, Wythoff and Moore take without bound.
-            Ruleset::Grundy | Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => None,
+            // Infinite subtraction sets and scripts take without a bound.
+            Ruleset::Grundy
+            | Ruleset::Nim
+            | Ruleset::Wythoff
+            | Ruleset::Moore(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Custom(_) => None,
         }
     }
 

@@ -98,6 +98,7 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
+        ruleset.prepare(target - 1)?;
         sequence.extend_to(target as usize);
         progress(target);
         if let Some(finder) = &mut finder {
@@ -124,7 +125,8 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
 /// Misère play of a ruleset whose moves never leave two heaps: a lone heap's outcome
 /// depends only on its options' outcomes, so the same window argument applies.
 fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
-    if ruleset.splits() {
+    ruleset.prepare(len - 1)?;
+    if ruleset.parts_up_to(len - 1) > 1 {
         return Err(Error::input(format!(
             "no complete misère solution for {ruleset}: its moves split heaps"
         ))
@@ -152,6 +154,7 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
+        ruleset.prepare(target - 1)?;
         while (outcomes.len() as u64) < target {
             push_lone_heap_outcome(ruleset, &mut outcomes);
         }
@@ -200,7 +203,8 @@ fn push_lone_heap_outcome(ruleset: &Ruleset, outcomes: &mut Vec<bool>) {
 /// Whether a lone heap of each size `0..len` is safe in misère play, for rulesets that
 /// never split a heap.
 pub fn lone_heap_outcomes(ruleset: &Ruleset, len: u64) -> Result<Vec<bool>> {
-    if ruleset.splits() || !ruleset.moves_one_heap() {
+    ruleset.prepare(len.saturating_sub(1))?;
+    if ruleset.parts_up_to(len.saturating_sub(1)) > 1 || !ruleset.moves_one_heap() {
         return Err(Error::input(format!(
             "{ruleset}: a lone heap's misère outcome alone says little when moves split heaps or change several"
         )));
