@@ -15,11 +15,13 @@ use crate::atomic_file::Replace;
 use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game};
+use crate::label::cluster::{self, Link};
 use crate::label::{
-    self, Derivation, Labelled, Labels, Plan, Remotenesses, Resumed, Strategy, WorkDir,
+    self, Derivation, Labelled, Labels, Packer, Plan, Remotenesses, Resumed, Strategy, WorkDir,
 };
 use crate::table::{self, BodyKind, Header, Prediction, Provenance, Storage, TableWriter};
 use crate::theory::quotient::learn;
+use crate::value::Outcome;
 
 /// Most tokens of the domain a misère quotient is learned from.
 const LEARN_TOTAL: u64 = 50;
@@ -146,24 +148,115 @@ pub fn write_remoteness_stored(
     replace: Replace,
 ) -> Result<Header> {
     let rmax = remoteness.rmax();
-    let width = table::bits_for(u64::from(rmax));
     let entries = remoteness.entries();
+    let histogram = (rmax < HISTOGRAM_MAX).then(|| remoteness.histogram());
+    let header = remoteness_header(game, domain, entries, rmax, histogram);
     let words = table::pack(
         entries,
-        width,
+        header.width,
         remoteness.values().iter().map(|&r| u64::from(r)),
     )?;
+    table::write_stored(path, header, &words, storage, replace)
+}
+
+/// The header of a remoteness table whose largest remoteness is `rmax`, with the
+/// histogram when `rmax` is small enough to keep one.
+fn remoteness_header(
+    game: &Game,
+    domain: Domain,
+    entries: u64,
+    rmax: u32,
+    histogram: Option<Vec<u64>>,
+) -> Header {
     let mut header = Header::new(
         BodyKind::Remoteness { rmax },
         game.ruleset.spec(),
         game.convention,
         domain,
         entries,
-        width,
+        table::bits_for(u64::from(rmax)),
     );
-    header.histogram = (rmax < HISTOGRAM_MAX).then(|| remoteness.histogram());
+    header.histogram = histogram.filter(|_| rmax < HISTOGRAM_MAX);
     header.provenance = Provenance::Retrograde;
-    table::write_stored(path, header, &words, storage, replace)
+    header
+}
+
+/// What a first pass over streamed remotenesses finds: the table's width follows from
+/// the largest.
+struct RemotenessSummary {
+    entries: u64,
+    rmax: u32,
+    /// Positions of each remoteness while all are below [`HISTOGRAM_MAX`].
+    histogram: Option<Vec<u64>>,
+    unsafe_count: u64,
+}
+
+impl RemotenessSummary {
+    fn new() -> Self {
+        RemotenessSummary {
+            entries: 0,
+            rmax: 0,
+            histogram: Some(Vec::new()),
+            unsafe_count: 0,
+        }
+    }
+
+    fn add(&mut self, cells: &[u32], convention: Convention) {
+        for &r in cells {
+            self.rmax = self.rmax.max(r);
+            if r >= HISTOGRAM_MAX {
+                self.histogram = None;
+            }
+            if let Some(counts) = &mut self.histogram {
+                if counts.len() <= r as usize {
+                    counts.resize(r as usize + 1, 0);
+                }
+                counts[r as usize] += 1;
+            }
+            self.unsafe_count += u64::from(!Outcome::from_remoteness(r, convention).is_win());
+        }
+        self.entries += cells.len() as u64;
+    }
+}
+
+/// Writes the remotenesses a streaming plan left in its work directory: one pass finds
+/// the largest (the width) and the histogram, a second packs them into the writer, a run
+/// at a time; the file is the one [`write_remoteness_stored`] writes from the same
+/// remotenesses. Returns the header and the unsafe positions.
+fn write_remoteness_streamed(
+    request: &TableRequest,
+    plan: &Plan,
+    provenance: Provenance,
+) -> Result<(Header, u64)> {
+    let (game, domain) = (&request.game, request.domain);
+    let mut summary = RemotenessSummary::new();
+    plan.stream_remoteness(|cells| {
+        summary.add(cells, game.convention);
+        Ok(())
+    })?;
+    let entries = plan.ranker().count();
+    if summary.entries != entries {
+        return Err(Error::internal(format!(
+            "{} remotenesses streamed for {entries} positions",
+            summary.entries
+        )));
+    }
+    let header = remoteness_header(game, domain, entries, summary.rmax, summary.histogram);
+    let width = u32::from(header.width);
+    let mut writer = TableWriter::create(&request.path, header, request.storage, request.replace)?;
+    writer.set_provenance(provenance);
+    let mut packer = Packer::default();
+    let mut words = Vec::with_capacity(label::STREAM_WORDS);
+    plan.stream_remoteness(|cells| {
+        for &r in cells {
+            words.extend(packer.push(u64::from(r), width));
+        }
+        writer.push(&words)?;
+        words.clear();
+        Ok(())
+    })?;
+    writer.push(&packer.finish().into_iter().collect::<Vec<_>>())?;
+    Ok((writer.finish()?, summary.unsafe_count))
 }
 
 /// How labels were found, as a table header records it.
@@ -203,6 +296,9 @@ pub struct TableRequest {
     pub checkpoint_every: Option<Duration>,
     /// Also run the plain labeller and check it agrees (outcomes stay in memory then).
     pub compare_plain: bool,
+    /// Positions per chunk when the labelling is shared between ranks
+    /// ([`TableJob::prepare_ranked`]); `None`: a few chunks per rank in each tier.
+    pub chunk_positions: Option<u64>,
 }
 
 impl TableRequest {
@@ -222,7 +318,41 @@ impl TableRequest {
             restart: false,
             checkpoint_every: None,
             compare_plain: false,
+            chunk_positions: None,
         }
+    }
+
+    /// The labelling this request asks for, shared between `ranks` ranks when given.
+    fn plan(&self, ranks: Option<usize>) -> Result<Plan> {
+        let mut plan = Plan::new(&self.game, self.domain, self.strategy, self.threads)?
+            .with_work_dir(
+                WorkDir::beside(&self.path)
+                    .for_output_format(table::FORMAT_VERSION)
+                    .restart(self.restart)
+                    .checkpoint_every(self.checkpoint_every),
+            );
+        if self.remoteness {
+            plan = plan.with_remoteness();
+        }
+        if !self.shortcuts {
+            plan = plan.without_shortcuts();
+        }
+        // Labels evicted to the work directory go from there to the table writer, unless
+        // they are to be compared with the plain labeller's.
+        if !self.compare_plain {
+            plan = plan.streaming(table::WRITER_BYTES).streaming_remoteness();
+        }
+        if let Some(ranks) = ranks {
+            plan = plan.across_ranks(ranks, self.chunk_positions);
+        }
+        Ok(plan)
+    }
+
+    /// Refuses an existing output that may not be replaced (before labelling; the final
+    /// link checks again).
+    fn check_output(&self) -> Result<()> {
+        // A directory is refused even where replacing is allowed.
+        crate::atomic_file::check_destination(&self.path, self.replace)
     }
 }
 
@@ -260,36 +390,25 @@ impl TableJob {
     /// may be replaced) and work of another game, domain or format are refused here,
     /// before anything is labelled.
     pub fn prepare(request: TableRequest) -> Result<Self> {
-        // Refuse before labelling; the final link checks again.
-        if request.replace == Replace::Never && std::fs::symlink_metadata(&request.path).is_ok() {
-            return Err(Error::Exists {
-                path: request.path.clone(),
-                irregular: false,
-            });
-        }
-        let mut plan = Plan::new(
-            &request.game,
-            request.domain,
-            request.strategy,
-            request.threads,
-        )?
-        .with_work_dir(
-            WorkDir::beside(&request.path)
-                .for_output_format(table::FORMAT_VERSION)
-                .restart(request.restart)
-                .checkpoint_every(request.checkpoint_every),
-        );
-        if request.remoteness {
-            plan = plan.with_remoteness();
-        }
-        if !request.shortcuts {
-            plan = plan.without_shortcuts();
-        }
-        // Outcomes evicted to the work directory go from there to the table writer,
-        // unless they are to be compared with the plain labeller's.
-        if !request.compare_plain {
-            plan = plan.streaming(table::WRITER_BYTES);
-        }
+        request.check_output()?;
+        let plan = request.plan(None)?;
+        let resumed = plan.prepare()?;
+        Ok(TableJob {
+            request,
+            plan,
+            resumed,
+        })
+    }
+
+    /// Rank 0 of a job sharing the labelling between the ranks of `link` (each running
+    /// [`serve_table`] with the same request): plans, makes sure every rank was started
+    /// for the same table, then opens the work directory, refusing what
+    /// [`TableJob::prepare`] refuses. After a failure here or later, end the job with
+    /// [`cluster::release`]`(link, false)`: the workers wait for rank 0's word.
+    pub fn prepare_ranked(request: TableRequest, link: &dyn Link) -> Result<Self> {
+        request.check_output()?;
+        let plan = request.plan(Some(link.ranks()))?;
+        plan.agree(link)?;
         let resumed = plan.prepare()?;
         Ok(TableJob {
             request,
@@ -303,6 +422,11 @@ impl TableJob {
         &self.plan
     }
 
+    /// Where the table goes.
+    pub fn path(&self) -> &Path {
+        &self.request.path
+    }
+
     /// What an earlier, interrupted run left to resume from.
     pub fn resumed(&self) -> Option<&Resumed> {
         self.resumed.as_ref()
@@ -312,43 +436,43 @@ impl TableJob {
     /// and removes the work directory.
     pub fn run(self, progress: &(dyn Fn(u64) + Sync)) -> Result<TableBuilt> {
         let started = Instant::now();
+        let labelled = self.plan.run(progress)?;
+        self.finish(labelled, started)
+    }
+
+    /// Rank 0 of a job ([`TableJob::prepare_ranked`]): labels, sharing the tiers out
+    /// between the ranks of `link` (`progress` hears every rank's positions), writes the
+    /// table from the work directory, removes the work directory, and tells every rank
+    /// the job is done. On failure the caller ends the job ([`cluster::release`]).
+    pub fn run_ranked(
+        self,
+        link: &dyn Link,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<TableBuilt> {
+        let started = Instant::now();
+        let labelled = self.plan.run_ranked(link, progress)?;
+        let built = self.finish(labelled, started)?;
+        cluster::release(link, true)?;
+        Ok(built)
+    }
+
+    /// Compares with the plain labeller when asked, writes the table and removes the
+    /// work directory.
+    fn finish(self, labelled: Labelled, started: Instant) -> Result<TableBuilt> {
         let TableJob { request, plan, .. } = self;
-        let labelled = plan.run(progress)?;
         let plain_seconds = if request.compare_plain {
             Some(compare_plain(&request, &plan, &labelled)?)
         } else {
             None
         };
-        let (game, domain, path) = (&request.game, request.domain, &request.path);
-        let header = match (&labelled.remoteness, &labelled.labels) {
-            (Some(remoteness), _) => write_remoteness_stored(
-                path,
-                game,
-                domain,
-                remoteness,
-                request.storage,
-                request.replace,
-            )?,
-            (None, labels) => {
-                let mut writer =
-                    outcomes_writer(path, game, domain, request.storage, request.replace)?;
-                writer.set_provenance(provenance(labelled.derivation));
-                match labels {
-                    Some(labels) => writer.push(labels.words())?,
-                    None => plan.stream_outcomes(|words| writer.push(words))?,
-                }
-                writer.finish()?
-            }
-        };
+        let (header, unsafe_count) = write_labelled(&request, &plan, &labelled)?;
         plan.discard_work()?;
-        let unsafe_count = match (&labelled.labels, header.kind) {
-            (Some(labels), _) => labels.unsafe_count(),
-            (None, BodyKind::Outcomes { unsafe_count }) => unsafe_count,
-            (None, _) => 0,
-        };
         Ok(TableBuilt {
             unsafe_count,
-            rmax: labelled.remoteness.as_ref().map(|r| r.rmax()),
+            rmax: match header.kind {
+                BodyKind::Remoteness { rmax } => Some(rmax),
+                _ => None,
+            },
             derivation: labelled.derivation,
             label_seconds: labelled.seconds,
             resumed_positions: labelled.resumed,
@@ -356,6 +480,68 @@ impl TableJob {
             seconds: started.elapsed().as_secs_f64(),
             header,
         })
+    }
+}
+
+/// A worker of a job building `request`'s table (any rank but 0, rank 0 running
+/// [`TableJob::prepare_ranked`] and [`TableJob::run_ranked`]): makes sure it was started
+/// for the same table as rank 0, then labels the chunks rank 0 hands it until rank 0
+/// ends the job. A failure is sent to rank 0 too, which ends the job and reports it; a
+/// worker stopped by rank 0 ends with [`Error::Interrupted`].
+pub fn serve_table(request: &TableRequest, link: &dyn Link) -> Result<()> {
+    let plan = match request.plan(Some(link.ranks())) {
+        Ok(plan) => plan,
+        Err(error) => {
+            cluster::refuse(link, &error);
+            return Err(error);
+        }
+    };
+    plan.agree(link)?;
+    plan.serve(link)
+}
+
+/// Writes the table of labels in hand or left in the plan's work directory (streamed
+/// from there); returns the header and the unsafe positions.
+fn write_labelled(
+    request: &TableRequest,
+    plan: &Plan,
+    labelled: &Labelled,
+) -> Result<(Header, u64)> {
+    let (game, domain, path) = (&request.game, request.domain, &request.path);
+    match (&labelled.remoteness, &labelled.labels) {
+        (Some(remoteness), labels) => {
+            let header = write_remoteness_stored(
+                path,
+                game,
+                domain,
+                remoteness,
+                request.storage,
+                request.replace,
+            )?;
+            let unsafe_count = match labels {
+                Some(labels) => labels.unsafe_count(),
+                None => remoteness.outcomes()?.unsafe_count(),
+            };
+            Ok((header, unsafe_count))
+        }
+        (None, None) if plan.labels_remoteness() => {
+            write_remoteness_streamed(request, plan, provenance(labelled.derivation))
+        }
+        (None, labels) => {
+            let mut writer = outcomes_writer(path, game, domain, request.storage, request.replace)?;
+            writer.set_provenance(provenance(labelled.derivation));
+            match labels {
+                Some(labels) => writer.push(labels.words())?,
+                None => plan.stream_outcomes(|words| writer.push(words))?,
+            }
+            let header = writer.finish()?;
+            let unsafe_count = match (labels, header.kind) {
+                (Some(labels), _) => labels.unsafe_count(),
+                (None, BodyKind::Outcomes { unsafe_count }) => unsafe_count,
+                (None, _) => 0,
+            };
+            Ok((header, unsafe_count))
+        }
     }
 }
 
@@ -386,6 +572,63 @@ fn compare_plain(request: &TableRequest, plan: &Plan, labelled: &Labelled) -> Re
 mod tests {
     use super::*;
     use crate::game::resolve;
+
+    #[test]
+    fn tables_built_by_ranks_are_the_tables_of_one_process() {
+        use crate::label::cluster::local_links;
+        let cases = [
+            (
+                "kayles",
+                Convention::Misere,
+                Domain::Total { total: 26 },
+                false,
+            ),
+            (
+                "kayles",
+                Convention::Normal,
+                Domain::Total { total: 20 },
+                true,
+            ),
+            (
+                "nim",
+                Convention::Misere,
+                Domain::Heaps { heaps: 3, max: 10 },
+                false,
+            ),
+        ];
+        for (spec, convention, domain, remoteness) in cases {
+            let dir = tempfile::tempdir().unwrap();
+            let game = resolve(spec).unwrap().with_convention(convention);
+            let mut request = TableRequest::new(game, domain, dir.path().join("one.table"));
+            request.remoteness = remoteness;
+            request.threads = Some(1);
+            TableJob::prepare(request.clone())
+                .unwrap()
+                .run(&|_| {})
+                .unwrap();
+            let one = std::fs::read(&request.path).unwrap();
+            for ranks in [2, 3] {
+                let mut shared = request.clone();
+                shared.path = dir.path().join(format!("shared{ranks}.table"));
+                shared.chunk_positions = Some(41);
+                let links = local_links(ranks);
+                std::thread::scope(|scope| {
+                    let mut links = links.into_iter();
+                    let zero = links.next().unwrap();
+                    for link in links {
+                        let request = shared.clone();
+                        scope.spawn(move || serve_table(&request, &link).unwrap());
+                    }
+                    let job = TableJob::prepare_ranked(shared.clone(), &zero).unwrap();
+                    let total = matches!(domain, Domain::Total { .. });
+                    assert_eq!(job.plan().shared(), total, "{domain}");
+                    job.run_ranked(&zero, &|_| {}).unwrap();
+                });
+                let table = std::fs::read(&shared.path).unwrap();
+                assert!(one == table, "{spec} {convention} {domain}, {ranks} ranks");
+            }
+        }
+    }
 
     #[test]
     fn the_learned_quotient_predicts_misere_kayles_well() {

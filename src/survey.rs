@@ -6,7 +6,7 @@ use crate::answer::{Chain, Query, Remoteness};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Position};
 use crate::picture::{map_bytes, plot_bytes, Map, MapCell, MapMode, Series, SeriesKind};
-use crate::theory::grundy::solution::{lone_heap_outcomes, solve};
+use crate::theory::grundy::{lone_heap_outcomes, solve};
 use crate::theory::grundy::{nim_values, Method};
 use crate::theory::quotient;
 
@@ -16,10 +16,12 @@ pub fn map_bytes_needed(max: u64, scale: u32, mode: MapMode) -> u128 {
     u128::from(map_bytes(max, scale.max(1), mode)).saturating_add(u128::from(max).pow(2) * 12 / 2)
 }
 
-/// Bytes a plot of the series up to `max` holds at its peak: the image of `size` pixels
-/// and the series (16 bytes a heap size).
+/// Bytes a plot of the series up to `max` holds at its peak: the image of `size` pixels,
+/// the engine computing the values (the nim-value engine's values and their two 16-bit
+/// copies: 8 bytes a heap size), the values it hands back (4) and the series made of
+/// them (8), and the solution's own values kept beside (4): 24 bytes a heap size.
 pub fn plot_bytes_needed(size: (u32, u32), max: u64) -> u128 {
-    u128::from(plot_bytes(size)).saturating_add(u128::from(max) * 16)
+    u128::from(plot_bytes(size)).saturating_add((u128::from(max) + 1) * 24)
 }
 
 /// Every position `(a, b)` with `0 <= a, b <= max`, answered by the chain; `progress` hears
@@ -96,7 +98,7 @@ pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
     };
     let period = solution.periodicity;
     Ok(Series {
-        title: format!("{} ({} play)", game.ruleset, game.convention),
+        title: format!("{}, {} play", game.title(), game.convention),
         y_label: y_label.to_string(),
         values,
         preperiod: period.map(|p| p.preperiod),
@@ -132,8 +134,9 @@ fn quotient_series(game: &Game, max: u64) -> Result<Series> {
         .collect();
     Ok(Series {
         title: format!(
-            "{} (misère play): misère quotient of order {}{reach}",
-            game.ruleset, quotient.order
+            "{}, misère play: misère quotient of order {}{reach}",
+            game.title(),
+            quotient.order
         ),
         y_label: "element of heap n".to_string(),
         values,

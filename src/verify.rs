@@ -51,7 +51,7 @@ pub fn top_down(game: &Game, domain: Domain, against: Against) -> Result<Chain> 
             };
             Chain::new(game, &search_only)
         }
-        Against::Theory => Chain::theory(game, domain.max_heap()),
+        Against::Theory => Chain::theory(game, domain.max_heap(), domain.most_heaps()),
     }
 }
 

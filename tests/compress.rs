@@ -483,7 +483,7 @@ fn hostile_headers_and_indexes_get_one_line() {
     std::fs::write(&hostile, &forged).unwrap();
     forge(&hostile, |_, index| {
         let info = u64::from_le_bytes(index[8..16].try_into().unwrap());
-        let sum = table::codec::stored_checksum(info, &garbage);
+        let sum = table::stored_checksum(info, &garbage);
         index[16..24].copy_from_slice(&sum.to_le_bytes());
     });
     let err = never_wrong(&hostile, &labels).unwrap_err();

@@ -296,7 +296,10 @@ fn work_of_another_game_domain_or_format_is_refused() {
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(
         &manifest,
-        text.replace("\"work_format\": 1", "\"work_format\": 99"),
+        text.replace(
+            &format!("\"work_format\": {}", sicher::label::WORK_FORMAT),
+            "\"work_format\": 99",
+        ),
     )
     .unwrap();
     let output = sicher(

@@ -42,6 +42,15 @@ impl ClosedFormSource {
         })
     }
 
+    /// True when the closed form answers every position of `heaps` heaps (Wythoff's
+    /// covers two, Moore's any number).
+    pub fn reaches(&self, heaps: u64) -> bool {
+        match self.form {
+            Form::Wythoff => heaps <= 2,
+            Form::Moore(_) => true,
+        }
+    }
+
     /// The outcome (true: the player to move wins), or `None` when not covered.
     fn win(&self, heaps: &[Heap]) -> Option<bool> {
         match (self.form, heaps) {

@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::args::{GameArgs, SearchArgs};
 use super::output::{print_json, progress_bar};
 use sicher::answer::{Chain, Policy};
-use sicher::atomic_file::Replace;
-use sicher::error::{Error, Hint, Result};
+use sicher::atomic_file::{check_destination, Replace};
+use sicher::error::{Hint, Result};
 use sicher::memory;
 use sicher::picture::{
     map_png_size, render_terminal, save_map_png, save_plot_png, MapMode, DEFAULT_PLOT_SIZE,
@@ -64,6 +64,8 @@ pub struct PictureArgs {
 #[derive(Serialize)]
 struct PictureReport {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     max: u64,
     path: Option<String>,
     width: u64,
@@ -98,13 +100,8 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
         needed,
         Hint::LowerMax,
     )?;
-    if let (Some(path), false) = (&args.output, args.force) {
-        if std::fs::symlink_metadata(path).is_ok() {
-            return Err(Error::input(format!(
-                "{} already exists; pass --force to overwrite it",
-                path.display()
-            )));
-        }
+    if let Some(path) = &args.output {
+        check_destination(path, replace(args.force))?;
     }
     let policy = Policy {
         search: args.search.config(),
@@ -121,12 +118,7 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
     let unsafe_count = map.cells().iter().filter(|c| !c.win).count() as u64;
     let path = match &args.output {
         Some(path) => {
-            let replace = if args.force {
-                Replace::RegularFile
-            } else {
-                Replace::Never
-            };
-            save_map_png(&map, args.scale, mode, path, replace)?;
+            save_map_png(&map, args.scale, mode, path, replace(args.force))?;
             Some(path.display().to_string())
         }
         None => {
@@ -134,8 +126,8 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
                 let (cols, rows) = terminal_size();
                 let drawing = render_terminal(&map, cols, rows.saturating_sub(1).max(4))?;
                 outln!(
-                    "{} ({} play), every position of two heaps up to {}:",
-                    game.ruleset,
+                    "{}, {} play, every position of two heaps up to {}:",
+                    game.title(),
                     game.convention,
                     args.max
                 )?;
@@ -146,6 +138,7 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
     };
     let report = PictureReport {
         game: game.canonical(),
+        name: game.name.clone(),
         max: args.max,
         path,
         width,
@@ -157,8 +150,14 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
         return print_json(&report);
     }
     if let Some(path) = &report.path {
+        let shade = match mode {
+            MapMode::Outcome => "black",
+            MapMode::Remoteness => "in blues",
+        };
         outln!(
-            "wrote {path}: {} x {} pixels, {} unsafe positions (black) of {}",
+            "wrote {path}: {}, {} play, {} x {} pixels, {} unsafe positions ({shade}) of {}",
+            game.title(),
+            game.convention,
             report.width,
             report.height,
             report.unsafe_count,
@@ -215,6 +214,8 @@ pub struct PlotArgs {
 #[derive(Serialize)]
 struct PlotReport {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     path: String,
     values: u64,
     preperiod: Option<u64>,
@@ -232,21 +233,13 @@ pub fn run_plot(args: &PlotArgs) -> Result<()> {
         survey::plot_bytes_needed(size, args.max),
         Hint::LowerMax,
     )?;
-    let replace = if args.force {
-        Replace::RegularFile
-    } else {
-        Replace::Never
-    };
-    if !args.force && std::fs::symlink_metadata(&args.output).is_ok() {
-        return Err(Error::input(format!(
-            "{} already exists; pass --force to overwrite it",
-            args.output.display()
-        )));
-    }
+    let replace = replace(args.force);
+    check_destination(&args.output, replace)?;
     let series = heap_series(&game, args.max)?;
     save_plot_png(&series, size, &args.output, replace)?;
     let report = PlotReport {
         game: game.canonical(),
+        name: game.name.clone(),
         path: args.output.display().to_string(),
         values: series.values.len() as u64,
         preperiod: series.preperiod,
@@ -258,10 +251,20 @@ pub fn run_plot(args: &PlotArgs) -> Result<()> {
         return print_json(&report);
     }
     outln!(
-        "wrote {}: {} values of {}; {}",
+        "wrote {}: {} values of {}, {} play; {}",
         report.path,
         report.values,
-        game.canonical(),
+        game.title(),
+        game.convention,
         report.summary
     )
+}
+
+/// What `--force` allows.
+fn replace(force: bool) -> Replace {
+    if force {
+        Replace::RegularFile
+    } else {
+        Replace::Never
+    }
 }

@@ -36,7 +36,7 @@ pub struct SolveArgs {
     pub method: MethodArgs,
     /// Answer from this endgame table (`sicher table`) only.
     #[arg(long, value_name = "FILE", conflicts_with_all = [
-        "method", "max", "nim_table", "hash", "engine",
+        "method", "max", "nim_table", "quotient", "hash", "engine",
         "no_etc", "no_history", "killers", "no_simplify", "no_guide",
     ])]
     pub table: Option<std::path::PathBuf>,
@@ -55,6 +55,8 @@ pub struct SolveArgs {
 #[derive(Serialize)]
 struct Record {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     position: Vec<u64>,
     win: bool,
     label: &'static str,
@@ -178,6 +180,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     };
     let mut record = Record {
         game: game.canonical(),
+        name: game.name.clone(),
         position: position.heaps().to_vec(),
         win,
         label: label(win),
@@ -219,8 +222,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         return print_json(&record);
     }
     outln!(
-        "{} ({}) {position}: {}",
-        game.name,
+        "{}, {} play, {position}: {}",
+        game.title(),
         game.convention,
         verdict_with_remoteness(solved.answer.value)
     )?;

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::args::GameArgs;
 use super::output::{per_second, print_json, progress_bar};
 use sicher::atomic_file::Replace;
-use sicher::build::{TableJob, TableRequest};
+use sicher::build::{TableBuilt, TableJob, TableRequest};
 use sicher::domain::Domain;
 use sicher::error::{Error, Result};
 use sicher::game::Game;
@@ -144,8 +144,9 @@ fn announce(game: &Game, plan: &Plan, resumed: Option<&Resumed>, args: &LabelArg
         let count = plan.ranker().count();
         let held = plan.positions_held();
         eprintln!(
-            "{} {}: {} positions, about {} of memory{}{}",
-            game.canonical(),
+            "{}, {} play, {}: {} positions, about {} of memory{}{}",
+            game.title(),
+            game.convention,
             domain.flags(),
             count,
             memory::mebibytes(u128::from(plan.bytes_needed())),
@@ -213,6 +214,12 @@ struct TableReport {
     /// Remoteness tables: the largest remoteness.
     #[serde(skip_serializing_if = "Option::is_none")]
     rmax: Option<u32>,
+    /// `sicher-mpi`: the ranks of the job (`threads` is per rank), and whether they
+    /// shared the tiers (else rank 0 labelled alone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ranks: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shared: Option<bool>,
 }
 
 /// Environment variable: seconds of labelling between checkpoints of the work directory
@@ -238,6 +245,15 @@ struct PeriodReport {
 /// Runs `sicher table`.
 pub fn run(args: &TableArgs) -> Result<()> {
     let started = Instant::now();
+    let (game, request) = request(args)?;
+    let job = TableJob::prepare(request)?;
+    run_job(args, &game, job, started, None, |job, progress| {
+        job.run(progress)
+    })
+}
+
+/// The table `sicher table` (or `sicher-mpi table`) is asked for, with its game.
+pub fn request(args: &TableArgs) -> Result<(Game, TableRequest)> {
     let game = args.game.resolve()?;
     let domain = args.domain.domain()?;
     let path = match &args.output {
@@ -266,16 +282,31 @@ pub fn run(args: &TableArgs) -> Result<()> {
     request.restart = args.restart;
     request.checkpoint_every = checkpoint_interval();
     request.compare_plain = args.compare_plain;
-    let job = TableJob::prepare(request)?;
-    announce(&game, job.plan(), job.resumed(), &args.label)?;
-    let (labeller, threads, positions_held) = (
+    Ok((game, request))
+}
+
+/// Announces a prepared job, runs it through `label` (which labels and writes the
+/// table) with a progress bar, and reports; `ranks` is the size of an MPI job.
+pub fn run_job(
+    args: &TableArgs,
+    game: &Game,
+    job: TableJob,
+    started: Instant,
+    ranks: Option<usize>,
+    label: impl FnOnce(TableJob, &(dyn Fn(u64) + Sync)) -> Result<TableBuilt>,
+) -> Result<()> {
+    announce(game, job.plan(), job.resumed(), &args.label)?;
+    let (labeller, threads, positions_held, shared) = (
         job.plan().labeller(),
         job.plan().threads(),
         job.plan().positions_held(),
+        job.plan().shared(),
     );
+    let domain = job.plan().ranker().domain();
+    let path = job.path().to_path_buf();
     let entries = job.plan().ranker().count();
     let bar = progress_bar(entries, args.label.quiet, "positions");
-    let built = job.run(&|n| bar.inc(n));
+    let built = label(job, &|n| bar.inc(n));
     bar.finish_and_clear();
     let built = built?;
     let header = &built.header;
@@ -318,11 +349,18 @@ pub fn run(args: &TableArgs) -> Result<()> {
             .plain_seconds
             .map(|plain| plain / built.label_seconds.max(1e-9)),
         rmax,
+        ranks,
+        shared: ranks.map(|_| shared),
     };
     if args.json {
         print_json(&report)?;
     } else {
-        outln!("wrote {} ({})", report.path, game.canonical())?;
+        outln!(
+            "wrote {} ({}, {} play)",
+            report.path,
+            game.title(),
+            game.convention
+        )?;
         outln!("  domain:         {} ({domain})", report.domain)?;
         outln!(
             "  entries:        {} ({} unsafe: the player to move loses; {} safe: the player to move wins)",
@@ -355,6 +393,16 @@ pub fn run(args: &TableArgs) -> Result<()> {
             report.strategy,
             report.threads
         )?;
+        if let Some(ranks) = ranks {
+            outln!(
+                "  ranks:          {ranks} ({})",
+                if shared {
+                    "each tier shared out in chunks"
+                } else {
+                    "rank 0 labelled alone: the domain is not shared out"
+                }
+            )?;
+        }
         outln!("  derived from:   {} (exact)", built.derivation)?;
         if built.resumed_positions > 0 {
             outln!(

@@ -9,8 +9,14 @@ use super::table::{label_domain, DomainArgs, LabelArgs};
 use sicher::error::{Error, Result};
 use sicher::verify;
 
+const EXAMPLES: &str = "Examples:
+  sicher verify kayles --total 20 --misere               # every position against the search
+  sicher verify nim --heaps 3 --max 15 --against theory  # against Bouton's rule, no search
+  sicher verify octal:0.07 --total 40 --sample 500 --json";
+
 /// Arguments of `sicher verify`.
 #[derive(Args, Debug)]
+#[command(after_help = EXAMPLES)]
 pub struct VerifyArgs {
     /// The game and convention.
     #[command(flatten)]
@@ -48,6 +54,8 @@ pub enum Against {
 #[derive(Serialize)]
 struct VerifyReport {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     convention: String,
     domain: String,
     against: &'static str,
@@ -89,6 +97,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     let comparison = comparison?;
     let report = VerifyReport {
         game: game.ruleset.spec(),
+        name: game.name.clone(),
         convention: game.convention.to_string(),
         domain: domain.flags(),
         against: against.name(),
@@ -102,8 +111,9 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         print_json(&report)?;
     } else {
         outln!(
-            "{} {}: {} of {} positions checked agree with {} ({} unsafe in the domain)",
-            game.canonical(),
+            "{}, {} play, {}: {} of {} positions checked agree with {} ({} unsafe in the domain)",
+            game.title(),
+            game.convention,
             report.domain,
             report.agreements,
             report.checked,

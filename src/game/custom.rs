@@ -74,9 +74,12 @@ impl Packed {
 const RANGES: usize = 25;
 const _: () = assert!(MAX_HEAP < (1 << RANGES) - 1);
 
+/// The options of one heap size, set once.
+type Slot = OnceLock<Box<[Packed]>>;
+
 /// The options of every heap size filled so far, each set once and read without locks.
 struct Cache {
-    ranges: [OnceLock<Box<[OnceLock<Box<[Packed]>>]>>; RANGES],
+    ranges: [OnceLock<Box<[Slot]>>; RANGES],
 }
 
 impl Cache {
@@ -87,7 +90,7 @@ impl Cache {
     }
 
     #[inline]
-    fn slot(&self, h: Heap) -> Option<&OnceLock<Box<[Packed]>>> {
+    fn slot(&self, h: Heap) -> Option<&Slot> {
         let i = h.checked_add(1)?;
         let c = 63 - i.leading_zeros() as usize;
         let range = self.ranges.get(c)?.get()?;
@@ -281,6 +284,13 @@ impl CustomRules {
     #[inline]
     pub fn has_option(&self, h: Heap) -> bool {
         !self.options(h).is_empty()
+    }
+
+    /// True when `parts` (ascending, non-zero) is an option of a lone heap of size `h`;
+    /// false too when the source fails at `h` or below.
+    pub fn is_option(&self, h: Heap, parts: &[Heap]) -> bool {
+        let Some(key) = pack(parts) else { return false };
+        self.prepare(h).is_ok() && self.options(h).binary_search(&key).is_ok()
     }
 
     /// Most heaps an option of a heap up to `max` leaves (the cache must be filled).

@@ -70,6 +70,17 @@ impl Game {
         }
     }
 
+    /// How output names the game: the name it was given, with its inline spec beside
+    /// where they differ (`kayles (octal:0.77)`, `octal:0.77`, `nim`).
+    pub fn title(&self) -> String {
+        let spec = self.ruleset.spec();
+        if self.name == spec {
+            spec
+        } else {
+            format!("{} ({spec})", self.name)
+        }
+    }
+
     /// The same game under another convention.
     pub fn with_convention(mut self, convention: Convention) -> Self {
         self.convention = convention;

@@ -60,6 +60,48 @@ fn range(c: usize) -> &'static [u32] {
     RANGE[c].get_or_init(|| sieve(c))
 }
 
+/// True when `n` is prime: deterministic Miller–Rabin with the first twelve primes as
+/// bases, exact for every 64-bit `n` (no sieve, so any heap size can be asked).
+pub fn is_prime(n: u64) -> bool {
+    const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
+    if n < 2 {
+        return false;
+    }
+    for p in BASES {
+        if n.is_multiple_of(p) {
+            return n == p;
+        }
+    }
+    let mul = |a: u64, b: u64| (u128::from(a) * u128::from(b) % u128::from(n)) as u64;
+    let pow = |mut a: u64, mut e: u64| {
+        let mut r = 1u64;
+        while e > 0 {
+            if e & 1 == 1 {
+                r = mul(r, a);
+            }
+            a = mul(a, a);
+            e >>= 1;
+        }
+        r
+    };
+    let d = (n - 1) >> (n - 1).trailing_zeros();
+    let s = (n - 1).trailing_zeros();
+    'bases: for a in BASES {
+        let mut x = pow(a, d);
+        if x == 1 || x == n - 1 {
+            continue;
+        }
+        for _ in 1..s {
+            x = mul(x, x);
+            if x == n - 1 {
+                continue 'bases;
+            }
+        }
+        return false;
+    }
+    true
+}
+
 /// Sieves `[2^c, 2^(c+1))` by the primes up to its square root, which lie in lower ranges
 /// (for `c >= 2`, `sqrt(2^(c+1)) < 2^c`).
 fn sieve(c: usize) -> Box<[u32]> {
@@ -115,6 +157,10 @@ mod tests {
             .filter(|&n| (2..n).take_while(|d| d * d <= n).all(|d| n % d != 0))
             .collect();
         assert_eq!(primes_up_to(4999), expected);
+        let tested: Vec<u64> = (0..5000u64).filter(|&n| is_prime(n)).collect();
+        assert_eq!(tested, expected);
+        assert!(is_prime(18_446_744_073_709_551_557));
+        assert!(!is_prime(3_215_031_751));
         assert_eq!(primes_up_to(2), vec![2]);
         assert!(primes_up_to(1).is_empty());
         assert_eq!(primes_up_to(1 << 16).len(), 6542);

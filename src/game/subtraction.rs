@@ -128,6 +128,43 @@ impl SubtractionFamily {
         ControlFlow::Continue(())
     }
 
+    /// True when `s` is in the set, decided without listing the set (a heap may hold
+    /// billions of tokens).
+    pub fn contains(&self, s: u64) -> bool {
+        match self {
+            SubtractionFamily::Squares => s >= 1 && s.isqrt() * s.isqrt() == s,
+            SubtractionFamily::Triangular => {
+                // s = k(k+1)/2 exactly when 8s + 1 is an odd square.
+                let m = 8 * u128::from(s) + 1;
+                s >= 1 && m.isqrt() * m.isqrt() == m
+            }
+            SubtractionFamily::Powers(k) => {
+                let mut p = 1u64;
+                loop {
+                    if p == s {
+                        return true;
+                    }
+                    match p.checked_mul(*k) {
+                        Some(next) if next <= s => p = next,
+                        _ => return false,
+                    }
+                }
+            }
+            SubtractionFamily::Fibonacci => {
+                let (mut a, mut b) = (1u64, 2u64);
+                while a < s {
+                    let Some(next) = a.checked_add(b) else {
+                        return b == s;
+                    };
+                    (a, b) = (b, next);
+                }
+                a == s
+            }
+            SubtractionFamily::Primes => primes::is_prime(s),
+            SubtractionFamily::AllBut(excluded) => s >= 1 && excluded.binary_search(&s).is_err(),
+        }
+    }
+
     /// The smallest size of the set.
     pub fn smallest(&self) -> u64 {
         match self {
@@ -262,7 +299,7 @@ mod tests {
             |keep: &dyn Fn(u64) -> bool| (1..=max).filter(|&s| keep(s)).collect::<Vec<_>>();
         let is_square = |s: u64| (1..=s).any(|k| k * k == s);
         let is_triangular = |s: u64| (1..=s).any(|k| k * (k + 1) / 2 == s);
-        let is_prime = |s: u64| s >= 2 && (2..s).all(|d| s % d != 0);
+        let is_prime = |s: u64| s >= 2 && (2..s).all(|d| !s.is_multiple_of(d));
         let is_power = |k: u64| move |s: u64| (0..20).any(|e| k.pow(e) == s);
         let mut fib = vec![1u64, 2];
         while fib[fib.len() - 1] < max {
@@ -282,6 +319,24 @@ mod tests {
         assert_eq!(sizes(&SubtractionFamily::Fibonacci, max), defined(&is_fib));
         let all_but = SubtractionFamily::AllBut(vec![1, 2, 7]);
         assert_eq!(sizes(&all_but, max), defined(&|s| ![1, 2, 7].contains(&s)));
+        for family in [
+            SubtractionFamily::Squares,
+            SubtractionFamily::Triangular,
+            SubtractionFamily::Primes,
+            SubtractionFamily::Powers(3),
+            SubtractionFamily::Fibonacci,
+            all_but.clone(),
+        ] {
+            let listed = sizes(&family, max);
+            for s in 0..=max {
+                assert_eq!(family.contains(s), listed.contains(&s), "{family} {s}");
+            }
+        }
+        let big = 4_294_967_295u64 * 4_294_967_295;
+        assert!(SubtractionFamily::Squares.contains(big));
+        assert!(!SubtractionFamily::Squares.contains(big + 1));
+        assert!(SubtractionFamily::Fibonacci.contains(12_200_160_415_121_876_738));
+        assert!(SubtractionFamily::Powers(2).contains(1 << 63));
         assert_eq!(all_but.smallest(), 3);
         assert_eq!(all_but.all_from(), Some(8));
         assert_eq!(SubtractionFamily::AllBut(vec![2]).smallest(), 1);

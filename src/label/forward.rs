@@ -100,7 +100,7 @@ impl TierLabeller<AtomicU64> for Forward<'_> {
 /// Whether the loaded position has a move to an unsafe position; `None` when it has no
 /// move at all.
 #[inline]
-fn scan(
+pub(crate) fn scan(
     options: &Options,
     runs: &mut Runs,
     strides: &Strides,

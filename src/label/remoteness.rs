@@ -14,7 +14,7 @@
 //!
 //! On `--total` domains of one-heap moves, children are listed from each heap size's
 //! options and parents by runs of equal heaps, both ranked from the position's runs
-//! ([`crate::domain::incremental`]). All ranks of a position are gathered before any
+//! (`domain/incremental.rs`). All ranks of a position are gathered before any
 //! label is read: the labels span megabytes, and their reads, issued together, overlap
 //! instead of missing the cache one after another.
 

@@ -5,8 +5,9 @@
 //! blocks. Each body block is checked the first time it is read.
 
 mod bodies;
-pub mod codec;
-pub mod format;
+mod codec;
+mod format;
+mod list;
 mod predict;
 mod reader;
 mod stored;
@@ -15,10 +16,12 @@ mod writer;
 use crate::domain::Domain;
 use crate::game::Game;
 pub use bodies::{read_quotient, write_nim_values, write_quotient};
+pub use codec::stored_checksum;
 pub use format::{
-    bits_for, checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance, QuotientMeta,
-    QuotientModel, BLOCK_BYTES, FORMAT_VERSION,
+    bits_for, block_checksum, checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance,
+    QuotientMeta, QuotientModel, BLOCK_BYTES, FORMAT_VERSION,
 };
+pub use list::{Filter, Listing};
 #[cfg(test)]
 pub(crate) use predict::mispredicted;
 pub use reader::Table;
@@ -174,6 +177,7 @@ mod tests {
         let period = Periodicity {
             preperiod: 3,
             period: 5,
+            saltus: 0,
             proved_at: Some(20),
         };
         write_nim_values(&path, &kayles, &values, Some(period), Replace::Never).unwrap();

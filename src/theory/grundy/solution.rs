@@ -4,10 +4,11 @@
 
 use std::ops::ControlFlow;
 
+use super::arithmetic::{find_arithmetic, prove_all_but};
 use super::period::{find_apparent, PeriodFinder, Periodicity, ProofBound};
 use super::values::{check_request, engine, Method, Nimber};
 use crate::error::{Error, Hint, Result};
-use crate::game::{Convention, Game, Ruleset};
+use crate::game::{Convention, Game, Ruleset, SubtractionFamily};
 
 /// Heaps computed before the first look for a period; later looks come every 1/64 more
 /// (a look costs a pass over the candidate periods, cheap next to computing the values,
@@ -16,7 +17,7 @@ const FIRST_CHECKPOINT: u64 = 256;
 
 /// What a complete solution found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Sequence {
+pub enum SolvedSequence {
     /// Normal play: nim-values (the pre-period and one period when periodic).
     NimValues(Vec<Nimber>),
     /// Misère play: whether a lone heap is safe (the player to move wins), same layout.
@@ -36,10 +37,13 @@ pub struct Solution {
     pub periodicity: Option<Periodicity>,
     /// True when no periodicity theorem covers this ruleset.
     pub no_theorem: bool,
+    /// True when the theorem that covers it is the arithmetic-periodicity test for all-but
+    /// subtraction games (a period with a saltus), not the periodicity theorem.
+    pub arithmetic_theorem: bool,
     /// A closed form replacing the sequence (Nim).
     pub closed_form: Option<&'static str>,
     /// The pre-period then one period (when a period is known), else empty.
-    pub sequence: Sequence,
+    pub sequence: SolvedSequence,
 }
 
 impl Solution {
@@ -70,6 +74,24 @@ pub fn solve(game: &Game, max: u64, progress: &mut dyn FnMut(u64)) -> Result<Sol
     }
 }
 
+/// For an all-but subtraction game, the largest size it leaves out (`t` of the
+/// arithmetic-periodicity test, [`prove_all_but`]).
+pub(super) fn all_but_largest_excluded(ruleset: &Ruleset) -> Option<u64> {
+    match ruleset {
+        Ruleset::InfiniteSubtraction(family @ SubtractionFamily::AllBut(_)) => {
+            family.all_from().map(|from| from - 1)
+        }
+        _ => None,
+    }
+}
+
+/// The arithmetic periodicity the values of an all-but game show, when they prove it.
+pub(super) fn proved_arithmetic(values: &[Nimber], t: u64) -> Option<Periodicity> {
+    let mut found = find_arithmetic(values)?;
+    found.proved_at = Some(prove_all_but(values, &found, t)?);
+    Some(found)
+}
+
 fn next_checkpoint(at: u64) -> u64 {
     at + (at / 64).max(FIRST_CHECKPOINT)
 }
@@ -81,8 +103,9 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         computed: 0,
         periodicity: None,
         no_theorem: false,
+        arithmetic_theorem: false,
         closed_form: None,
-        sequence: Sequence::NimValues(Vec::new()),
+        sequence: SolvedSequence::NimValues(Vec::new()),
     };
     if ruleset.nim_values_are_sizes() {
         solution.closed_form = Some(
@@ -91,7 +114,9 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         return Ok(solution);
     }
     let bound = ProofBound::for_ruleset(ruleset);
-    solution.no_theorem = bound.is_none();
+    let all_but = all_but_largest_excluded(ruleset);
+    solution.no_theorem = bound.is_none() && all_but.is_none();
+    solution.arithmetic_theorem = all_but.is_some();
     let mut sequence = engine(ruleset, Method::Fast, len)?;
     // The looks below come more often than the engine's, so they find any proof first.
     sequence.leave_periods_to_caller();
@@ -107,8 +132,15 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
                 break;
             }
         }
+        if let Some(t) = all_but {
+            if let Some(found) = proved_arithmetic(sequence.values(), t) {
+                solution.periodicity = Some(found);
+                break;
+            }
+        }
         if target == len {
-            solution.periodicity = find_apparent(sequence.values());
+            let values = sequence.values();
+            solution.periodicity = find_apparent(values).or_else(|| find_arithmetic(values));
             break;
         }
         target = next_checkpoint(target).min(len);
@@ -117,7 +149,7 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     solution.computed = values.len() as u64;
     if let Some(found) = solution.periodicity {
         values.truncate((found.preperiod + found.period) as usize);
-        solution.sequence = Sequence::NimValues(values);
+        solution.sequence = SolvedSequence::NimValues(values);
     }
     Ok(solution)
 }
@@ -138,8 +170,9 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         computed: 0,
         periodicity: None,
         no_theorem: false,
+        arithmetic_theorem: false,
         closed_form: None,
-        sequence: Sequence::Outcomes(Vec::new()),
+        sequence: SolvedSequence::Outcomes(Vec::new()),
     };
     if ruleset.nim_values_are_sizes() {
         solution.closed_form = Some("a lone heap is unsafe only at size 1 (misère Nim: a position is unsafe exactly when its XOR is 0 with some heap above 1, or 1 with every heap at most 1)");
@@ -174,7 +207,7 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     solution.computed = outcomes.len() as u64;
     if let Some(found) = solution.periodicity {
         outcomes.truncate((found.preperiod + found.period) as usize);
-        solution.sequence = Sequence::Outcomes(outcomes);
+        solution.sequence = SolvedSequence::Outcomes(outcomes);
     }
     Ok(solution)
 }

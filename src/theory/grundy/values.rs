@@ -66,9 +66,25 @@ pub fn check_request(ruleset: &Ruleset, len: u64) -> Result<()> {
     Ok(())
 }
 
+/// Bytes the engine `method` holds for `len` values: 4 a value, and for the sparse-space
+/// engine its two 16-bit copies of them (front to back and back to front) besides; its
+/// other tables grow with the largest value or the rare heaps, which stay small.
+pub fn bytes_needed(ruleset: &Ruleset, method: Method, len: u64) -> u128 {
+    let per_value = match method {
+        Method::Fast if !ruleset.nim_values_are_sizes() => 8,
+        _ => 4,
+    };
+    u128::from(len) * per_value
+}
+
 /// Builds the engine `method` names for a one-heap ruleset, with room for `len` values.
 pub fn engine(ruleset: &Ruleset, method: Method, len: u64) -> Result<Box<dyn Sequence>> {
     check_request(ruleset, len)?;
+    crate::memory::check_fits(
+        &format!("computing {len} nim-values"),
+        bytes_needed(ruleset, method, len),
+        Hint::LowerMax,
+    )?;
     let mut values = Vec::new();
     values.try_reserve_exact(len as usize).map_err(|_| {
         Error::resource(format!(

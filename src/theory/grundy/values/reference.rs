@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 
 use super::{cap_above, Nimber, Sequence};
 use crate::game::Ruleset;
-use crate::theory::grundy::mex::MexSet;
+use crate::theory::grundy::MexSet;
 
 /// The plain definition: G(n) is the mex of the XORs of the parts of every option.
 #[derive(Clone, Debug)]

@@ -5,7 +5,7 @@
 use super::scan::{Kernel, Wanted, BATCH};
 use super::{cap_above, Nimber, Sequence};
 use crate::game::Ruleset;
-use crate::theory::grundy::period::{PeriodFinder, Periodicity, ProofBound};
+use crate::theory::grundy::{PeriodFinder, Periodicity, ProofBound};
 
 mod narrow;
 #[cfg(test)]
