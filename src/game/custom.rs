@@ -247,6 +247,13 @@ impl CustomRules {
         Ok(())
     }
 
+    /// True when the options of heap `h` are cached (an engine that reads ahead of what
+    /// its entry point readied, for guidance only, stops there).
+    #[inline]
+    pub fn is_ready(&self, h: Heap) -> bool {
+        h < self.0.filled.load(Ordering::Acquire)
+    }
+
     /// The options of heap `h`, filling the cache first if an entry point did not.
     #[inline]
     fn options(&self, h: Heap) -> &[Packed] {

@@ -204,6 +204,16 @@ impl Ruleset {
         }
     }
 
+    /// True when the options of a lone heap of size `h` can be read without running
+    /// anything that may fail: always, but for a script's heaps not readied by
+    /// [`Ruleset::prepare`].
+    pub fn is_ready(&self, h: u64) -> bool {
+        match self {
+            Ruleset::Custom(custom) => custom.is_ready(h),
+            _ => true,
+        }
+    }
+
     /// Refuses a bound on the total tokens that play could break: a script whose option of
     /// some heap up to `total` leaves more tokens than the heap held (after
     /// [`Ruleset::prepare`]). Every other ruleset only removes tokens.
