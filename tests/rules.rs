@@ -52,7 +52,7 @@ fn is_square(s: u64) -> bool {
     (1..=s).any(|k| k * k == s)
 }
 fn is_prime(s: u64) -> bool {
-    s >= 2 && (2..s).all(|d| s % d != 0)
+    s >= 2 && (2..s).all(|d| !s.is_multiple_of(d))
 }
 fn is_power_of_2(s: u64) -> bool {
     (0..40).any(|e| 1u64 << e == s)
@@ -71,7 +71,7 @@ fn is_triangular(s: u64) -> bool {
     (1..=s).any(|k| k * (k + 1) / 2 == s)
 }
 fn all_but_1_2(s: u64) -> bool {
-    s >= 1 && s != 1 && s != 2
+    s > 2
 }
 fn all_but_2_3_7(s: u64) -> bool {
     s >= 1 && ![2, 3, 7].contains(&s)
@@ -290,7 +290,7 @@ fn tables_equal_the_brute_force() {
             }
             for (j, (domain, all)) in domains.into_iter().enumerate() {
                 let path = dir.path().join(format!("{i}-{convention}-{j}.tbl"));
-                let request = TableRequest::new(game.clone(), domain.clone(), &path);
+                let request = TableRequest::new(game.clone(), domain, &path);
                 TableJob::prepare(request).unwrap().run(&|_| {}).unwrap();
                 let table = Table::open(&path).unwrap();
                 for heaps in all {
