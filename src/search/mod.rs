@@ -9,6 +9,7 @@
 //! takes to the end), by windowed alpha-beta over scores that encode it:
 //! [`RemotenessSolver`], with the variants of [`Algorithm`].
 
+mod bounded;
 pub mod guide;
 mod heaps;
 pub mod key;
