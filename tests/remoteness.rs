@@ -3,9 +3,13 @@
 
 mod common;
 
+use std::sync::{Arc, Mutex};
+
 use common::{random_rules, RemotenessReference, Rules};
 use proptest::prelude::*;
+use sicher::answer::SearchSource;
 use sicher::game::{resolve, Convention, Game, Position};
+use sicher::search::endgame::Endgame;
 use sicher::search::plain::PlainRemoteness;
 use sicher::search::{Algorithm, RemotenessSolver, SearchConfig};
 use sicher::value::{Outcome, Value};
@@ -119,6 +123,79 @@ proptest! {
             }
         }
         prop_assert_eq!(PlainRemoteness::new(&game).value(&position), value);
+    }
+}
+
+/// An endgame table of every position of at most `total` tokens, answered by the
+/// reference: the search must give the same answers looking positions up in it.
+struct ReferenceEndgame {
+    total: u64,
+    reference: Mutex<RemotenessReference>,
+}
+
+impl Endgame for ReferenceEndgame {
+    fn max_total(&self) -> u64 {
+        self.total
+    }
+
+    fn remoteness(&self, heaps: &[u64]) -> Option<u32> {
+        assert!(heaps.windows(2).all(|w| w[0] <= w[1]) && !heaps.contains(&0));
+        if heaps.iter().sum::<u64>() > self.total {
+            return None;
+        }
+        Some(self.reference.lock().unwrap().value(heaps).1)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// Theory (a misère quotient where the rules have one, nim-values in normal play)
+    /// and an endgame table of small totals change no answer, under every algorithm.
+    #[test]
+    fn theory_and_endgame_tables_keep_answers_exact(
+        rules in random_rules(),
+        misere in any::<bool>(),
+        heaps in prop::collection::vec(0u64..9, 0..4),
+        endgame_total in 0u64..12,
+    ) {
+        let heaps: Vec<u64> = match rules {
+            Rules::Moore(_) | Rules::Code { hex: true, .. } => heaps.into_iter().take(3).map(|h| h.min(6)).collect(),
+            _ => heaps,
+        };
+        let game = game_for(&rules, misere);
+        let mut reference = RemotenessReference::new(rules.clone(), misere);
+        let position = Position::new(heaps.clone());
+        let value = expected(&mut reference, &heaps, misere);
+        let ranked: Vec<(Position, Value)> = reference
+            .ranked_children(&heaps)
+            .into_iter()
+            .map(|(child, (win, remoteness))| {
+                let value = Value::Remoteness { outcome: Outcome::from_win(win), remoteness };
+                (Position::new(child), value.tap_parity(misere))
+            })
+            .collect();
+        let largest = heaps.iter().copied().max().unwrap_or(0);
+        let outcomes = SearchSource::misere_outcomes(&game, largest);
+        for algorithm in Algorithm::ALL {
+            for table in [false, true] {
+                let context = format!("{} misere={misere} {heaps:?} {algorithm} table={table} T={endgame_total}", rules.spec());
+                let mut solver = RemotenessSolver::new(&game, SearchConfig::default(), algorithm);
+                if let Some(outcomes) = &outcomes {
+                    solver.set_outcomes(outcomes.clone());
+                }
+                if table {
+                    solver.set_endgame(Arc::new(ReferenceEndgame {
+                        total: endgame_total,
+                        reference: Mutex::new(RemotenessReference::new(rules.clone(), misere)),
+                    }));
+                }
+                prop_assert_eq!(solver.value(&position), value, "{}", context);
+                prop_assert_eq!(&solver.moves(&position), &ranked, "{}", context);
+                prop_assert_eq!(solver.best_move(&position), ranked.first().cloned(), "{}", context);
+                prop_assert_eq!(solver.value(&position), value, "{}", context);
+            }
+        }
     }
 }
 

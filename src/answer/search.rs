@@ -1,11 +1,19 @@
 //! Answers by the top-down search: it covers every position it can hold in memory.
 //!
 //! The verdict comes from the boolean engine; the remoteness from the valued search
-//! ([`RemotenessSolver`]). [`Remoteness::Required`] runs the valued search alone;
-//! [`Remoteness::IfAvailable`] runs the boolean one, then the valued one within a node
-//! budget proportional to the verdict's work (the plain baseline: without one), and
-//! answers the verdict alone when the budget runs out (the remoteness can cost far
-//! more than the verdict, where the boolean search's pair cancelling does not hold).
+//! ([`RemotenessSolver`](crate::search::RemotenessSolver)), to which this layer hands
+//! what the search may not import itself (`remote.rs`): the misère quotient that
+//! orders its moves (`theory.rs`) and endgame tables labelled bottom-up on the fly
+//! (`endgame.rs`), both brought in only once a short search alone has not finished.
+//! [`Remoteness::Required`] runs the valued search alone; [`Remoteness::IfAvailable`]
+//! runs the boolean one, then the valued one within a node budget proportional to the
+//! verdict's work (the plain baseline: without one), and answers the verdict alone
+//! when the budget runs out (the remoteness can cost far more than the verdict, where
+//! the boolean search's pair cancelling does not hold).
+
+mod endgame;
+mod remote;
+mod theory;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,7 +26,7 @@ use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Position};
 use crate::search::plain::{PlainRemoteness, PlainSolver};
 use crate::search::{
-    Algorithm, ProgressHook, RemotenessSolver, SearchConfig, SearchStats, Solver, TopDown,
+    Algorithm, ProgressHook, RemotenessStats, SearchConfig, SearchStats, Solver, TopDown,
     STACK_BYTES_PER_PLY,
 };
 use crate::value::{Outcome, Value};
@@ -53,7 +61,7 @@ pub struct SearchSource {
 
 /// The engine that answers remoteness.
 enum Valued {
-    Search(Box<RemotenessSolver>),
+    Search(Box<remote::Remote>),
     Plain(PlainRemoteness),
 }
 
@@ -87,12 +95,47 @@ impl SearchSource {
         }
     }
 
+    /// The exact outcomes of `game`'s misère quotient for heaps up to `largest`, as the
+    /// remoteness search takes them ([`RemotenessSolver::set_outcomes`](crate::search::RemotenessSolver::set_outcomes)); `None` where
+    /// the game has none or it cannot be built in the budget of quotients built while
+    /// answering.
+    pub fn misere_outcomes(game: &Game, largest: u64) -> Option<crate::search::theory::Outcomes> {
+        theory::misere_outcomes(game, largest)
+    }
+
     /// Installs a hook the search calls now and then with its statistics.
     pub fn set_progress(&mut self, hook: ProgressHook) {
         *self.hook.borrow_mut() = Some(hook);
         self.boolean.set_progress(forward(&self.hook));
         if let Some(Valued::Search(solver)) = &mut self.valued {
             solver.set_progress(forward(&self.hook));
+        }
+    }
+
+    /// What the remoteness search did so far (`None` before it first ran, and for
+    /// the plain baseline).
+    pub fn remoteness_stats(&self) -> Option<RemotenessStats> {
+        match &self.valued {
+            Some(Valued::Search(remote)) => Some(remote.stats()),
+            _ => None,
+        }
+    }
+
+    /// Positions the remoteness search had labelled for its endgame tables so far.
+    pub fn endgame_positions(&self) -> u64 {
+        match &self.valued {
+            Some(Valued::Search(remote)) => remote.endgame_positions(),
+            _ => 0,
+        }
+    }
+
+    /// Positions of the proof tree of `position`'s remoteness, as the remoteness search
+    /// found it ([`RemotenessSolver::proof_size`](crate::search::RemotenessSolver::proof_size)); `None` for the plain baseline. Runs
+    /// searches of its own: read [`Self::remoteness_stats`] first.
+    pub fn proof_size(&mut self, position: &Position) -> Option<u64> {
+        match self.valued() {
+            Valued::Search(remote) => Some(remote.proof_size(position)),
+            Valued::Plain(_) => None,
         }
     }
 
@@ -108,11 +151,11 @@ impl SearchSource {
         } = self;
         self.valued.get_or_insert_with(|| match engine {
             Engine::Alphabeta => {
-                let mut solver = RemotenessSolver::new(game, *config, *algorithm);
+                let mut remote = remote::Remote::new(game, *config, *algorithm);
                 if hook.borrow().is_some() {
-                    solver.set_progress(forward(hook));
+                    remote.set_progress(forward(hook));
                 }
-                Valued::Search(Box::new(solver))
+                Valued::Search(Box::new(remote))
             }
             Engine::Plain => Valued::Plain(PlainRemoteness::new(game)),
         })

@@ -10,6 +10,7 @@
 //! [`RemotenessSolver`], with the variants of [`Algorithm`].
 
 mod bounded;
+pub mod endgame;
 pub mod guide;
 mod heaps;
 pub mod key;
@@ -18,6 +19,7 @@ pub mod plain;
 pub mod remote;
 mod solver;
 pub mod table;
+pub mod theory;
 
 pub use remote::{Algorithm, RemotenessSolver, RemotenessStats};
 pub use solver::{ProgressHook, SearchConfig, SearchStats, Solver};

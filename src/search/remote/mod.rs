@@ -16,6 +16,7 @@ pub mod table;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -23,6 +24,8 @@ use self::engine::Engine;
 use self::score::{lift_alpha, lift_beta, unshrink, Score, MAX, MIN};
 use crate::error::{Error, Result};
 use crate::game::{Game, Position};
+use crate::search::endgame::Endgame;
+use crate::search::theory::Outcomes;
 use crate::search::{ProgressHook, SearchConfig, SearchStats};
 use crate::value::Value;
 
@@ -116,6 +119,8 @@ pub struct RemotenessStats {
     pub table_entries: u64,
     /// Table entries dropped by the replacement policy.
     pub evictions: u64,
+    /// Positions answered by the endgame table instead of a search.
+    pub endgame_hits: u64,
 }
 
 impl RemotenessStats {
@@ -123,7 +128,7 @@ impl RemotenessStats {
     pub fn as_search_stats(&self) -> SearchStats {
         SearchStats {
             nodes: self.nodes,
-            table_hits: self.table_hits,
+            table_hits: self.table_hits + self.endgame_hits,
             etc_cutoffs: self.etc_cutoffs,
             cutoffs: self.cutoffs,
             max_depth: self.max_depth,
@@ -151,6 +156,25 @@ impl RemotenessSolver {
             engine: Engine::new(game, config, algorithm == Algorithm::NegaScout),
             algorithm,
         }
+    }
+
+    /// Orders moves and narrows windows by the exact outcomes of a misère quotient of
+    /// the game's ruleset (the answer layer builds it), for positions whose heaps it
+    /// covers; ignored when the settings switch guidance off.
+    pub fn set_outcomes(&mut self, outcomes: Outcomes) {
+        self.engine.set_outcomes(outcomes);
+    }
+
+    /// Positions expanded so far by their number of tokens: slot `t` counts those of
+    /// `t` tokens, the last slot those of at least as many. Where a search spends its
+    /// nodes says which endgame table would pay for itself.
+    pub fn tiers(&self) -> &[u64] {
+        self.engine.tiers()
+    }
+
+    /// Looks up the positions `endgame` covers instead of searching them.
+    pub fn set_endgame(&mut self, endgame: Arc<dyn Endgame>) {
+        self.engine.set_endgame(endgame);
     }
 
     /// The algorithm this solver runs.
