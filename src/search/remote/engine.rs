@@ -605,7 +605,15 @@ impl Engine {
             self.frames[top].next += 1;
             let a = lift_alpha(frame.alpha).max(frame.best);
             let b = lift_beta(frame.beta);
-            let probing = self.negascout && frame.started && i64::from(b) - i64::from(a) > 1;
+            // Once the table has had to evict, wide windows cost re-searches the table
+            // no longer saves: every full-window search of a position whose children's
+            // bounds were dropped searches them all again, which grows exponentially
+            // with depth (octal:4.[1] from 7 7 6 with a 4 KiB table: over 100 million
+            // nodes, against 2 million with probes). Probes ask the cheap question
+            // first, so alpha-beta turns NegaScout when memory runs short.
+            let probing = (self.negascout || self.table.evictions() > 0)
+                && frame.started
+                && i64::from(b) - i64::from(a) > 1;
             self.frames[top].started = true;
             self.frames[top].probing = probing;
             let index = frame.next as usize;
