@@ -150,8 +150,9 @@ impl Endgame for ReferenceEndgame {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(120))]
 
-    /// Theory (a misère quotient where the rules have one, nim-values in normal play)
-    /// and an endgame table of small totals change no answer, under every algorithm.
+    /// Theory (a misère quotient where the rules have one, nim-values in normal play),
+    /// an endgame table of small totals and a second thread change no answer, under
+    /// every algorithm.
     #[test]
     fn theory_and_endgame_tables_keep_answers_exact(
         rules in random_rules(),
@@ -178,9 +179,10 @@ proptest! {
         let largest = heaps.iter().copied().max().unwrap_or(0);
         let outcomes = SearchSource::misere_outcomes(&game, largest);
         for algorithm in Algorithm::ALL {
-            for table in [false, true] {
-                let context = format!("{} misere={misere} {heaps:?} {algorithm} table={table} T={endgame_total}", rules.spec());
-                let mut solver = RemotenessSolver::new(&game, SearchConfig::default(), algorithm);
+            for (table, threads) in [(false, 1), (true, 1), (true, 2)] {
+                let context = format!("{} misere={misere} {heaps:?} {algorithm} table={table} T={endgame_total} threads={threads}", rules.spec());
+                let config = SearchConfig { threads, ..SearchConfig::default() };
+                let mut solver = RemotenessSolver::new(&game, config, algorithm);
                 if let Some(outcomes) = &outcomes {
                     solver.set_outcomes(outcomes.clone());
                 }

@@ -441,8 +441,8 @@ fn play_wins_within_the_announced_remoteness() {
 }
 
 /// Positions whose remoteness search runs long enough for the answer layer to bring in
-/// theory (a misère quotient) and an endgame table labelled on the fly: the values and
-/// every move's value stay the plain memoised solver's.
+/// theory (a misère quotient), an endgame table labelled on the fly and a second
+/// thread: the values and every move's value stay the plain memoised solver's.
 #[test]
 fn long_searches_with_endgame_tables_match_the_plain_solver() {
     use sicher::answer::{Engine, Oracle, SearchSource};
@@ -457,11 +457,8 @@ fn long_searches_with_endgame_tables_match_the_plain_solver() {
     ] {
         let game = resolve(spec).unwrap().with_convention(convention);
         let position = Position::new(heaps.to_vec());
-        let mut source = SearchSource::new(&game, Engine::Alphabeta, SearchConfig::default());
-        let solution = source.solve(&position, REQUIRED).unwrap().unwrap();
         let mut plain = PlainRemoteness::new(&game);
-        let context = format!("{spec} {convention} {position}");
-        assert_eq!(solution.answer.value, plain.value(&position), "{context}");
+        let value = plain.value(&position);
         let mut expected: Vec<(Position, Value)> = game
             .children(&position)
             .into_iter()
@@ -473,10 +470,20 @@ fn long_searches_with_endgame_tables_match_the_plain_solver() {
         expected.sort_by(|a, b| a.0.cmp(&b.0));
         expected.dedup_by(|a, b| a.0 == b.0);
         sort_moves(&mut expected);
-        assert_eq!(solution.moves, expected, "{context}");
-        assert!(
-            !tabled || source.endgame_positions() > 0,
-            "{context}: no endgame table"
-        );
+        for threads in [1, 2] {
+            let config = SearchConfig {
+                threads,
+                ..SearchConfig::default()
+            };
+            let mut source = SearchSource::new(&game, Engine::Alphabeta, config);
+            let solution = source.solve(&position, REQUIRED).unwrap().unwrap();
+            let context = format!("{spec} {convention} {position} threads {threads}");
+            assert_eq!(solution.answer.value, value, "{context}");
+            assert_eq!(solution.moves, expected, "{context}");
+            assert!(
+                !tabled || source.endgame_positions() > 0,
+                "{context}: no endgame table"
+            );
+        }
     }
 }

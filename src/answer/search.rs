@@ -15,8 +15,7 @@ mod endgame;
 mod remote;
 mod theory;
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use super::{
     sort_moves, winning_moves_among, Answer, Engine, Evidence, Oracle, Query, Remoteness, Solution,
@@ -41,7 +40,7 @@ pub const REMOTENESS_BUDGET_FACTOR: u64 = 16;
 pub const REMOTENESS_BUDGET_FLOOR: u64 = 1 << 16;
 
 /// The progress hook shared by the boolean and the valued engine.
-type SharedHook = Rc<RefCell<Option<ProgressHook>>>;
+type SharedHook = Arc<Mutex<Option<ProgressHook>>>;
 
 /// The top-down search, keeping its transposition tables across positions.
 pub struct SearchSource {
@@ -90,7 +89,7 @@ impl SearchSource {
             algorithm,
             boolean,
             valued: None,
-            hook: Rc::default(),
+            hook: Arc::default(),
             available: std::cell::OnceCell::new(),
         }
     }
@@ -105,7 +104,9 @@ impl SearchSource {
 
     /// Installs a hook the search calls now and then with its statistics.
     pub fn set_progress(&mut self, hook: ProgressHook) {
-        *self.hook.borrow_mut() = Some(hook);
+        if let Ok(mut shared) = self.hook.lock() {
+            *shared = Some(hook);
+        }
         self.boolean.set_progress(forward(&self.hook));
         if let Some(Valued::Search(solver)) = &mut self.valued {
             solver.set_progress(forward(&self.hook));
@@ -152,7 +153,7 @@ impl SearchSource {
         self.valued.get_or_insert_with(|| match engine {
             Engine::Alphabeta => {
                 let mut remote = remote::Remote::new(game, *config, *algorithm);
-                if hook.borrow().is_some() {
+                if hook.lock().is_ok_and(|hook| hook.is_some()) {
                     remote.set_progress(forward(hook));
                 }
                 Valued::Search(Box::new(remote))
@@ -259,9 +260,9 @@ impl SearchSource {
 
 /// A hook that hands the statistics on to the shared one.
 fn forward(hook: &SharedHook) -> ProgressHook {
-    let hook = Rc::clone(hook);
+    let hook = Arc::clone(hook);
     Box::new(move |stats: &SearchStats| {
-        if let Some(hook) = hook.borrow_mut().as_mut() {
+        if let Some(hook) = hook.lock().ok().as_mut().and_then(|hook| hook.as_mut()) {
             hook(stats);
         }
     })

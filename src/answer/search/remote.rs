@@ -17,7 +17,7 @@ use crate::search::{Algorithm, ProgressHook, RemotenessSolver, RemotenessStats, 
 use crate::value::Value;
 
 /// Nodes a position is searched alone before theory and an endgame table are brought in.
-const ALONE_NODES: u64 = 1 << 14;
+const ALONE_NODES: u64 = 1 << 12;
 /// An endgame table may take this fraction of the memory the search may take.
 const ENDGAME_SHARE: usize = 2;
 
@@ -26,6 +26,7 @@ pub(super) struct Remote {
     game: Game,
     config: SearchConfig,
     solver: RemotenessSolver,
+
     theory: Grown,
     /// The domain of the endgame table handed over, if any.
     endgame: Option<Domain>,
@@ -37,13 +38,17 @@ pub(super) struct Remote {
 
 impl Remote {
     pub(super) fn new(game: &Game, config: SearchConfig, algorithm: Algorithm) -> Self {
+        let mut solver = RemotenessSolver::new(game, config, algorithm);
+        // The short search runs on one thread: threads pay only in long ones.
+        solver.set_parallel(false);
         Remote {
             game: game.clone(),
             config,
-            solver: RemotenessSolver::new(game, config, algorithm),
+            solver,
             theory: Grown::default(),
             endgame: None,
             endgame_positions: 0,
+
             prepared_for: (0, 0),
         }
     }
@@ -72,8 +77,8 @@ impl Remote {
         largest <= self.prepared_for.0 && total <= self.prepared_for.1
     }
 
-    /// Brings in theory and an endgame table for positions like `position`, whose
-    /// short search did not finish.
+    /// Brings in theory, an endgame table and the threads for positions like
+    /// `position`, whose short search did not finish.
     fn prepare(&mut self, position: &Position) {
         let largest = position.heaps().last().copied().unwrap_or(0);
         let total = u64::try_from(position.total()).unwrap_or(u64::MAX);
@@ -92,15 +97,17 @@ impl Remote {
                 .collect(),
         );
         let bytes = (self.config.hash_bytes / ENDGAME_SHARE) as u64;
+        let threads = self.config.threads.max(1);
         if let Some(domain) = endgame::choose(game, &canonical, self.solver.tiers(), bytes) {
-            if self.endgame.is_none_or(|d| d != domain) {
-                if let Ok(table) = Labelled::label(game, domain, None) {
+            if self.endgame != Some(domain) {
+                if let Ok(table) = Labelled::label(game, domain, Some(threads)) {
                     self.endgame_positions += table.positions();
                     self.solver.set_endgame(Arc::new(table));
                     self.endgame = Some(domain);
                 }
             }
         }
+        self.solver.set_parallel(true);
         self.prepared_for = (
             self.prepared_for.0.max(largest),
             self.prepared_for.1.max(total),

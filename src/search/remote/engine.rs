@@ -16,9 +16,11 @@
 //! filter of known losses, the history heuristic, and nim-value guidance.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::score::{self, lift_alpha, lift_beta, shrink, Score, MAX, MIN};
+use super::shared::{Shared, SharedTable};
 use super::table::BoundTable;
 use super::RemotenessStats;
 use crate::game::{Game, Heap, Position};
@@ -53,6 +55,8 @@ struct Candidate {
     added: u8,
     /// What theory says of the child, when it knows exactly.
     known: Known,
+    /// Left for later once already, because another thread was searching it.
+    deferred: bool,
 }
 
 /// A position's outcome as theory knows it.
@@ -124,6 +128,8 @@ struct Frame {
     /// Some child has been handed a window already.
     started: bool,
     expanded: bool,
+    /// This thread marked the position as being searched in the shared table.
+    claimed: bool,
     nim: NimSum,
     nodes_at_entry: u64,
 }
@@ -173,6 +179,14 @@ pub(super) struct Engine {
     endgame_total: u64,
     /// Positions expanded by their number of tokens (the last slot: that many or more).
     tiers: Vec<u64>,
+    /// The table the threads of a parallel search share, where there are several.
+    shared: Option<Arc<SharedTable>>,
+    /// Set when this thread's search is no longer wanted (a helper's, once the main
+    /// thread has its answer).
+    stop: Option<Arc<AtomicBool>>,
+    /// This thread's number among those sharing the table (0: the main thread).
+    thread: usize,
+
     /// Key codes of heap sizes below its length (zero for dead heaps).
     codes: Vec<Key>,
     stats: RemotenessStats,
@@ -210,6 +224,9 @@ impl Engine {
             endgame: None,
             endgame_total: 0,
             tiers: vec![0; TIER_SLOTS],
+            shared: None,
+            stop: None,
+            thread: 0,
             codes: Vec::new(),
             stats: RemotenessStats::default(),
             heaps: Vec::new(),
@@ -234,6 +251,65 @@ impl Engine {
     /// `t` tokens, the last slot those of at least as many.
     pub(super) fn tiers(&self) -> &[u64] {
         &self.tiers
+    }
+
+    /// Makes this engine one thread of a parallel search: it consults and publishes to
+    /// `shared`, leaves for later the moves another thread is searching, and gives up
+    /// once `stop` is set.
+    pub(super) fn join(
+        &mut self,
+        shared: Arc<SharedTable>,
+        thread: usize,
+        stop: Option<Arc<AtomicBool>>,
+    ) {
+        self.shared = Some(shared);
+        self.thread = thread;
+        self.stop = stop;
+    }
+
+    /// The window `(alpha, beta)` narrowed by what the tables know of `key`, with the
+    /// move they suggest; `Err` with the score when they decide the window. The
+    /// shared table is asked only where this thread's own does not decide.
+    #[inline]
+    fn consult(
+        &mut self,
+        key: Key,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<(Score, Score, u32), Score> {
+        let (mut lower, mut upper, mut hint) = match self.table.get(key) {
+            Some(entry) => {
+                if let Some(known) = decide(entry.lower, entry.upper, alpha, beta) {
+                    self.stats.table_hits += 1;
+                    return Err(known);
+                }
+                (entry.lower, entry.upper, entry.best)
+            }
+            None if self.shared.is_none() => return Ok((alpha, beta, 0)),
+            None => (MIN, MAX, 0),
+        };
+        let thread = self.thread;
+        let shared = self
+            .shared
+            .as_ref()
+            .filter(|shared| shared.published_by_others(thread, key));
+        if let Some(shared) = shared.and_then(|shared| shared.get(key)) {
+            lower = lower.max(shared.lower);
+            upper = upper.min(shared.upper);
+            if hint == 0 {
+                hint = shared.best;
+            }
+            // Kept in this thread's own table too, where enhanced transposition
+            // cut-offs see it.
+            let work = u64::from(shared.work);
+            self.table
+                .insert(key, shared.lower, shared.upper, shared.best, work);
+            if let Some(known) = decide(lower, upper, alpha, beta) {
+                self.stats.shared_hits += 1;
+                return Err(known);
+            }
+        }
+        Ok((alpha.max(lower), beta.min(upper), hint))
     }
 
     /// Looks positions up in `endgame` instead of searching them.
@@ -287,6 +363,10 @@ impl Engine {
 
     pub(super) fn set_progress(&mut self, hook: ProgressHook) {
         self.progress = Some(hook);
+    }
+
+    pub(super) fn take_progress(&mut self) -> Option<ProgressHook> {
+        self.progress.take()
     }
 
     pub(super) fn stats(&self) -> RemotenessStats {
@@ -410,15 +490,9 @@ impl Engine {
         if let Some(known) = self.known(0, nim).decide(alpha, beta) {
             return known;
         }
-        let (alpha, beta, hint) = match self.table.get(key) {
-            Some(entry) => {
-                if let Some(known) = decide(entry.lower, entry.upper, alpha, beta) {
-                    self.stats.table_hits += 1;
-                    return known;
-                }
-                (alpha.max(entry.lower), beta.min(entry.upper), entry.best)
-            }
-            None => (alpha, beta, 0),
+        let (alpha, beta, hint) = match self.consult(key, alpha, beta) {
+            Ok(narrowed) => narrowed,
+            Err(known) => return known,
         };
         self.push_frame(key, 0, nim, alpha, beta, hint);
         self.run()
@@ -473,6 +547,7 @@ impl Engine {
         hint: u32,
     ) {
         let at = self.moves.len() as u32;
+        let claimed = self.shared.as_ref().is_some_and(|shared| shared.claim(key));
         self.frames.push(Frame {
             key,
             heaps_start: heaps_start as u32,
@@ -489,6 +564,7 @@ impl Engine {
             probing: false,
             started: false,
             expanded: false,
+            claimed,
             nim,
             nodes_at_entry: self.stats.nodes,
         });
@@ -498,10 +574,19 @@ impl Engine {
     /// The search loop: runs until the root frame is finished, and returns its score.
     fn run(&mut self) -> Score {
         loop {
-            if self.stats.nodes >= self.limit {
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|stop| stop.load(Ordering::Relaxed));
+            if self.stats.nodes >= self.limit || stopped {
                 // Frames store their bounds only when concluded, so dropping the open
                 // ones leaves nothing unproved in the table.
                 self.aborted = true;
+                if let Some(shared) = &self.shared {
+                    for frame in self.frames.iter().filter(|frame| frame.claimed) {
+                        shared.release(frame.key);
+                    }
+                }
                 self.frames.clear();
                 return 0;
             }
@@ -527,6 +612,23 @@ impl Engine {
                 let work = self.stats.nodes - frame.nodes_at_entry + 1;
                 self.table
                     .insert(frame.key, lower, upper, decided.best_move, work);
+                if let Some(shared) = &self.shared {
+                    // What this thread knows now, its earlier bounds merged in.
+                    if let Some(merged) = self.table.get(frame.key) {
+                        let entry = Shared {
+                            lower: merged.lower,
+                            upper: merged.upper,
+                            best: merged.best,
+                            work: work.min(u64::from(u32::MAX)) as u32,
+                        };
+                        shared.publish(self.thread, frame.key, entry);
+                    }
+                }
+                if frame.claimed {
+                    if let Some(shared) = &self.shared {
+                        shared.release(frame.key);
+                    }
+                }
                 self.heaps.truncate(frame.heaps_start as usize);
                 self.moves.truncate(frame.moves_start as usize);
                 self.ops.truncate(frame.ops_start as usize);
@@ -602,6 +704,9 @@ impl Engine {
             if frame.next == frame.moves_end {
                 return Step::Decided(self.conclude(top));
             }
+            if frame.started && self.defer(frame.next as usize, frame.moves_end as usize) {
+                continue;
+            }
             self.frames[top].next += 1;
             let a = lift_alpha(frame.alpha).max(frame.best);
             let b = lift_beta(frame.beta);
@@ -629,6 +734,23 @@ impl Engine {
         }
     }
 
+    /// Leaves move `index` of a frame whose moves end at `end` for last when another
+    /// thread is searching it and it was not left for later before; true when it did.
+    /// The first move of every frame is searched whatever, as in ABDADA.
+    #[inline]
+    fn defer(&mut self, index: usize, end: usize) -> bool {
+        let Some(shared) = &self.shared else {
+            return false;
+        };
+        let candidate = self.moves[index];
+        if candidate.deferred || index + 1 == end || !shared.is_busy(candidate.key) {
+            return false;
+        }
+        self.moves[index..end].rotate_left(1);
+        self.moves[end - 1].deferred = true;
+        true
+    }
+
     /// Searches move `index` of the frame at `parent` on the window `(alpha, beta)`
     /// of the child's score: answered from the table when its bounds decide, pushed
     /// otherwise.
@@ -640,15 +762,9 @@ impl Engine {
         if let Some(known) = candidate.known.decide(alpha, beta) {
             return self.receive(parent, known);
         }
-        let (alpha, beta, hint) = match self.table.get(candidate.key) {
-            Some(entry) => {
-                if let Some(known) = decide(entry.lower, entry.upper, alpha, beta) {
-                    self.stats.table_hits += 1;
-                    return self.receive(parent, known);
-                }
-                (alpha.max(entry.lower), beta.min(entry.upper), entry.best)
-            }
-            None => (alpha, beta, 0),
+        let (alpha, beta, hint) = match self.consult(candidate.key, alpha, beta) {
+            Ok(narrowed) => narrowed,
+            Err(known) => return self.receive(parent, known),
         };
         let frame = self.frames[parent];
         let child_start = self.heaps.len();

@@ -94,6 +94,7 @@ impl Engine {
                 removed: removed.len() as u8,
                 added: added.len() as u8,
                 known: Known::Unknown,
+                deferred: false,
             });
             ops.extend(removed.iter().map(|&i| i as Heap));
             ops.extend_from_slice(added);
