@@ -193,8 +193,9 @@ fn exists_error(destination: &Path) -> Error {
     }
 }
 
-/// Refuses a destination that exists (unless it may be replaced) or is not a regular file.
-fn check_destination(destination: &Path, replace: Replace) -> Result<()> {
+/// Refuses a destination that exists (unless it may be replaced) or is not a regular file,
+/// as [`AtomicFile::create`] will: for work that checks its output before it starts.
+pub fn check_destination(destination: &Path, replace: Replace) -> Result<()> {
     match std::fs::symlink_metadata(destination) {
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
         Err(e) => Err(Error::io(destination, e)),

@@ -9,8 +9,8 @@ use common::{random_rules, RemotenessReference, Rules};
 use proptest::prelude::*;
 use sicher::answer::SearchSource;
 use sicher::game::{resolve, Convention, Game, Position};
-use sicher::search::endgame::Endgame;
 use sicher::search::plain::PlainRemoteness;
+use sicher::search::Endgame;
 use sicher::search::{Algorithm, RemotenessSolver, SearchConfig};
 use sicher::value::{Outcome, Value};
 

@@ -3,13 +3,14 @@
 use std::path::PathBuf;
 
 use super::{
-    Answer, NimSource, Oracle, Query, QuotientSource, SearchSource, Solution, TableSource,
+    Answer, ClosedFormSource, NimSource, Oracle, Query, QuotientSource, SearchSource, Solution,
+    TableSource,
 };
 use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Heap, Position};
 use crate::search::{Algorithm, ProgressHook, SearchConfig};
-use crate::theory::grundy::fast_path::applies;
-use crate::theory::grundy::solution::default_max;
+use crate::theory::grundy::applies;
+use crate::theory::grundy::default_max;
 use crate::theory::quotient::Budget;
 
 /// Largest heap for which [`Method::Auto`] falls back to search when nim-values fail.
@@ -132,6 +133,11 @@ impl Chain {
                 if let Some(tables) = tables {
                     sources.push(Box::new(tables));
                 }
+                // A closed form answers any heap size at once, after the user's own table,
+                // which may know remoteness.
+                if let Some(closed) = ClosedFormSource::new(game) {
+                    sources.push(Box::new(closed));
+                }
                 if let Some(source) = QuotientSource::new(game, policy.quotient_budget.clone()) {
                     sources.push(Box::new(source));
                 }
@@ -168,8 +174,9 @@ impl Chain {
     /// Theory alone: nim-values in normal play, misère Nim's rule or the misère quotient
     /// (with the full default budget, as `sicher quotient` builds it) in misère play, for
     /// rulesets whose moves change one heap; no tables, no search. `verify --against
-    /// theory` checks it against the labeller. Heaps up to `max_heap` are asked about.
-    pub fn theory(game: &Game, max_heap: Heap) -> Result<Self> {
+    /// theory` checks it against the labeller. Positions of up to `most_heaps` heaps, each
+    /// at most `max_heap`, are asked about; a closed form must reach that many heaps.
+    pub fn theory(game: &Game, max_heap: Heap, most_heaps: u64) -> Result<Self> {
         let mut sources: Vec<Box<dyn Oracle>> = Vec::new();
         if applies(game) {
             let nim_max = max_heap.max(default_max(&game.ruleset));
@@ -177,9 +184,13 @@ impl Chain {
             sources.push(Box::new(NimSource::computing(game, nim_len, None)?));
         } else if let Some(source) = QuotientSource::new(game, Budget::default()) {
             sources.push(Box::new(source.with_ceiling(max_heap)));
+        } else if let Some(closed) =
+            ClosedFormSource::new(game).filter(|closed| closed.reaches(most_heaps))
+        {
+            sources.push(Box::new(closed));
         } else {
             return Err(Error::input(format!(
-                "no theory answers {}: nim-values and misère quotients need rules whose moves change one heap",
+                "no theory answers {} with {most_heaps} heaps: nim-values and misère quotients need rules whose moves change one heap, and Wythoff's closed form covers two heaps",
                 game.canonical()
             )));
         }

@@ -7,9 +7,9 @@ use super::{Answer, Evidence, Oracle, Query, Remoteness, Solution, SourceKind};
 use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Heap, Position};
 use crate::table::{BodyKind, Table};
-use crate::theory::grundy::fast_path::applies;
-use crate::theory::grundy::values::Nimber;
+use crate::theory::grundy::applies;
 use crate::theory::grundy::NimOracle;
+use crate::theory::grundy::Nimber;
 use crate::value::Value;
 
 /// Options scanned per heap, at most, to list all of its winning moves.

@@ -10,8 +10,8 @@ use super::{
 };
 use crate::domain::ChildRanks;
 use crate::error::{Error, Hint, Result};
+use crate::game::child_into;
 use crate::game::{Game, Heap, Position};
-use crate::label::child_into;
 use crate::table::{self, BodyKind, Table};
 use crate::value::Value;
 

@@ -216,6 +216,8 @@ struct RemotenessTotal {
     ordering_efficiency: Option<f64>,
     total_seconds: f64,
     nodes_per_second: f64,
+    /// Seconds spent counting proof trees, outside the search's timing.
+    proof_seconds: f64,
     signature: String,
 }
 
@@ -228,6 +230,8 @@ struct Measured {
     root_searches: u64,
     elapsed: Duration,
     proof_nodes: Option<u64>,
+    /// Time spent counting the proof tree (not in `elapsed`).
+    proof_time: Duration,
 }
 
 /// Times the remoteness search on one position as `check --remoteness` runs it (with
@@ -252,6 +256,12 @@ fn measure(
         .ok_or_else(|| Error::internal("the search covers every position"))?
         .value;
     let stats = source.remoteness_stats().unwrap_or_default();
+    let counting = Instant::now();
+    let proof_nodes = if args.no_proof {
+        None
+    } else {
+        source.proof_size(position)
+    };
     Ok(Measured {
         value,
         nodes: stats.nodes,
@@ -259,11 +269,8 @@ fn measure(
         re_searches: stats.re_searches,
         root_searches: stats.root_searches,
         elapsed,
-        proof_nodes: if args.no_proof {
-            None
-        } else {
-            source.proof_size(position)
-        },
+        proof_nodes,
+        proof_time: counting.elapsed(),
     })
 }
 
@@ -280,6 +287,7 @@ fn measure_plain(game: &Game, position: &Position) -> Measured {
         root_searches: 1,
         elapsed: started.elapsed(),
         proof_nodes: None,
+        proof_time: Duration::ZERO,
     }
 }
 
@@ -292,6 +300,7 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
     let mut total_endgame = 0;
     let mut total_proof = 0;
     let mut total_time = Duration::ZERO;
+    let mut proof_time = Duration::ZERO;
     let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
     if !args.json {
         outln!(
@@ -322,8 +331,10 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
             root_searches,
             elapsed,
             proof_nodes,
+            proof_time: counted_in,
         } = measured;
         total_time += elapsed;
+        proof_time += counted_in;
         let remoteness = value.remoteness().unwrap_or(0);
         total_nodes += nodes;
         total_endgame += endgame_positions;
@@ -383,6 +394,7 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
         ordering_efficiency: (total_proof > 0).then(|| total_nodes as f64 / total_proof as f64),
         total_seconds: total_time.as_secs_f64(),
         nodes_per_second: per_second(total_nodes, total_time),
+        proof_seconds: proof_time.as_secs_f64(),
         signature: format!("{signature:016x}"),
     };
     if args.json {
@@ -391,8 +403,17 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
         let efficiency = total
             .ordering_efficiency
             .map_or(String::new(), |e| format!(", {e:.2} nodes per proof node"));
+        // The searches alone are timed; counting the proof trees can take far longer.
+        let counting = if total.total_proof_nodes.is_some() {
+            format!(
+                " searching (and {:.3} s counting proof trees, which --no-proof skips)",
+                total.proof_seconds
+            )
+        } else {
+            String::new()
+        };
         outln!(
-            "total ({}): {} nodes and {} endgame positions in {:.3} s, {:.0} nodes/s{efficiency}, signature {}",
+            "total ({}): {} nodes and {} endgame positions in {:.3} s{counting}, {:.0} nodes/s{efficiency}, signature {}",
             total.algorithm,
             total.total_nodes,
             total.total_endgame_positions,

@@ -53,7 +53,7 @@ pub struct CheckArgs {
     /// (`check --table FILE 3 4 5`), and when named it must be the table's game and
     /// convention.
     #[arg(long, value_name = "FILE", conflicts_with_all = [
-        "start", "method", "max", "nim_table", "hash", "engine",
+        "start", "method", "max", "nim_table", "quotient", "hash", "engine",
         "no_etc", "no_history", "killers", "no_simplify", "no_guide",
     ])]
     pub table: Option<PathBuf>,

@@ -9,8 +9,14 @@ use super::output::print_json;
 use sicher::error::Result;
 use sicher::table::{BodyKind, Codec, Provenance, Table, BLOCK_BYTES};
 
+const EXAMPLES: &str = "Examples:
+  sicher table nim --heaps 3 --max 63 -o nim.table && sicher info nim.table
+  sicher info nim.table --verify          # read every block and check it now
+  sicher info nim.table --json";
+
 /// Arguments of `sicher info`.
 #[derive(Args, Debug)]
+#[command(after_help = EXAMPLES)]
 pub struct InfoArgs {
     /// The table file.
     pub file: PathBuf,

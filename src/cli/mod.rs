@@ -15,7 +15,7 @@ pub mod bench;
 pub mod check;
 pub mod errors;
 pub mod info;
-
+pub mod list;
 pub mod nim_values;
 pub mod output;
 pub mod picture;
@@ -75,6 +75,8 @@ pub enum Command {
     Table(table::TableArgs),
     /// Print a table's header; with --verify, check its body.
     Info(info::InfoArgs),
+    /// The positions a table holds, in rank order, with their values.
+    List(list::ListArgs),
     /// Compare the bottom-up labels of a domain with the top-down engine.
     Verify(verify::VerifyArgs),
     /// The nim-values G(0..=N) of a ruleset whose moves change one heap.
@@ -98,6 +100,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Table(args) => table::run(args),
         Command::Info(args) => info::run(args),
+        Command::List(args) => list::run(args),
         Command::Verify(args) => verify::run(args),
         Command::NimValues(args) => nim_values::run(args),
         Command::Picture(args) => picture::run_picture(args),

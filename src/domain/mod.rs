@@ -1,24 +1,27 @@
 //! Bounded domains of positions and their ranking bijections onto table entries.
 //!
 //! A table has exactly one entry per position of its domain, so ranks run over
-//! `0..count()` with no gaps: [`tuples`] for `--heaps K --max N`, [`partitions`] for
-//! `--total T`.
+//! `0..count()` with no gaps: [`BoundedTuples`] for `--heaps K --max N`, [`Partitions`]
+//! for `--total T`.
 
-pub mod child;
+mod child;
 mod child_ranks;
-pub mod incremental;
-pub mod partitions;
-pub mod tuples;
+pub(crate) mod incremental;
+mod partitions;
+mod tuples;
+mod walk;
 
 use std::fmt;
 
 use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Heap, Position};
-pub use child::ChildHeaps;
-pub use child_ranks::ChildRanks;
-pub use incremental::{Runs, Strides};
+pub(crate) use child::ChildHeaps;
+pub(crate) use child_ranks::ChildRanks;
+pub(crate) use incremental::{Runs, Strides};
 pub use partitions::Partitions;
-pub use tuples::{BoundedTuples, TupleChildren, TupleParents, MAX_ENTRIES};
+pub use tuples::{BoundedTuples, MAX_ENTRIES};
+pub(crate) use tuples::{TupleChildren, TupleParents};
+pub(crate) use walk::Positions;
 
 /// Which positions a table covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,6 +45,14 @@ impl Domain {
     pub fn max_heap(&self) -> Heap {
         match *self {
             Domain::Heaps { max, .. } => max,
+            Domain::Total { total } => total,
+        }
+    }
+
+    /// The most heaps any of its positions holds.
+    pub fn most_heaps(&self) -> u64 {
+        match *self {
+            Domain::Heaps { heaps, .. } => u64::from(heaps),
             Domain::Total { total } => total,
         }
     }

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+use super::cell::MapCell;
 use super::colour::{remoteness_colour, Rgb, BACKGROUND, SAFE, UNKNOWN, UNSAFE};
 use super::file::save_atomically;
 use super::legend::{self, Remoteness, LEGEND_HEIGHT, LEGEND_WIDTH};
@@ -17,16 +18,6 @@ pub const MAX_IMAGE_SIDE: u32 = 1 << 16;
 /// Memory the PNG encoder and the output buffer take whatever the image (deflate state,
 /// chunk and write buffers), as counted by [`map_bytes`].
 const ENCODER_BYTES: u64 = 1 << 20;
-
-/// What a map shows of one position.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct MapCell {
-    /// True when the position is safe (the player to move wins).
-    pub win: bool,
-    /// Moves to the end of the game under best play, when known; only
-    /// [`MapMode::Remoteness`] draws it.
-    pub remoteness: Option<u32>,
-}
 
 /// How a map is coloured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

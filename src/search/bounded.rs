@@ -214,12 +214,8 @@ impl<E: Slot> BoundedTable<E> {
         self.map.len()
     }
 
-    /// True when nothing is stored.
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
-
     /// Most positions the table will hold.
+    #[cfg(test)]
     pub fn max_entries(&self) -> usize {
         self.max_entries
     }

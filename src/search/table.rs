@@ -81,12 +81,8 @@ impl TranspositionTable {
         self.table.len()
     }
 
-    /// True when nothing is stored.
-    pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
-    }
-
     /// Most positions the table will hold.
+    #[cfg(test)]
     pub fn max_entries(&self) -> usize {
         self.table.max_entries()
     }

@@ -9,7 +9,7 @@ use crate::domain::{Domain, Partitions, Ranker};
 use crate::error::{Error, Result};
 use crate::game::{Game, Heap, Position};
 use crate::label::Plan;
-use crate::search::endgame::Endgame;
+use crate::search::Endgame;
 
 /// Most positions a table built on the fly labels (about a third of a second's work on
 /// two cores for misère Kayles).

@@ -5,7 +5,7 @@
 
 use super::super::quotient::{on_the_fly_budget, ON_THE_FLY_MAX_HEAP};
 use crate::game::{Game, Heap};
-use crate::search::theory::Outcomes;
+use crate::search::Outcomes;
 use crate::theory::quotient::{self, QuotientError};
 
 /// The exact outcomes of a misère quotient covering heaps up to `largest`, built within

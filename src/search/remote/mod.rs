@@ -12,9 +12,9 @@
 mod engine;
 mod parallel;
 mod proof;
-pub mod score;
-pub mod shared;
-pub mod table;
+pub(crate) mod score;
+mod shared;
+mod table;
 mod windows;
 
 use std::fmt;
@@ -351,7 +351,7 @@ impl RemotenessSolver {
         self.engine.table_bytes() + helpers + shared
     }
 
-    /// The score of `position` (see [`score`]), exact: by this solver's threads
+    /// The score of `position` (scores fold the outcome and the remoteness into one integer), exact: by this solver's threads
     /// together where it has several.
     pub fn score(&mut self, position: &Position) -> Score {
         if self.start_threads() {

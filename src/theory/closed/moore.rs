@@ -45,14 +45,6 @@ fn normalise(heaps: &[u64], k: u32) -> (Vec<u64>, usize) {
     (position, k)
 }
 
-/// True when every binary column of `heaps` has a multiple of `modulus` ones.
-fn columns_vanish(heaps: &[u64], modulus: usize) -> bool {
-    let any = heaps.iter().fold(0, |acc, &h| acc | h);
-    (0..u64::BITS)
-        .take_while(|&bit| any >> bit != 0)
-        .all(|bit| heaps.iter().filter(|&&h| h >> bit & 1 == 1).count() % modulus == 0)
-}
-
 /// True when `heaps` is an unsafe position of Moore's Nim_k: in normal play when every
 /// binary digit is set in a multiple of k + 1 heaps (Moore 1910); in misère play the same
 /// unless every heap is at most 1, when the number of ones must be ≡ 1 (mod k + 1)
@@ -61,12 +53,34 @@ fn columns_vanish(heaps: &[u64], modulus: usize) -> bool {
 /// # Panics
 /// When `k` is 0.
 pub fn is_unsafe(heaps: &[u64], k: u32, convention: Convention) -> bool {
-    let (position, k) = normalise(heaps, k);
-    let all_small = position.iter().all(|&h| h == 1);
-    match convention {
-        Convention::Misere if all_small => position.len() % (k + 1) == 1,
-        _ => columns_vanish(&position, k + 1),
+    assert!(k >= 1, "Moore's Nim_k needs k ≥ 1");
+    is_unsafe_in(heaps.iter().copied(), k, convention)
+}
+
+/// [`is_unsafe`] over heaps from an iterator (any order, zeros allowed), without
+/// allocating: the form hot loops use (a table's predictions, position by position).
+/// Capping k at the number of heaps changes nothing here: a column never holds more
+/// ones than there are heaps.
+#[inline]
+pub fn is_unsafe_in(
+    heaps: impl Iterator<Item = u64> + Clone,
+    k: u32,
+    convention: Convention,
+) -> bool {
+    let modulus = u64::from(k) + 1;
+    if convention == Convention::Misere && heaps.clone().all(|h| h <= 1) {
+        let ones = heaps.filter(|&h| h == 1).count() as u64;
+        return ones % modulus == 1;
     }
+    let mut counts = [0u64; 64];
+    for h in heaps {
+        let mut bits = h;
+        while bits != 0 {
+            counts[bits.trailing_zeros() as usize] += 1;
+            bits &= bits - 1;
+        }
+    }
+    counts.iter().all(|c| c % modulus == 0)
 }
 
 /// Up to `limit` distinct winning moves from `heaps` in Moore's Nim_k, each the position it
