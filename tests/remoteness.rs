@@ -32,8 +32,8 @@ fn convention(misere: bool) -> Convention {
 /// nodes; from (7 7 6) it outran CI's 90 minutes), so only small positions can afford it.
 const STARVED_TOTAL: u64 = 12;
 
-/// All heuristics; none; and, for small positions, a table so small that it evicts
-/// constantly.
+/// All heuristics; none; all on two and three threads; and, for small positions, a
+/// table so small that it evicts constantly, on one thread and on two.
 fn configs(heaps: &[u64]) -> Vec<SearchConfig> {
     let full = SearchConfig::default();
     let mut configs = vec![
@@ -46,12 +46,17 @@ fn configs(heaps: &[u64]) -> Vec<SearchConfig> {
             guide: false,
             ..full
         },
+        SearchConfig { threads: 2, ..full },
+        SearchConfig { threads: 3, ..full },
     ];
     if heaps.iter().sum::<u64>() <= STARVED_TOTAL {
-        configs.push(SearchConfig {
-            hash_bytes: 4 << 10,
-            ..full
-        });
+        for threads in [1, 2] {
+            configs.push(SearchConfig {
+                hash_bytes: 4 << 10,
+                threads,
+                ..full
+            });
+        }
     }
     configs
 }

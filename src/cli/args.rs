@@ -104,7 +104,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub no_guide: bool,
     /// Threads of the remoteness search and of the endgame tables it labels (default:
-    /// one per core); answers are the same for any count.
+    /// one, as two measured no faster on two cores); answers are the same for any count.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }
@@ -119,10 +119,7 @@ impl SearchArgs {
             killers: self.killers,
             simplify: !self.no_simplify,
             guide: !self.no_guide,
-            threads: self.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                |n| n as usize,
-            ),
+            threads: self.threads.map_or(1, |n| n as usize),
         }
     }
 

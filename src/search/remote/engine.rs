@@ -159,6 +159,14 @@ enum Step {
     Continue,
 }
 
+/// Subtrees of fewer nodes are not published to the shared table: finding them again
+/// costs less than the cache misses of publishing every one.
+const SHARED_MIN_WORK: u64 = 8;
+/// Positions deeper than this are neither marked as being searched nor left for later
+/// when another thread is searching them: their subtrees are too small to split, and
+/// the marks are atomic writes other threads read.
+const CLAIM_MAX_PLY: usize = 20;
+
 /// The search: game, settings, table, ordering memory and arenas, kept across
 /// searches so the table and history carry over.
 pub(super) struct Engine {
@@ -547,7 +555,8 @@ impl Engine {
         hint: u32,
     ) {
         let at = self.moves.len() as u32;
-        let claimed = self.shared.as_ref().is_some_and(|shared| shared.claim(key));
+        let claimed = self.frames.len() < CLAIM_MAX_PLY
+            && self.shared.as_ref().is_some_and(|shared| shared.claim(key));
         self.frames.push(Frame {
             key,
             heaps_start: heaps_start as u32,
@@ -612,7 +621,7 @@ impl Engine {
                 let work = self.stats.nodes - frame.nodes_at_entry + 1;
                 self.table
                     .insert(frame.key, lower, upper, decided.best_move, work);
-                if let Some(shared) = &self.shared {
+                if let Some(shared) = self.shared.as_ref().filter(|_| work >= SHARED_MIN_WORK) {
                     // What this thread knows now, its earlier bounds merged in.
                     if let Some(merged) = self.table.get(frame.key) {
                         let entry = Shared {
@@ -704,7 +713,10 @@ impl Engine {
             if frame.next == frame.moves_end {
                 return Step::Decided(self.conclude(top));
             }
-            if frame.started && self.defer(frame.next as usize, frame.moves_end as usize) {
+            if frame.started
+                && top + 1 < CLAIM_MAX_PLY
+                && self.defer(frame.next as usize, frame.moves_end as usize)
+            {
                 continue;
             }
             self.frames[top].next += 1;

@@ -146,7 +146,7 @@ impl RemotenessStats {
 }
 
 /// Most bytes the table shared by the threads of a parallel search takes.
-const SHARED_MAX_BYTES: usize = 32 << 20;
+const SHARED_MAX_BYTES: usize = 8 << 20;
 
 /// The remoteness solver for one game; keep it to reuse its table across positions.
 pub struct RemotenessSolver {
@@ -351,8 +351,8 @@ impl RemotenessSolver {
         self.engine.table_bytes() + helpers + shared
     }
 
-    /// The score of `position` (scores fold the outcome and the remoteness into one integer), exact: by this solver's threads
-    /// together where it has several.
+    /// The score of `position`, exact (a score folds the outcome and the remoteness into
+    /// one integer): by this solver's threads together where it has several.
     pub fn score(&mut self, position: &Position) -> Score {
         if self.start_threads() {
             self.score_together(position)
