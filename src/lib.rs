@@ -108,10 +108,13 @@
 //!   elements combine, which are unsafe) and the one winning-move search over it, which
 //!   the nim-sum, misère Nim, the tame rule and misère quotients implement.
 //! - `search/`: `solver.rs` (boolean alpha-beta on an explicit stack), `key.rs`
-//!   (incremental 128-bit keys), `table.rs` (the transposition table), `ordering.rs`,
-//!   `guide.rs` (nim-value move ordering), `heaps.rs`, `plain.rs` (the plain memoised
-//!   baselines), `remote/` (the remoteness search: `engine.rs`, `table.rs`, `score.rs`,
-//!   `proof.rs`, and the [`search::Algorithm`]s in `mod.rs`).
+//!   (incremental 128-bit keys), `bounded.rs` (the bounded transposition-table core,
+//!   keeping costly entries) under `table.rs`, `ordering.rs`, `guide.rs` (nim-value
+//!   move ordering), `heaps.rs`, `theory.rs` (exact outcomes handed in from theory),
+//!   `endgame.rs` (tables handed in for small positions), `plain.rs` (the plain
+//!   memoised baselines), `remote/` (the remoteness search: `engine.rs`, `table.rs`,
+//!   `score.rs`, `proof.rs`, `windows.rs` (the [`search::Algorithm`]s), `parallel.rs`
+//!   and `shared.rs` (threads sharing a lockless table)).
 //! - `label/`: `plan.rs` (strategy and memory before anything is allocated), tier
 //!   labellers `forward.rs`, `backward.rs`, `remoteness.rs`, `plain.rs`, their order in
 //!   `tiers.rs`, `drive.rs` over the `window.rs` of tiers moves reach, `work/` (the

@@ -299,3 +299,63 @@ fn start_uses_the_descriptions_start_position() {
         "gives no start position",
     );
 }
+
+/// The remoteness suite's values as the plain memoised solver gives them
+/// (`sicher bench --remoteness --engine plain`, the README's table), in suite order:
+/// win, remoteness.
+const PLAIN_REMOTENESS_SUITE: [(bool, u64); 13] = [
+    (true, 39),
+    (true, 36),
+    (false, 158),
+    (true, 88),
+    (true, 51),
+    (true, 50),
+    (false, 32),
+    (true, 12),
+    (true, 41),
+    (true, 26),
+    (true, 307),
+    (true, 373),
+    (true, 15),
+];
+
+/// Every variant of the remoteness search, on one thread and on several, gives the
+/// plain solver's values on the whole benchmark suite, as `check --remoteness` runs it
+/// (theory and endgame tables included).
+#[test]
+fn the_remoteness_suite_is_exact_for_every_variant_and_thread_count() {
+    let runs = ["alphabeta", "aspiration", "negascout", "mtdf"]
+        .into_iter()
+        .flat_map(|algorithm| [(algorithm, "1"), (algorithm, "2")])
+        .chain([("alphabeta", "3")]);
+    for (algorithm, threads) in runs {
+        let (code, stdout, stderr) = run(
+            &[
+                "bench",
+                "--remoteness",
+                "--json",
+                "--no-proof",
+                "--algorithm",
+                algorithm,
+                "--threads",
+                threads,
+            ],
+            None,
+        );
+        assert_eq!(code, 0, "{stderr}");
+        let lines = json_lines(&stdout);
+        let values: Vec<(bool, u64)> = lines[..lines.len() - 1]
+            .iter()
+            .map(|row| {
+                (
+                    row["win"].as_bool().unwrap(),
+                    row["remoteness"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            values, PLAIN_REMOTENESS_SUITE,
+            "{algorithm} on {threads} threads"
+        );
+    }
+}

@@ -439,3 +439,51 @@ fn play_wins_within_the_announced_remoteness() {
         }
     }
 }
+
+/// Positions whose remoteness search runs long enough for the answer layer to bring in
+/// theory (a misère quotient), an endgame table labelled on the fly and a second
+/// thread: the values and every move's value stay the plain memoised solver's.
+#[test]
+fn long_searches_with_endgame_tables_match_the_plain_solver() {
+    use sicher::answer::{Engine, Oracle, SearchSource};
+    use sicher::search::plain::PlainRemoteness;
+    use sicher::search::SearchConfig;
+    // (game, convention, heaps, whether an endgame table must have been labelled)
+    for (spec, convention, heaps, tabled) in [
+        ("kayles", Convention::Misere, &[8, 9, 10, 11][..], true),
+        ("kayles", Convention::Normal, &[8, 9, 10, 11], false),
+        ("wythoff", Convention::Normal, &[120, 194], true),
+        ("subtraction:1,3,4", Convention::Misere, &[30, 40, 51], true),
+    ] {
+        let game = resolve(spec).unwrap().with_convention(convention);
+        let position = Position::new(heaps.to_vec());
+        let mut plain = PlainRemoteness::new(&game);
+        let value = plain.value(&position);
+        let mut expected: Vec<(Position, Value)> = game
+            .children(&position)
+            .into_iter()
+            .map(|child| {
+                let value = plain.value(&child);
+                (child, value)
+            })
+            .collect();
+        expected.sort_by(|a, b| a.0.cmp(&b.0));
+        expected.dedup_by(|a, b| a.0 == b.0);
+        sort_moves(&mut expected);
+        for threads in [1, 2] {
+            let config = SearchConfig {
+                threads,
+                ..SearchConfig::default()
+            };
+            let mut source = SearchSource::new(&game, Engine::Alphabeta, config);
+            let solution = source.solve(&position, REQUIRED).unwrap().unwrap();
+            let context = format!("{spec} {convention} {position} threads {threads}");
+            assert_eq!(solution.answer.value, value, "{context}");
+            assert_eq!(solution.moves, expected, "{context}");
+            assert!(
+                !tabled || source.endgame_positions() > 0,
+                "{context}: no endgame table"
+            );
+        }
+    }
+}

@@ -1,14 +1,21 @@
 //! Answers by the top-down search: it covers every position it can hold in memory.
 //!
 //! The verdict comes from the boolean engine; the remoteness from the valued search
-//! ([`RemotenessSolver`]). [`Remoteness::Required`] runs the valued search alone;
-//! [`Remoteness::IfAvailable`] runs the boolean one, then the valued one within a node
-//! budget proportional to the verdict's work (the plain baseline: without one), and
-//! answers the verdict alone when the budget runs out (the remoteness can cost far
-//! more than the verdict, where the boolean search's pair cancelling does not hold).
+//! ([`RemotenessSolver`](crate::search::RemotenessSolver)), to which this layer hands
+//! what the search may not import itself (`remote.rs`): the misère quotient that
+//! orders its moves (`theory.rs`) and endgame tables labelled bottom-up on the fly
+//! (`endgame.rs`), both brought in only once a short search alone has not finished.
+//! [`Remoteness::Required`] runs the valued search alone; [`Remoteness::IfAvailable`]
+//! runs the boolean one, then the valued one within a node budget proportional to the
+//! verdict's work (the plain baseline: without one), and answers the verdict alone
+//! when the budget runs out (the remoteness can cost far more than the verdict, where
+//! the boolean search's pair cancelling does not hold).
 
-use std::cell::RefCell;
-use std::rc::Rc;
+mod endgame;
+mod remote;
+mod theory;
+
+use std::sync::{Arc, Mutex};
 
 use super::{
     sort_moves, winning_moves_among, Answer, Engine, Evidence, Oracle, Query, Remoteness, Solution,
@@ -18,7 +25,7 @@ use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Position};
 use crate::search::plain::{PlainRemoteness, PlainSolver};
 use crate::search::{
-    Algorithm, ProgressHook, RemotenessSolver, SearchConfig, SearchStats, Solver, TopDown,
+    Algorithm, ProgressHook, RemotenessStats, SearchConfig, SearchStats, Solver, TopDown,
     STACK_BYTES_PER_PLY,
 };
 use crate::value::{Outcome, Value};
@@ -33,7 +40,7 @@ pub const REMOTENESS_BUDGET_FACTOR: u64 = 16;
 pub const REMOTENESS_BUDGET_FLOOR: u64 = 1 << 16;
 
 /// The progress hook shared by the boolean and the valued engine.
-type SharedHook = Rc<RefCell<Option<ProgressHook>>>;
+type SharedHook = Arc<Mutex<Option<ProgressHook>>>;
 
 /// The top-down search, keeping its transposition tables across positions.
 pub struct SearchSource {
@@ -53,7 +60,7 @@ pub struct SearchSource {
 
 /// The engine that answers remoteness.
 enum Valued {
-    Search(Box<RemotenessSolver>),
+    Search(Box<remote::Remote>),
     Plain(Box<PlainRemoteness>),
 }
 
@@ -82,17 +89,54 @@ impl SearchSource {
             algorithm,
             boolean,
             valued: None,
-            hook: Rc::default(),
+            hook: Arc::default(),
             available: std::cell::OnceCell::new(),
         }
     }
 
+    /// The exact outcomes of `game`'s misère quotient for heaps up to `largest`, as the
+    /// remoteness search takes them ([`RemotenessSolver::set_outcomes`](crate::search::RemotenessSolver::set_outcomes)); `None` where
+    /// the game has none or it cannot be built in the budget of quotients built while
+    /// answering.
+    pub fn misere_outcomes(game: &Game, largest: u64) -> Option<crate::search::Outcomes> {
+        theory::misere_outcomes(game, largest)
+    }
+
     /// Installs a hook the search calls now and then with its statistics.
     pub fn set_progress(&mut self, hook: ProgressHook) {
-        *self.hook.borrow_mut() = Some(hook);
+        if let Ok(mut shared) = self.hook.lock() {
+            *shared = Some(hook);
+        }
         self.boolean.set_progress(forward(&self.hook));
         if let Some(Valued::Search(solver)) = &mut self.valued {
             solver.set_progress(forward(&self.hook));
+        }
+    }
+
+    /// What the remoteness search did so far (`None` before it first ran, and for
+    /// the plain baseline).
+    pub fn remoteness_stats(&self) -> Option<RemotenessStats> {
+        match &self.valued {
+            Some(Valued::Search(remote)) => Some(remote.stats()),
+            _ => None,
+        }
+    }
+
+    /// Positions the remoteness search had labelled for its endgame tables so far.
+    pub fn endgame_positions(&self) -> u64 {
+        match &self.valued {
+            Some(Valued::Search(remote)) => remote.endgame_positions(),
+            _ => 0,
+        }
+    }
+
+    /// Positions of the proof tree of `position`'s remoteness, as the remoteness search
+    /// found it ([`RemotenessSolver::proof_size`](crate::search::RemotenessSolver::proof_size)); `None` for the plain baseline. Runs
+    /// searches of its own: read [`Self::remoteness_stats`] first.
+    pub fn proof_size(&mut self, position: &Position) -> Option<u64> {
+        match self.valued() {
+            Valued::Search(remote) => Some(remote.proof_size(position)),
+            Valued::Plain(_) => None,
         }
     }
 
@@ -108,11 +152,11 @@ impl SearchSource {
         } = self;
         self.valued.get_or_insert_with(|| match engine {
             Engine::Alphabeta => {
-                let mut solver = RemotenessSolver::new(game, *config, *algorithm);
-                if hook.borrow().is_some() {
-                    solver.set_progress(forward(hook));
+                let mut remote = remote::Remote::new(game, *config, *algorithm);
+                if hook.lock().is_ok_and(|hook| hook.is_some()) {
+                    remote.set_progress(forward(hook));
                 }
-                Valued::Search(Box::new(solver))
+                Valued::Search(Box::new(remote))
             }
             Engine::Plain => Valued::Plain(Box::new(PlainRemoteness::new(game))),
         })
@@ -246,9 +290,9 @@ const STACK_BYTES_PER_MOVE: u64 = 48;
 
 /// A hook that hands the statistics on to the shared one.
 fn forward(hook: &SharedHook) -> ProgressHook {
-    let hook = Rc::clone(hook);
+    let hook = Arc::clone(hook);
     Box::new(move |stats: &SearchStats| {
-        if let Some(hook) = hook.borrow_mut().as_mut() {
+        if let Some(hook) = hook.lock().ok().as_mut().and_then(|hook| hook.as_mut()) {
             hook(stats);
         }
     })

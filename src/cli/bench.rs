@@ -10,10 +10,11 @@ use serde::Serialize;
 use super::args::{EngineArg as Engine, SearchArgs};
 use super::output::{label, per_second, print_json};
 use super::EXAMPLES_BENCH;
-use sicher::error::Result;
+use sicher::answer::{Engine as AnswerEngine, Oracle, Query, Remoteness, SearchSource};
+use sicher::error::{Error, Result};
 use sicher::game::{self, Convention, Game, Position};
 use sicher::search::plain::{PlainRemoteness, PlainSolver};
-use sicher::search::{Algorithm, RemotenessSolver, Solver};
+use sicher::search::{Algorithm, Solver};
 use sicher::value::Value;
 
 /// The suite: (game spec, convention, heaps). Fixed, so signatures compare across builds.
@@ -193,6 +194,8 @@ struct RemotenessRow {
     label: &'static str,
     remoteness: u32,
     nodes: u64,
+    /// Positions labelled bottom-up for the search's endgame tables.
+    endgame_positions: u64,
     re_searches: u64,
     root_searches: u64,
     seconds: f64,
@@ -208,6 +211,7 @@ struct RemotenessRow {
 struct RemotenessTotal {
     algorithm: String,
     total_nodes: u64,
+    total_endgame_positions: u64,
     total_proof_nodes: Option<u64>,
     ordering_efficiency: Option<f64>,
     total_seconds: f64,
@@ -221,6 +225,7 @@ struct RemotenessTotal {
 struct Measured {
     value: Value,
     nodes: u64,
+    endgame_positions: u64,
     re_searches: u64,
     root_searches: u64,
     elapsed: Duration,
@@ -229,25 +234,44 @@ struct Measured {
     proof_time: Duration,
 }
 
-/// Times the remoteness search on one position, then (outside the timing, unless
-/// `--no-proof`) counts its proof tree.
-fn measure(game: &Game, position: &Position, args: &BenchArgs, algorithm: Algorithm) -> Measured {
+/// Times the remoteness search on one position as `check --remoteness` runs it (with
+/// the theory and endgame tables the answer layer brings in), then (outside the
+/// timing, unless `--no-proof`) counts its proof tree.
+fn measure(
+    game: &Game,
+    position: &Position,
+    args: &BenchArgs,
+    algorithm: Algorithm,
+) -> Result<Measured> {
     let started = Instant::now();
-    let mut solver = RemotenessSolver::new(game, args.search.config(), algorithm);
-    let value = solver.value(position);
+    let config = args.search.config();
+    let mut source = SearchSource::with_algorithm(game, AnswerEngine::Alphabeta, config, algorithm);
+    let query = Query {
+        best_move: false,
+        remoteness: Remoteness::Required,
+    };
+    let answer = source.answer(position, query)?;
     let elapsed = started.elapsed();
-    let stats = solver.stats();
+    let value = answer
+        .ok_or_else(|| Error::internal("the search covers every position"))?
+        .value;
+    let stats = source.remoteness_stats().unwrap_or_default();
     let counting = Instant::now();
-    let proof_nodes = (!args.no_proof).then(|| solver.proof_size(position));
-    Measured {
+    let proof_nodes = if args.no_proof {
+        None
+    } else {
+        source.proof_size(position)
+    };
+    Ok(Measured {
         value,
         nodes: stats.nodes,
+        endgame_positions: source.endgame_positions(),
         re_searches: stats.re_searches,
         root_searches: stats.root_searches,
         elapsed,
         proof_nodes,
         proof_time: counting.elapsed(),
-    }
+    })
 }
 
 /// Times the plain memoised remoteness solver on one position.
@@ -258,6 +282,7 @@ fn measure_plain(game: &Game, position: &Position) -> Measured {
     Measured {
         value,
         nodes: solver.nodes(),
+        endgame_positions: 0,
         re_searches: 0,
         root_searches: 1,
         elapsed: started.elapsed(),
@@ -271,19 +296,22 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
     let algorithm = args.algorithm.unwrap_or_default();
     let plain = args.search.engine == Engine::Plain;
     let name = if plain { "plain" } else { algorithm.name() };
+    let deterministic = plain || args.search.config().threads == 1;
     let mut total_nodes = 0;
+    let mut total_endgame = 0;
     let mut total_proof = 0;
     let mut total_time = Duration::ZERO;
     let mut proof_time = Duration::ZERO;
     let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
     if !args.json {
         outln!(
-            "{:<28} {:<22} {:<7} {:>6} {:>12} {:>10} {:>12} {:>11} {:>6}",
+            "{:<28} {:<22} {:<7} {:>6} {:>12} {:>9} {:>10} {:>12} {:>11} {:>6}",
             "game",
             "position",
             "label",
             "moves",
             "nodes",
+            "endgame",
             "ms",
             "nodes/s",
             "proof nodes",
@@ -294,11 +322,12 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
         let measured = if plain {
             measure_plain(&game, &position)
         } else {
-            measure(&game, &position, args, algorithm)
+            measure(&game, &position, args, algorithm)?
         };
         let Measured {
             value,
             nodes,
+            endgame_positions,
             re_searches,
             root_searches,
             elapsed,
@@ -309,12 +338,17 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
         proof_time += counted_in;
         let remoteness = value.remoteness().unwrap_or(0);
         total_nodes += nodes;
+        total_endgame += endgame_positions;
         total_proof += proof_nodes.unwrap_or(0);
         let win = value.is_win();
-        for byte in nodes
+        // Threads race for the shared table, so node counts vary between runs on
+        // several: the signature then covers the values and the endgame tables alone.
+        let signed_nodes = if deterministic { nodes } else { 0 };
+        for byte in signed_nodes
             .to_le_bytes()
             .into_iter()
             .chain(remoteness.to_le_bytes())
+            .chain(endgame_positions.to_le_bytes())
         {
             signature = (signature ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
@@ -326,23 +360,28 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
             label: label(win),
             remoteness,
             nodes,
+            endgame_positions,
             re_searches,
             root_searches,
             seconds: elapsed.as_secs_f64(),
             nodes_per_second: per_second(nodes, elapsed),
             proof_nodes,
-            ordering_efficiency: proof_nodes.map(|proof| nodes as f64 / proof.max(1) as f64),
+            // A proof the endgame table settled has no node to measure the search by.
+            ordering_efficiency: proof_nodes
+                .filter(|&proof| proof > 0)
+                .map(|proof| nodes as f64 / proof as f64),
         };
         if args.json {
             print_json(&row)?;
         } else {
             outln!(
-                "{:<28} {:<22} {:<7} {:>6} {:>12} {:>10.1} {:>12.0} {:>11} {:>6}",
+                "{:<28} {:<22} {:<7} {:>6} {:>12} {:>9} {:>10.1} {:>12.0} {:>11} {:>6}",
                 row.game,
                 position.to_string(),
                 row.label,
                 row.remoteness,
                 row.nodes,
+                row.endgame_positions,
                 row.seconds * 1e3,
                 row.nodes_per_second,
                 row.proof_nodes.map_or("-".to_string(), |p| p.to_string()),
@@ -354,6 +393,7 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
     let total = RemotenessTotal {
         algorithm: name.to_string(),
         total_nodes,
+        total_endgame_positions: total_endgame,
         total_proof_nodes: (total_proof > 0).then_some(total_proof),
         ordering_efficiency: (total_proof > 0).then(|| total_nodes as f64 / total_proof as f64),
         total_seconds: total_time.as_secs_f64(),
@@ -376,10 +416,16 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
         } else {
             String::new()
         };
+        let signed = if deterministic {
+            ""
+        } else {
+            " (of the values: node counts vary on several threads)"
+        };
         outln!(
-            "total ({}): {} nodes in {:.3} s{counting}, {:.0} nodes/s{efficiency}, signature {}",
+            "total ({}): {} nodes and {} endgame positions in {:.3} s{counting}, {:.0} nodes/s{efficiency}, signature {}{signed}",
             total.algorithm,
             total.total_nodes,
+            total.total_endgame_positions,
             total.total_seconds,
             total.nodes_per_second,
             total.signature

@@ -95,6 +95,13 @@ impl Key {
     pub fn digest(self) -> u64 {
         self.lo ^ self.hi.rotate_left(32)
     }
+
+    /// A second 64-bit word, independent of the [`Key::digest`]'s low bits: what a table
+    /// indexed by the digest compares to tell keys apart.
+    #[inline]
+    pub fn check(self) -> u64 {
+        self.hi ^ self.lo.rotate_left(29)
+    }
 }
 
 /// A hasher that passes a [`Key`]'s already-mixed word straight through.

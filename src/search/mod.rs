@@ -1,25 +1,34 @@
 //! The top-down engine and its parts.
 //!
 //! [`Solver`] runs the `sicher` recursion as boolean alpha-beta on an explicit stack;
-//! [`key`] gives positions compact incremental keys, [`table`] bounds the memory of
-//! solved positions, [`ordering`] holds the history and killer heuristics, and
-//! [`plain`] is the naive memoised solver kept as a measuring stick.
+//! `key.rs` gives positions compact incremental keys, `bounded.rs` is the one bounded
+//! transposition-table core (replacement keeps the entries that cost most) under
+//! `table.rs` and the remoteness search's table, `ordering.rs` holds the history and
+//! killer heuristics, `guide.rs` the nim-value ordering, and [`plain`] is the naive
+//! memoised solver kept as a measuring stick.
 //!
-//! [`remote`] answers a richer question, the remoteness (how many moves best play
+//! `remote/` answers a richer question, the remoteness (how many moves best play
 //! takes to the end), by windowed alpha-beta over scores that encode it:
-//! [`RemotenessSolver`], with the variants of [`Algorithm`].
+//! [`RemotenessSolver`], with the variants of [`Algorithm`], on one thread or several
+//! sharing a table. What it takes from outside: [`Outcomes`] from theory (`theory.rs`)
+//! and an [`Endgame`] table (`endgame.rs`) answering small positions.
 
-pub mod guide;
+mod bounded;
+mod endgame;
+mod guide;
 mod heaps;
-pub mod key;
-pub mod ordering;
+mod key;
+mod ordering;
 pub mod plain;
-pub mod remote;
+mod remote;
 mod solver;
-pub mod table;
+mod table;
+mod theory;
 
+pub use endgame::Endgame;
 pub use remote::{Algorithm, RemotenessSolver, RemotenessStats};
 pub use solver::{ProgressHook, SearchConfig, SearchStats, Solver};
+pub use theory::Outcomes;
 
 use crate::game::Position;
 

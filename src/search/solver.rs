@@ -35,8 +35,12 @@ pub struct SearchConfig {
     /// rulesets, cancel pairs of equal heaps.
     pub simplify: bool,
     /// Sprague-Grundy guidance: try first the children that nim-values say are unsafe
-    /// (one-heap rulesets only).
+    /// (one-heap rulesets only); in the remoteness search, exact outcomes from theory
+    /// also drop moves that cannot give a safe position's score.
     pub guide: bool,
+    /// Threads of the remoteness search and of the endgame tables it labels (the
+    /// boolean search runs on one); answers are the same for any count.
+    pub threads: usize,
 }
 
 impl Default for SearchConfig {
@@ -48,6 +52,7 @@ impl Default for SearchConfig {
             killers: false,
             simplify: true,
             guide: true,
+            threads: 1,
         }
     }
 }
@@ -101,8 +106,9 @@ struct Frame {
     nodes_at_entry: u64,
 }
 
-/// Called every so many nodes with the statistics so far.
-pub type ProgressHook = Box<dyn FnMut(&SearchStats)>;
+/// Called every so many nodes with the statistics so far (from the thread that
+/// searches, so it may be handed to one).
+pub type ProgressHook = Box<dyn FnMut(&SearchStats) + Send>;
 
 /// How often (in nodes, a power of two) the progress hook runs.
 const PROGRESS_EVERY: u64 = 1 << 16;

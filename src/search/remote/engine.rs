@@ -16,16 +16,23 @@
 //! filter of known losses, the history heuristic, and nim-value guidance.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use super::score::{self, lift_alpha, lift_beta, shrink, Score, MAX, MIN};
-use super::table::{BoundTable, Wanted};
+use super::shared::{Shared, SharedTable};
+use super::table::BoundTable;
 use super::RemotenessStats;
 use crate::game::{Game, Heap, Position};
+use crate::search::endgame::Endgame;
 use crate::search::guide::NimGuide;
 use crate::search::heaps::{self, cached_code, NimSum};
 use crate::search::key::{Combine, Key};
 use crate::search::ordering::MoveOrdering;
+use crate::search::theory::Outcomes;
 use crate::search::{ProgressHook, SearchConfig};
+
+mod expand;
 
 /// How often (in nodes, a power of two) the progress hook runs.
 const PROGRESS_EVERY: u64 = 1 << 16;
@@ -46,6 +53,48 @@ struct Candidate {
     ops: u32,
     removed: u8,
     added: u8,
+    /// What theory says of the child, when it knows exactly.
+    known: Known,
+    /// Left for later once already, because another thread was searching it.
+    deferred: bool,
+}
+
+/// A position's outcome as theory knows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Known {
+    Unknown,
+    /// The player to move wins: the score is at least [`LEAST_WIN`].
+    Win,
+    /// The player to move loses: the score is at most [`LEAST_LOSS`].
+    Loss,
+}
+
+/// Tiers of tokens the histogram of expanded positions tells apart.
+pub(crate) const TIER_SLOTS: usize = 256;
+
+/// The lowest score of any won position, and the highest of any lost one.
+const LEAST_WIN: Score = 1;
+const LEAST_LOSS: Score = -1;
+
+impl Known {
+    fn of(win: Option<bool>) -> Known {
+        match win {
+            Some(true) => Known::Win,
+            Some(false) => Known::Loss,
+            None => Known::Unknown,
+        }
+    }
+
+    /// The score the outcome alone gives on the window `(alpha, beta)`, when it decides
+    /// it: a win is at least `LEAST_WIN` (a fail-high), a loss at most `LEAST_LOSS`.
+    #[inline]
+    fn decide(self, alpha: Score, beta: Score) -> Option<Score> {
+        match self {
+            Known::Win if beta <= LEAST_WIN => Some(LEAST_WIN),
+            Known::Loss if alpha >= LEAST_LOSS => Some(LEAST_LOSS),
+            _ => None,
+        }
+    }
 }
 
 impl Candidate {
@@ -79,6 +128,8 @@ struct Frame {
     /// Some child has been handed a window already.
     started: bool,
     expanded: bool,
+    /// This thread marked the position as being searched in the shared table.
+    claimed: bool,
     nim: NimSum,
     nodes_at_entry: u64,
 }
@@ -108,6 +159,14 @@ enum Step {
     Continue,
 }
 
+/// Subtrees of fewer nodes are not published to the shared table: finding them again
+/// costs less than the cache misses of publishing every one.
+const SHARED_MIN_WORK: u64 = 8;
+/// Positions deeper than this are neither marked as being searched nor left for later
+/// when another thread is searching them: their subtrees are too small to split, and
+/// the marks are atomic writes other threads read.
+const CLAIM_MAX_PLY: usize = 20;
+
 /// The search: game, settings, table, ordering memory and arenas, kept across
 /// searches so the table and history carry over.
 pub(super) struct Engine {
@@ -117,6 +176,25 @@ pub(super) struct Engine {
     table: BoundTable,
     ordering: MoveOrdering,
     guide: Option<NimGuide>,
+    /// The guide's guesses are exact outcomes (normal play; misère Nim's rule).
+    exact_guide: bool,
+    /// Exact outcomes from a misère quotient, for the heaps it covers.
+    outcomes: Option<Outcomes>,
+    /// Scratch for the quotient: the element of a frame's heaps without each one.
+    rest: Vec<u32>,
+    /// Exact remotenesses of small positions, and the most tokens it covers (0: none).
+    endgame: Option<Arc<dyn Endgame>>,
+    endgame_total: u64,
+    /// Positions expanded by their number of tokens (the last slot: that many or more).
+    tiers: Vec<u64>,
+    /// The table the threads of a parallel search share, where there are several.
+    shared: Option<Arc<SharedTable>>,
+    /// Set when this thread's search is no longer wanted (a helper's, once the main
+    /// thread has its answer).
+    stop: Option<Arc<AtomicBool>>,
+    /// This thread's number among those sharing the table (0: the main thread).
+    thread: usize,
+
     /// Key codes of heap sizes below its length (zero for dead heaps).
     codes: Vec<Key>,
     stats: RemotenessStats,
@@ -140,11 +218,23 @@ impl Engine {
             } else {
                 None
             },
+            // Sprague-Grundy values decide normal play; in misère play, Bouton's rule
+            // decides Nim, where nim-values are the heap sizes.
+            exact_guide: config.guide
+                && (!game.terminal_is_win() || game.ruleset.nim_values_are_sizes()),
             game,
             config,
             negascout,
             table: BoundTable::with_bytes(config.hash_bytes),
             ordering: MoveOrdering::new(config.history, false),
+            outcomes: None,
+            rest: Vec::new(),
+            endgame: None,
+            endgame_total: 0,
+            tiers: vec![0; TIER_SLOTS],
+            shared: None,
+            stop: None,
+            thread: 0,
             codes: Vec::new(),
             stats: RemotenessStats::default(),
             heaps: Vec::new(),
@@ -155,6 +245,112 @@ impl Engine {
             limit: u64::MAX,
             aborted: false,
         }
+    }
+
+    /// Takes exact outcomes from a misère quotient of the game's ruleset (ignored unless
+    /// the settings ask for guidance by theory).
+    pub(super) fn set_outcomes(&mut self, outcomes: Outcomes) {
+        if self.config.guide {
+            self.outcomes = Some(outcomes);
+        }
+    }
+
+    /// Positions expanded so far by their number of tokens: slot `t` counts those of
+    /// `t` tokens, the last slot those of at least as many.
+    pub(super) fn tiers(&self) -> &[u64] {
+        &self.tiers
+    }
+
+    /// Makes this engine one thread of a parallel search: it consults and publishes to
+    /// `shared`, leaves for later the moves another thread is searching, and gives up
+    /// once `stop` is set.
+    pub(super) fn join(
+        &mut self,
+        shared: Arc<SharedTable>,
+        thread: usize,
+        stop: Option<Arc<AtomicBool>>,
+    ) {
+        self.shared = Some(shared);
+        self.thread = thread;
+        self.stop = stop;
+    }
+
+    /// The window `(alpha, beta)` narrowed by what the tables know of `key`, with the
+    /// move they suggest; `Err` with the score when they decide the window. The
+    /// shared table is asked only where this thread's own does not decide.
+    #[inline]
+    fn consult(
+        &mut self,
+        key: Key,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<(Score, Score, u32), Score> {
+        let (mut lower, mut upper, mut hint) = match self.table.get(key) {
+            Some(entry) => {
+                if let Some(known) = decide(entry.lower, entry.upper, alpha, beta) {
+                    self.stats.table_hits += 1;
+                    return Err(known);
+                }
+                (entry.lower, entry.upper, entry.best)
+            }
+            None if self.shared.is_none() => return Ok((alpha, beta, 0)),
+            None => (MIN, MAX, 0),
+        };
+        let thread = self.thread;
+        let shared = self
+            .shared
+            .as_ref()
+            .filter(|shared| shared.published_by_others(thread, key));
+        if let Some(shared) = shared.and_then(|shared| shared.get(key)) {
+            lower = lower.max(shared.lower);
+            upper = upper.min(shared.upper);
+            if hint == 0 {
+                hint = shared.best;
+            }
+            // Kept in this thread's own table too, where enhanced transposition
+            // cut-offs see it.
+            let work = u64::from(shared.work);
+            self.table
+                .insert(key, shared.lower, shared.upper, shared.best, work);
+            if let Some(known) = decide(lower, upper, alpha, beta) {
+                self.stats.shared_hits += 1;
+                return Err(known);
+            }
+        }
+        Ok((alpha.max(lower), beta.min(upper), hint))
+    }
+
+    /// Looks positions up in `endgame` instead of searching them.
+    pub(super) fn set_endgame(&mut self, endgame: Arc<dyn Endgame>) {
+        self.endgame_total = endgame.max_total();
+        self.endgame = Some(endgame);
+    }
+
+    /// The exact score of the canonical heaps in the arena from `start` on, when the
+    /// endgame table covers them.
+    #[inline]
+    fn endgame_score(&self, start: usize) -> Option<Score> {
+        let endgame = self.endgame.as_ref()?;
+        let heaps = &self.heaps[start..];
+        if heaps.iter().sum::<Heap>() > self.endgame_total {
+            return None;
+        }
+        let remoteness = endgame.remoteness(heaps)?;
+        Some(score::of_remoteness(remoteness, self.game.convention))
+    }
+
+    /// What theory says of the canonical heaps in the arena from `start` on.
+    fn known(&self, start: usize, nim: NimSum) -> Known {
+        let heaps = &self.heaps[start..];
+        if let Some(outcomes) = &self.outcomes {
+            if let Some(x) = outcomes.element(heaps) {
+                return Known::of(Some(!outcomes.is_unsafe(x)));
+            }
+        }
+        if self.exact_guide && nim != NimSum::UNKNOWN {
+            return Known::of(Some(!nim.guess_unsafe(self.game.terminal_is_win())));
+        }
+        Known::Unknown
     }
 
     /// Gives up any search once `limit` nodes have been expanded in all (`u64::MAX`:
@@ -175,6 +371,10 @@ impl Engine {
 
     pub(super) fn set_progress(&mut self, hook: ProgressHook) {
         self.progress = Some(hook);
+    }
+
+    pub(super) fn take_progress(&mut self) -> Option<ProgressHook> {
+        self.progress.take()
     }
 
     pub(super) fn stats(&self) -> RemotenessStats {
@@ -207,10 +407,35 @@ impl Engine {
         key
     }
 
-    /// The stored bounds of a position (exact for one with no move).
+    /// The stored bounds of a position (exact for one with no move), narrowed by
+    /// the outcome where theory knows it.
     pub(super) fn bounds(&mut self, position: &Position) -> (Score, Score) {
         let key = self.key(position);
-        self.stored(key)
+        let (lower, upper) = self.stored(key);
+        let (least, most) = self.theory_bounds(position);
+        (lower.max(least), upper.min(most))
+    }
+
+    /// The bounds a position's score has without a search: exact from the endgame
+    /// table, or its outcome where theory knows it.
+    pub(super) fn theory_bounds(&mut self, position: &Position) -> (Score, Score) {
+        self.heaps.clear();
+        self.prepare(position);
+        let key = self.push_canonical(position.heaps().iter().copied());
+        let known = self.known(0, self.nim_sum(0));
+        let exact = self.endgame_score(0);
+        self.heaps.clear();
+        if key.is_empty() {
+            return (MIN, MAX);
+        }
+        if let Some(exact) = exact {
+            return (exact, exact);
+        }
+        match known {
+            Known::Win => (LEAST_WIN, MAX),
+            Known::Loss => (MIN, LEAST_LOSS),
+            Known::Unknown => (MIN, MAX),
+        }
     }
 
     /// The stored bounds of a key (exact for the empty key: no move is left).
@@ -265,16 +490,17 @@ impl Engine {
         if key.is_empty() {
             return self.terminal();
         }
+        if let Some(exact) = self.endgame_score(0) {
+            self.stats.endgame_hits += 1;
+            return exact;
+        }
         let nim = self.nim_sum(0);
-        let (alpha, beta, hint) = match self.table.get(key) {
-            Some(entry) => {
-                if let Some(known) = decide(entry.lower, entry.upper, alpha, beta) {
-                    self.stats.table_hits += 1;
-                    return known;
-                }
-                (alpha.max(entry.lower), beta.min(entry.upper), entry.best)
-            }
-            None => (alpha, beta, 0),
+        if let Some(known) = self.known(0, nim).decide(alpha, beta) {
+            return known;
+        }
+        let (alpha, beta, hint) = match self.consult(key, alpha, beta) {
+            Ok(narrowed) => narrowed,
+            Err(known) => return known,
         };
         self.push_frame(key, 0, nim, alpha, beta, hint);
         self.run()
@@ -329,6 +555,8 @@ impl Engine {
         hint: u32,
     ) {
         let at = self.moves.len() as u32;
+        let claimed = self.frames.len() < CLAIM_MAX_PLY
+            && self.shared.as_ref().is_some_and(|shared| shared.claim(key));
         self.frames.push(Frame {
             key,
             heaps_start: heaps_start as u32,
@@ -345,6 +573,7 @@ impl Engine {
             probing: false,
             started: false,
             expanded: false,
+            claimed,
             nim,
             nodes_at_entry: self.stats.nodes,
         });
@@ -354,10 +583,19 @@ impl Engine {
     /// The search loop: runs until the root frame is finished, and returns its score.
     fn run(&mut self) -> Score {
         loop {
-            if self.stats.nodes >= self.limit {
+            let stopped = self
+                .stop
+                .as_ref()
+                .is_some_and(|stop| stop.load(Ordering::Relaxed));
+            if self.stats.nodes >= self.limit || stopped {
                 // Frames store their bounds only when concluded, so dropping the open
                 // ones leaves nothing unproved in the table.
                 self.aborted = true;
+                if let Some(shared) = &self.shared {
+                    for frame in self.frames.iter().filter(|frame| frame.claimed) {
+                        shared.release(frame.key);
+                    }
+                }
                 self.frames.clear();
                 return 0;
             }
@@ -383,6 +621,23 @@ impl Engine {
                 let work = self.stats.nodes - frame.nodes_at_entry + 1;
                 self.table
                     .insert(frame.key, lower, upper, decided.best_move, work);
+                if let Some(shared) = self.shared.as_ref().filter(|_| work >= SHARED_MIN_WORK) {
+                    // What this thread knows now, its earlier bounds merged in.
+                    if let Some(merged) = self.table.get(frame.key) {
+                        let entry = Shared {
+                            lower: merged.lower,
+                            upper: merged.upper,
+                            best: merged.best,
+                            work: work.min(u64::from(u32::MAX)) as u32,
+                        };
+                        shared.publish(self.thread, frame.key, entry);
+                    }
+                }
+                if frame.claimed {
+                    if let Some(shared) = &self.shared {
+                        shared.release(frame.key);
+                    }
+                }
                 self.heaps.truncate(frame.heaps_start as usize);
                 self.moves.truncate(frame.moves_start as usize);
                 self.ops.truncate(frame.ops_start as usize);
@@ -458,10 +713,24 @@ impl Engine {
             if frame.next == frame.moves_end {
                 return Step::Decided(self.conclude(top));
             }
+            if frame.started
+                && top + 1 < CLAIM_MAX_PLY
+                && self.defer(frame.next as usize, frame.moves_end as usize)
+            {
+                continue;
+            }
             self.frames[top].next += 1;
             let a = lift_alpha(frame.alpha).max(frame.best);
             let b = lift_beta(frame.beta);
-            let probing = self.negascout && frame.started && i64::from(b) - i64::from(a) > 1;
+            // Once the table has had to evict, wide windows cost re-searches the table
+            // no longer saves: every full-window search of a position whose children's
+            // bounds were dropped searches them all again, which grows exponentially
+            // with depth (octal:4.[1] from 7 7 6 with a 4 KiB table: over 100 million
+            // nodes, against 2 million with probes). Probes ask the cheap question
+            // first, so alpha-beta turns NegaScout when memory runs short.
+            let probing = (self.negascout || self.table.evictions() > 0)
+                && frame.started
+                && i64::from(b) - i64::from(a) > 1;
             self.frames[top].started = true;
             self.frames[top].probing = probing;
             let index = frame.next as usize;
@@ -477,6 +746,23 @@ impl Engine {
         }
     }
 
+    /// Leaves move `index` of a frame whose moves end at `end` for last when another
+    /// thread is searching it and it was not left for later before; true when it did.
+    /// The first move of every frame is searched whatever, as in ABDADA.
+    #[inline]
+    fn defer(&mut self, index: usize, end: usize) -> bool {
+        let Some(shared) = &self.shared else {
+            return false;
+        };
+        let candidate = self.moves[index];
+        if candidate.deferred || index + 1 == end || !shared.is_busy(candidate.key) {
+            return false;
+        }
+        self.moves[index..end].rotate_left(1);
+        self.moves[end - 1].deferred = true;
+        true
+    }
+
     /// Searches move `index` of the frame at `parent` on the window `(alpha, beta)`
     /// of the child's score: answered from the table when its bounds decide, pushed
     /// otherwise.
@@ -485,15 +771,12 @@ impl Engine {
             return self.receive(parent, known);
         }
         let candidate = self.moves[index];
-        let (alpha, beta, hint) = match self.table.get(candidate.key) {
-            Some(entry) => {
-                if let Some(known) = decide(entry.lower, entry.upper, alpha, beta) {
-                    self.stats.table_hits += 1;
-                    return self.receive(parent, known);
-                }
-                (alpha.max(entry.lower), beta.min(entry.upper), entry.best)
-            }
-            None => (alpha, beta, 0),
+        if let Some(known) = candidate.known.decide(alpha, beta) {
+            return self.receive(parent, known);
+        }
+        let (alpha, beta, hint) = match self.consult(candidate.key, alpha, beta) {
+            Ok(narrowed) => narrowed,
+            Err(known) => return self.receive(parent, known),
         };
         let frame = self.frames[parent];
         let child_start = self.heaps.len();
@@ -513,153 +796,14 @@ impl Engine {
             }
         }
         self.heaps[child_start..].sort_unstable();
+        if let Some(exact) = self.endgame_score(child_start) {
+            self.heaps.truncate(child_start);
+            self.stats.endgame_hits += 1;
+            return self.receive(parent, exact);
+        }
         let nim = self.nim_sum(child_start);
         self.push_frame(candidate.key, child_start, nim, alpha, beta, hint);
         Step::Pushed
-    }
-
-    /// Generates the moves of the top frame and orders them. Finishes the frame at
-    /// once when it has no move, when a move ends the game in normal play, or (with
-    /// ETC, enhanced transposition cut-offs) when a child's stored upper bound already
-    /// lifts this position to the window's top: a position that wants a win looks for
-    /// known losses among its children, behind their small filter. One pass does both,
-    /// so positions that are not cut off generate their moves once.
-    fn expand(&mut self, top: usize) -> Option<Decided> {
-        self.stats.nodes += 1;
-        if self.stats.nodes & (PROGRESS_EVERY - 1) == 0 {
-            let stats = self.stats().as_search_stats();
-            if let Some(hook) = self.progress.as_mut() {
-                hook(&stats);
-            }
-        }
-        let frame = self.frames[top];
-        self.frames[top].expanded = true;
-        let Engine {
-            game,
-            config,
-            heaps,
-            moves,
-            ops,
-            codes,
-            table,
-            ..
-        } = self;
-        let (game, simplify) = (&*game, config.simplify);
-        let etc = config.etc;
-        let b = lift_beta(frame.beta);
-        let wanted = if b > 0 { Wanted::Loss } else { Wanted::Upper };
-        let start = frame.heaps_start as usize;
-        let parent = &heaps[start..start + frame.heaps_len as usize];
-        let misere = game.terminal_is_win();
-        let mut index = 0u32;
-        // A move that decides the frame: the child's upper bound, key and index.
-        let mut decisive = None;
-        // Keys only: most positions are cut off here, and ranking the moves is left
-        // to those that are not.
-        let _ = game.ruleset.for_each_move(parent, |removed, added| {
-            index += 1;
-            let mut key = frame.key;
-            for &i in removed {
-                key = Combine::Sum.remove(key, cached_code(codes, game, simplify, parent[i]));
-            }
-            for &h in added {
-                key = Combine::Sum.add(key, cached_code(codes, game, simplify, h));
-            }
-            if key.is_empty() {
-                if misere {
-                    // Ending the game loses in one move: the floor every position
-                    // starts from, never worth a search.
-                    return ControlFlow::Continue(());
-                }
-                decisive = Some((MIN, key, index));
-                return ControlFlow::Break(());
-            }
-            if etc {
-                if let Some(upper) = table.upper(key, wanted) {
-                    if -upper >= b {
-                        decisive = Some((upper, key, index));
-                        return ControlFlow::Break(());
-                    }
-                }
-            }
-            moves.push(Candidate {
-                key,
-                rank: u64::from(u32::MAX - index),
-                ops: ops.len() as u32,
-                removed: removed.len() as u8,
-                added: added.len() as u8,
-            });
-            ops.extend(removed.iter().map(|&i| i as Heap));
-            ops.extend_from_slice(added);
-            ControlFlow::Continue(())
-        });
-        let begin = frame.moves_start as usize;
-        if let Some((upper, key, index)) = decisive {
-            self.moves.truncate(begin);
-            self.ops.truncate(frame.ops_start as usize);
-            self.ordering.reward(signature(frame.key, key), top);
-            if upper == MIN {
-                self.stats.cutoffs += 1;
-            } else {
-                self.stats.etc_cutoffs += 1;
-            }
-            return Some(Decided {
-                score: shrink(-upper),
-                // Nothing beats a win in one.
-                bound: if upper == MIN {
-                    Bound::Exact
-                } else {
-                    Bound::Lower
-                },
-                best_move: index,
-            });
-        }
-        if index == 0 {
-            return Some(Decided {
-                score: self.terminal(),
-                bound: Bound::Exact,
-                best_move: 0,
-            });
-        }
-        let end = self.moves.len();
-        self.frames[top].moves_end = end as u32;
-        if begin == end {
-            // Every move ends the game, in misère play: lost in one.
-            return Some(Decided {
-                score: shrink(MIN),
-                bound: Bound::Exact,
-                best_move: 0,
-            });
-        }
-        let guide = self.guide.as_ref();
-        let value = |h: Heap| guide.and_then(|g| g.value(h));
-        let parent = &self.heaps[start..start + frame.heaps_len as usize];
-        for candidate in &mut self.moves[begin..end] {
-            let mut order = self
-                .ordering
-                .score(signature(frame.key, candidate.key), top)
-                .min(HISTORY_MAX);
-            let index = candidate.index();
-            if index == frame.hint {
-                order |= HINT_BONUS;
-            }
-            if guide.is_some() {
-                let ops = candidate.ops as usize;
-                let removed_end = ops + candidate.removed as usize;
-                let removed = self.ops[ops..removed_end]
-                    .iter()
-                    .map(|&i| parent[i as usize]);
-                let added = &self.ops[removed_end..removed_end + candidate.added as usize];
-                let nim = removed.fold(frame.nim, |nim, h| nim.toggle(value(h), false));
-                let nim = added.iter().fold(nim, |nim, &h| nim.toggle(value(h), true));
-                if nim.guess_unsafe(misere) {
-                    order |= GUIDE_BONUS;
-                }
-            }
-            candidate.rank |= u64::from(order) << 32;
-        }
-        self.moves[begin..end].sort_unstable_by_key(|candidate| std::cmp::Reverse(candidate.rank));
-        None
     }
 }
 

@@ -10,19 +10,27 @@
 //! one of four windowed [`Algorithm`]s, all exact; they differ only in work.
 
 mod engine;
+mod parallel;
 mod proof;
-pub mod score;
-pub mod table;
+pub(crate) mod score;
+mod shared;
+mod table;
+mod windows;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use self::engine::Engine;
-use self::score::{lift_alpha, lift_beta, unshrink, Score, MAX, MIN};
+use self::score::{lift_alpha, lift_beta, unshrink, Score};
+use self::shared::SharedTable;
 use crate::error::{Error, Result};
 use crate::game::{Game, Position};
+use crate::search::endgame::Endgame;
+use crate::search::theory::Outcomes;
 use crate::search::{ProgressHook, SearchConfig, SearchStats};
 use crate::value::Value;
 
@@ -116,6 +124,10 @@ pub struct RemotenessStats {
     pub table_entries: u64,
     /// Table entries dropped by the replacement policy.
     pub evictions: u64,
+    /// Positions answered by the endgame table instead of a search.
+    pub endgame_hits: u64,
+    /// Children answered by the table the threads of a parallel search share.
+    pub shared_hits: u64,
 }
 
 impl RemotenessStats {
@@ -123,7 +135,7 @@ impl RemotenessStats {
     pub fn as_search_stats(&self) -> SearchStats {
         SearchStats {
             nodes: self.nodes,
-            table_hits: self.table_hits,
+            table_hits: self.table_hits + self.endgame_hits + self.shared_hits,
             etc_cutoffs: self.etc_cutoffs,
             cutoffs: self.cutoffs,
             max_depth: self.max_depth,
@@ -133,24 +145,129 @@ impl RemotenessStats {
     }
 }
 
-/// Aspiration: half-width of the first window, in score units (one remoteness step
-/// of a given outcome is two units), and its growth on each failure.
-const ASPIRATION_DELTA: i64 = 4;
-const ASPIRATION_GROWTH: i64 = 4;
+/// Most bytes the table shared by the threads of a parallel search takes.
+const SHARED_MAX_BYTES: usize = 8 << 20;
 
 /// The remoteness solver for one game; keep it to reuse its table across positions.
 pub struct RemotenessSolver {
+    /// The main thread's engine: its answers are the solver's.
     engine: Engine,
+    /// One engine per further thread, once the threads have started.
+    helpers: Vec<Engine>,
+    /// Set to stop the helpers once the main thread has its answer.
+    stop: Arc<AtomicBool>,
+    /// The table the threads share, once they have started.
+    shared: Option<Arc<SharedTable>>,
+    game: Game,
+    /// The settings of every thread's engine (the memory bound an equal share).
+    config: SearchConfig,
+    threads: usize,
+    /// Searches may start the further threads.
+    parallel: bool,
+    /// What the helpers are to be handed when they start.
+    outcomes: Option<Outcomes>,
+    endgame: Option<Arc<dyn Endgame>>,
     algorithm: Algorithm,
 }
 
 impl RemotenessSolver {
-    /// A solver for `game`; `config.hash_bytes` bounds its transposition table.
+    /// A solver for `game` on `config.threads` threads; `config.hash_bytes` bounds its
+    /// tables (with several threads, each thread's own and the shared one get an
+    /// equal share). The further threads start with the first search that may use them
+    /// (see [`RemotenessSolver::set_parallel`]).
     pub fn new(game: &Game, config: SearchConfig, algorithm: Algorithm) -> Self {
+        let threads = config.threads.max(1);
+        let config = SearchConfig {
+            hash_bytes: if threads == 1 {
+                config.hash_bytes
+            } else {
+                config.hash_bytes / (threads + 1)
+            },
+            ..config
+        };
         RemotenessSolver {
             engine: Engine::new(game, config, algorithm == Algorithm::NegaScout),
+            helpers: Vec::new(),
+            stop: Arc::new(AtomicBool::new(false)),
+            shared: None,
+            game: game.clone(),
+            config,
+            threads,
+            parallel: true,
+            outcomes: None,
+            endgame: None,
             algorithm,
         }
+    }
+
+    /// Threads the solver searches with (when allowed to: see
+    /// [`RemotenessSolver::set_parallel`]).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Lets searches use every thread (the default) or the main one alone: a short
+    /// search is done before the others would have started. Answers are the same
+    /// either way.
+    pub fn set_parallel(&mut self, parallel: bool) {
+        self.parallel = parallel;
+    }
+
+    /// Starts the further threads' engines and the table they share with the main
+    /// one, when allowed and not done yet; true when there are several threads.
+    fn start_threads(&mut self) -> bool {
+        if !self.parallel || self.threads == 1 {
+            return false;
+        }
+        if self.shared.is_none() {
+            // The shared table is allocated whole (and zeroed) at once, unlike the
+            // threads' own tables, which grow as they fill: it gets no more than it is
+            // likely to use.
+            let bytes = self.config.hash_bytes.min(SHARED_MAX_BYTES);
+            let shared = Arc::new(SharedTable::with_bytes(bytes, self.threads));
+            self.engine.join(Arc::clone(&shared), 0, None);
+            let negascout = self.algorithm == Algorithm::NegaScout;
+            for thread in 1..self.threads {
+                let mut helper = Engine::new(&self.game, self.config, negascout);
+                helper.join(Arc::clone(&shared), thread, Some(Arc::clone(&self.stop)));
+                if let Some(outcomes) = &self.outcomes {
+                    helper.set_outcomes(outcomes.clone());
+                }
+                if let Some(endgame) = &self.endgame {
+                    helper.set_endgame(Arc::clone(endgame));
+                }
+                self.helpers.push(helper);
+            }
+            self.shared = Some(shared);
+        }
+        true
+    }
+
+    /// Orders moves and narrows windows by the exact outcomes of a misère quotient of
+    /// the game's ruleset (the answer layer builds it), for positions whose heaps it
+    /// covers; ignored when the settings switch guidance off.
+    pub fn set_outcomes(&mut self, outcomes: Outcomes) {
+        for helper in &mut self.helpers {
+            helper.set_outcomes(outcomes.clone());
+        }
+        self.engine.set_outcomes(outcomes.clone());
+        self.outcomes = Some(outcomes);
+    }
+
+    /// Positions expanded so far by their number of tokens: slot `t` counts those of
+    /// `t` tokens, the last slot those of at least as many. Where a search spends its
+    /// nodes says which endgame table would pay for itself.
+    pub fn tiers(&self) -> &[u64] {
+        self.engine.tiers()
+    }
+
+    /// Looks up the positions `endgame` covers instead of searching them.
+    pub fn set_endgame(&mut self, endgame: Arc<dyn Endgame>) {
+        for helper in &mut self.helpers {
+            helper.set_endgame(Arc::clone(&endgame));
+        }
+        self.engine.set_endgame(Arc::clone(&endgame));
+        self.endgame = Some(endgame);
     }
 
     /// The algorithm this solver runs.
@@ -193,10 +310,12 @@ impl RemotenessSolver {
     /// decreasing remoteness; ties by position.
     pub fn moves(&mut self, position: &Position) -> Vec<(Position, Value)> {
         let children = self.engine.game().children(position);
-        let mut scored: Vec<(Score, Position)> = children
-            .into_iter()
-            .map(|child| (self.score(&child), child))
-            .collect();
+        let scores: Vec<Score> = if self.start_threads() {
+            self.scores_together(&children)
+        } else {
+            children.iter().map(|child| self.score(child)).collect()
+        };
+        let mut scored: Vec<(Score, Position)> = scores.into_iter().zip(children).collect();
         // Ascending score is exactly that order: losses of the opponent from the
         // fastest, then its wins from the slowest.
         scored.sort();
@@ -207,98 +326,38 @@ impl RemotenessSolver {
             .collect()
     }
 
-    /// The statistics accumulated so far.
+    /// The statistics accumulated so far, by all threads together.
     pub fn stats(&self) -> RemotenessStats {
-        self.engine.stats()
+        self.stats_together()
     }
 
-    /// Installs a hook called every 65 536 nodes (for a spinner).
+    /// Installs a hook called every 65 536 nodes of the main thread (for a spinner).
     pub fn set_progress(&mut self, hook: ProgressHook) {
         self.engine.set_progress(hook);
     }
 
-    /// Bytes the transposition table has allocated.
+    /// Removes the progress hook and hands it back (to install in another solver).
+    pub fn take_progress(&mut self) -> Option<ProgressHook> {
+        self.engine.take_progress()
+    }
+
+    /// Bytes the transposition tables have allocated (every thread's and the shared).
     pub fn table_bytes(&self) -> usize {
-        self.engine.table_bytes()
+        let helpers: usize = self.helpers.iter().map(|helper| helper.table_bytes()).sum();
+        let shared = self
+            .shared
+            .as_ref()
+            .map_or(0, |shared| shared.allocated_bytes());
+        self.engine.table_bytes() + helpers + shared
     }
 
-    /// The score of `position` (see [`score`]), exact.
+    /// The score of `position`, exact (a score folds the outcome and the remoteness into
+    /// one integer): by this solver's threads together where it has several.
     pub fn score(&mut self, position: &Position) -> Score {
-        let (lower, upper) = self.engine.bounds(position);
-        if lower == upper {
-            return lower;
-        }
-        match self.algorithm {
-            Algorithm::AlphaBeta | Algorithm::NegaScout => {
-                self.engine.stats_mut().root_searches += 1;
-                self.engine.search(position, MIN - 1, MAX + 1)
-            }
-            Algorithm::MtdF => self.mtdf(position, lower, upper),
-            Algorithm::Aspiration => self.aspiration(position, lower, upper),
-        }
-    }
-
-    /// MTD(f): null-window tests until the bounds meet. The first asks whether the
-    /// position is a win at all, the boolean question; each fail-soft answer moves a
-    /// bound to the value it proved.
-    fn mtdf(&mut self, position: &Position, mut lower: Score, mut upper: Score) -> Score {
-        let mut guess: Score = 1;
-        while lower < upper {
-            let gamma = if guess <= lower {
-                lower + 1
-            } else {
-                guess.min(upper)
-            };
-            self.engine.stats_mut().root_searches += 1;
-            guess = self.engine.search(position, gamma - 1, gamma);
-            if self.engine.aborted() {
-                return guess;
-            }
-            if guess < gamma {
-                upper = guess;
-            } else {
-                lower = guess;
-            }
-        }
-        lower
-    }
-
-    /// Aspiration windows around the bound the boolean question ("is it a win?")
-    /// proves, widened fourfold on the side that failed. The boolean test keeps its
-    /// threshold at zero whatever the depth; narrow windows far from the truth would
-    /// shift with the length of the path to each position, and bounds found under one
-    /// seldom decide another.
-    fn aspiration(&mut self, position: &Position, lower: Score, upper: Score) -> Score {
-        let clamp = |x: i64| x.clamp(i64::from(MIN) - 1, i64::from(MAX) + 1) as Score;
-        self.engine.stats_mut().root_searches += 1;
-        let guess = self.engine.search(position, 0, 1);
-        if self.engine.aborted() {
-            return guess;
-        }
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if guess > 0 {
-            (
-                guess - 1,
-                clamp(i64::from(guess) + delta).min(upper.saturating_add(1)),
-            )
+        if self.start_threads() {
+            self.score_together(position)
         } else {
-            (clamp(i64::from(guess) - delta).max(lower - 1), guess + 1)
-        };
-        loop {
-            self.engine.stats_mut().root_searches += 1;
-            let score = self.engine.search(position, alpha, beta);
-            if self.engine.aborted() {
-                return score;
-            }
-            delta *= ASPIRATION_GROWTH;
-            if score <= alpha {
-                (alpha, beta) = (clamp(i64::from(score) - delta), score + 1);
-            } else if score >= beta {
-                (alpha, beta) = (score - 1, clamp(i64::from(score) + delta));
-            } else {
-                return score;
-            }
-            self.engine.stats_mut().re_searches += 1;
+            windows::score(&mut self.engine, self.algorithm, position)
         }
     }
 

@@ -7,6 +7,7 @@
 //! first (in generation order) whose stored upper bound proves the claim, or when the
 //! table has dropped it, the first (in position order) a null-window test proves. Its
 //! size counts distinct positions with a move, as the search counts expansions.
+//! Claims that the outcome alone settles, where theory knows it exactly, need no node.
 //! Searched nodes over that count is the ordering efficiency: 1.0 would mean every
 //! node searched was needed; moves tried before the one that worked, and re-searches,
 //! raise it.
@@ -31,11 +32,12 @@ enum Claim {
 }
 
 impl Claim {
-    /// True when every score satisfies the claim.
-    fn is_trivial(self) -> bool {
+    /// True when every score within `(least, most)`, the bounds theory gives the
+    /// position, satisfies the claim.
+    fn is_trivial(self, (least, most): (Score, Score)) -> bool {
         match self {
-            Claim::AtLeast(gamma) => gamma <= MIN,
-            Claim::AtMost(gamma) => gamma >= MAX,
+            Claim::AtLeast(gamma) => gamma <= least,
+            Claim::AtMost(gamma) => gamma >= most,
         }
     }
 
@@ -62,7 +64,7 @@ impl RemotenessSolver {
         ];
         while let Some((position, claim)) = work.pop() {
             let key = self.engine.key(&position);
-            if claim.is_trivial() || key.is_empty() {
+            if key.is_empty() || claim.is_trivial(self.engine.theory_bounds(&position)) {
                 continue;
             }
             let strongest = shown.entry(key).or_insert((MIN, MAX));

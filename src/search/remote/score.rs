@@ -63,6 +63,18 @@ pub fn remoteness(score: Score) -> u32 {
     }
 }
 
+/// The score of a position of remoteness `remoteness`: a win or a loss by its parity
+/// under `convention`.
+#[inline]
+pub fn of_remoteness(remoteness: u32, convention: Convention) -> Score {
+    // Normal play: odd remotenesses win; misère play: even ones.
+    if (remoteness % 2 == 1) == (convention == Convention::Normal) {
+        win(remoteness)
+    } else {
+        loss(remoteness)
+    }
+}
+
 /// The value a score stands for; the outcome follows from the remoteness's parity.
 pub fn to_value(score: Score, convention: Convention) -> Value {
     let value = Value::remote(remoteness(score), convention);

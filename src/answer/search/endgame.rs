@@ -1,0 +1,156 @@
+//! Endgame tables for the remoteness search: every position of a bounded domain with its
+//! remoteness, labelled bottom-up on the fly, handed to the search as its [`Endgame`].
+//!
+//! Which domain pays for itself is decided from where a short search spent its nodes
+//! ([`choose`]): the labeller visits every position of a domain once, a search only
+//! those it needs, perhaps many times, so a table pays where the search is dense.
+
+use crate::domain::{Domain, Partitions, Ranker};
+use crate::error::{Error, Result};
+use crate::game::{Game, Heap, Position};
+use crate::label::Plan;
+use crate::search::Endgame;
+
+/// Most positions a table built on the fly labels (about a third of a second's work on
+/// two cores for misère Kayles).
+pub const MAX_POSITIONS: u64 = 1 << 20;
+/// Positions expanded per position of a tier, in the tiers a short search has already
+/// finished, at which a table of small totals is worth labelling: the labeller settles
+/// a position in about a third of the time the search takes to expand one.
+const DENSE: f64 = 0.5;
+/// Tiers within this many tokens of the busiest one may still be filling.
+const SETTLING: usize = 4;
+/// Fewest positions of the finished tiers for a density to mean something.
+const SAMPLE: u64 = 256;
+/// The top quarter of a position's tokens is left to the search: near the root it
+/// needs few positions of each tier.
+const LEFT_TO_SEARCH: u64 = 4;
+
+/// Remotenesses of every position of a domain, by rank.
+pub(super) struct Labelled {
+    ranker: Ranker,
+    /// One byte per position where every remoteness fits, which keeps probes in cache.
+    values: Values,
+}
+
+enum Values {
+    Narrow(Vec<u8>),
+    Wide(Vec<u32>),
+}
+
+impl Labelled {
+    /// Labels every position of `domain` with `threads` workers (`None`: one per core).
+    pub(super) fn label(game: &Game, domain: Domain, threads: Option<usize>) -> Result<Self> {
+        let plan = Plan::new(game, domain, None, threads)?.with_remoteness();
+        let ranker = plan.ranker().clone();
+        let labelled = plan.run(&|_| {})?;
+        let remoteness = labelled
+            .remoteness
+            .ok_or_else(|| Error::internal("a remoteness plan labels remotenesses"))?;
+        let values = if remoteness.rmax() < u32::from(u8::MAX) {
+            Values::Narrow(remoteness.values().iter().map(|&r| r as u8).collect())
+        } else {
+            Values::Wide(remoteness.values().to_vec())
+        };
+        Ok(Labelled { ranker, values })
+    }
+
+    /// Positions labelled.
+    pub(super) fn positions(&self) -> u64 {
+        self.ranker.count()
+    }
+}
+
+impl Endgame for Labelled {
+    fn max_total(&self) -> u64 {
+        self.ranker.max_total()
+    }
+
+    #[inline]
+    fn remoteness(&self, heaps: &[Heap]) -> Option<u32> {
+        if !self.ranker.contains(heaps) {
+            return None;
+        }
+        let rank = self.ranker.rank_unchecked(heaps) as usize;
+        match &self.values {
+            Values::Narrow(values) => values.get(rank).map(|&r| u32::from(r)),
+            Values::Wide(values) => values.get(rank).copied(),
+        }
+    }
+}
+
+/// The domain worth labelling for searches from `position` (canonical: heaps that can
+/// move), given the positions a search from it expanded so far by tier of tokens
+/// (`tiers`), within `bytes` of memory; `None` when no table pays.
+///
+/// Rules whose moves never add a heap keep every position within as many heaps as
+/// the root has, none larger than its largest: where that whole domain is small, it is
+/// labelled, and the search becomes one look-up. Rules that split heaps get every
+/// position of at most `T` tokens, where the search is dense in the tiers it finished.
+pub(super) fn choose(
+    game: &Game,
+    position: &Position,
+    tiers: &[u64],
+    bytes: u64,
+) -> Option<Domain> {
+    let heaps = position.heaps();
+    let largest = heaps.last().copied()?;
+    let domain = if game.ruleset.splits() {
+        let total = u64::try_from(position.total()).ok()?;
+        let ceiling = total - total.div_ceil(LEFT_TO_SEARCH);
+        if !dense(tiers) {
+            return None;
+        }
+        let partitions = Partitions::new(ceiling.min(tiers.len() as u64)).ok()?;
+        let t = (0..=partitions.total())
+            .rev()
+            .find(|&t| partitions.tier(t).end <= MAX_POSITIONS)?;
+        Domain::Total { total: t }
+    } else {
+        let count = multisets(heaps.len() as u64, largest)?;
+        if count > MAX_POSITIONS {
+            return None;
+        }
+        Domain::Heaps {
+            heaps: heaps.len() as u32,
+            max: largest,
+        }
+    };
+    let plan = Plan::new(game, domain, None, None).ok()?.with_remoteness();
+    (plan.bytes_needed() <= bytes && plan.ranker().count() > 0).then_some(domain)
+}
+
+/// True when the tiers a search has finished (those well below its busiest) hold about
+/// as many expansions as positions.
+fn dense(tiers: &[u64]) -> bool {
+    let Some(busiest) = (0..tiers.len()).max_by_key(|&t| tiers[t]) else {
+        return false;
+    };
+    let Some(settled) = busiest.checked_sub(SETTLING) else {
+        return false;
+    };
+    let Ok(partitions) = Partitions::new(settled as u64) else {
+        return false;
+    };
+    let (mut expanded, mut positions) = (0u64, 0u64);
+    for t in (1..=settled).rev() {
+        let tier = partitions.tier(t as u64);
+        expanded += tiers[t];
+        positions += tier.end - tier.start;
+        if positions >= SAMPLE {
+            break;
+        }
+    }
+    positions >= SAMPLE && expanded as f64 >= DENSE * positions as f64
+}
+
+/// Multisets of at most `k` heaps of sizes up to `max` (the `--heaps k --max max`
+/// domain), or `None` beyond `u64`.
+fn multisets(k: u64, max: Heap) -> Option<u64> {
+    // C(max + k, k), computed exactly step by step.
+    let mut count: u64 = 1;
+    for i in 1..=k {
+        count = count.checked_mul(max.checked_add(i)?)? / i;
+    }
+    Some(count)
+}

@@ -1,0 +1,161 @@
+//! The remoteness search with what the answer layer gives it: the misère quotient that
+//! orders its moves, and an endgame table it looks small positions up in.
+//!
+//! Both cost something before they save anything (a quotient that grows wild can take
+//! a second to give up; a table is labelled whole), so a position first gets a short
+//! search alone: most positions finish within it. One that does not is a long search,
+//! and then theory and an endgame table sized to pay for itself are brought in before
+//! the search goes on (with what it already proved kept in its table).
+
+use std::sync::Arc;
+
+use super::endgame::{self, Labelled};
+use super::theory::Grown;
+use crate::domain::Domain;
+use crate::game::{Game, Position};
+use crate::search::{Algorithm, ProgressHook, RemotenessSolver, RemotenessStats, SearchConfig};
+use crate::value::Value;
+
+/// Nodes a position is searched alone before theory and an endgame table are brought in.
+const ALONE_NODES: u64 = 1 << 12;
+/// An endgame table may take this fraction of the memory the search may take.
+const ENDGAME_SHARE: usize = 2;
+
+/// The remoteness solver and what was handed to it.
+pub(super) struct Remote {
+    game: Game,
+    config: SearchConfig,
+    solver: RemotenessSolver,
+
+    theory: Grown,
+    /// The domain of the endgame table handed over, if any.
+    endgame: Option<Domain>,
+    /// Positions labelled for endgame tables so far.
+    endgame_positions: u64,
+    /// Theory and tables were brought in for the largest heap and the total here.
+    prepared_for: (u64, u64),
+}
+
+impl Remote {
+    pub(super) fn new(game: &Game, config: SearchConfig, algorithm: Algorithm) -> Self {
+        let mut solver = RemotenessSolver::new(game, config, algorithm);
+        // The short search runs on one thread: threads pay only in long ones.
+        solver.set_parallel(false);
+        Remote {
+            game: game.clone(),
+            config,
+            solver,
+            theory: Grown::default(),
+            endgame: None,
+            endgame_positions: 0,
+
+            prepared_for: (0, 0),
+        }
+    }
+
+    pub(super) fn set_progress(&mut self, hook: ProgressHook) {
+        self.solver.set_progress(hook);
+    }
+
+    pub(super) fn stats(&self) -> RemotenessStats {
+        self.solver.stats()
+    }
+
+    pub(super) fn table_bytes(&self) -> usize {
+        self.solver.table_bytes()
+    }
+
+    /// Positions labelled for endgame tables so far.
+    pub(super) fn endgame_positions(&self) -> u64 {
+        self.endgame_positions
+    }
+
+    /// True when theory and tables already cover `position` as far as they will.
+    fn prepared(&self, position: &Position) -> bool {
+        let largest = position.heaps().last().copied().unwrap_or(0);
+        let total = position.total().min(u128::from(u64::MAX)) as u64;
+        largest <= self.prepared_for.0 && total <= self.prepared_for.1
+    }
+
+    /// Brings in theory, an endgame table and the threads for positions like
+    /// `position`, whose short search did not finish.
+    fn prepare(&mut self, position: &Position) {
+        let largest = position.heaps().last().copied().unwrap_or(0);
+        let total = u64::try_from(position.total()).unwrap_or(u64::MAX);
+        if self.config.guide {
+            if let Some(outcomes) = self.theory.grow(&self.game, largest) {
+                self.solver.set_outcomes(outcomes);
+            }
+        }
+        let game = &self.game;
+        let canonical = Position::new(
+            position
+                .heaps()
+                .iter()
+                .copied()
+                .filter(|&h| h > 0 && !game.is_dead(h))
+                .collect(),
+        );
+        let bytes = (self.config.hash_bytes / ENDGAME_SHARE) as u64;
+        let threads = self.config.threads.max(1);
+        if let Some(domain) = endgame::choose(game, &canonical, self.solver.tiers(), bytes) {
+            if self.endgame != Some(domain) {
+                if let Ok(table) = Labelled::label(game, domain, Some(threads)) {
+                    self.endgame_positions += table.positions();
+                    self.solver.set_endgame(Arc::new(table));
+                    self.endgame = Some(domain);
+                }
+            }
+        }
+        self.solver.set_parallel(true);
+        self.prepared_for = (
+            self.prepared_for.0.max(largest),
+            self.prepared_for.1.max(total),
+        );
+    }
+
+    /// The remoteness of `position`.
+    pub(super) fn value(&mut self, position: &Position) -> Value {
+        if !self.prepared(position) {
+            if let Some(value) = self.solver.value_within(position, ALONE_NODES) {
+                return value;
+            }
+            self.prepare(position);
+        }
+        self.solver.value(position)
+    }
+
+    /// The remoteness of `position` if the search needs at most `nodes` more nodes.
+    pub(super) fn value_within(&mut self, position: &Position, nodes: u64) -> Option<Value> {
+        let before = self.solver.stats().nodes;
+        if !self.prepared(position) {
+            if let Some(value) = self.solver.value_within(position, nodes.min(ALONE_NODES)) {
+                return Some(value);
+            }
+            if nodes <= ALONE_NODES {
+                return None;
+            }
+            self.prepare(position);
+        }
+        let spent = self.solver.stats().nodes - before;
+        self.solver.value_within(position, nodes - spent)
+    }
+
+    /// Every move with the value it leads to (see [`RemotenessSolver::moves`]).
+    pub(super) fn moves(&mut self, position: &Position) -> Vec<(Position, Value)> {
+        self.value(position);
+        self.solver.moves(position)
+    }
+
+    /// The remoteness-optimal move (see [`RemotenessSolver::best_move`]).
+    pub(super) fn best_move(&mut self, position: &Position) -> Option<(Position, Value)> {
+        self.value(position);
+        self.solver.best_move(position)
+    }
+
+    /// Positions of the proof tree of `position`'s value (see
+    /// [`RemotenessSolver::proof_size`]).
+    pub(super) fn proof_size(&mut self, position: &Position) -> u64 {
+        self.solver.proof_size(position)
+    }
+}

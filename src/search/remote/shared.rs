@@ -1,0 +1,221 @@
+//! What the threads of a parallel remoteness search share: the score bounds each
+//! publishes, the positions each is searching now, and a filter per thread of the keys
+//! it published, all read and written without locks.
+//!
+//! Each thread keeps its own bounds table (hashbrown, fast, with the filters that make
+//! enhanced transposition cut-offs cheap) and asks this one only where its own does not
+//! decide a child, and then only when another thread's filter says it may have
+//! published the key: most positions a thread searches no other has touched, and a
+//! cache-resident bit answers that. Publishing writes a thread's own merged entry to
+//! one slot chosen by the key, without reading it first: the newest entry of a key
+//! is its tightest, and a store costs no wait.
+//!
+//! Slots are three words written with relaxed atomics, the first the XOR of the key's
+//! check word with the other two (Hyatt and Mann's lockless hashing): a slot torn by
+//! two writers fails the check and reads as empty, so a reader only ever sees bounds
+//! some thread proved for that key.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::score::Score;
+use crate::search::key::Key;
+
+/// Bytes one slot takes.
+const SLOT_BYTES: usize = 3 * 8;
+/// Slots of the set of positions some thread is searching (a power of two, small
+/// enough to stay in cache).
+const BUSY_SLOTS: usize = 1 << 14;
+/// Bits of each thread's filter per slot of the table.
+const FILTER_BITS_PER_SLOT: usize = 2;
+
+/// What the shared table holds of one position (as a thread's own table does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shared {
+    /// The score is at least this.
+    pub lower: Score,
+    /// The score is at most this.
+    pub upper: Score,
+    /// Generation index of the move that gave the last bound, plus one (0: none).
+    pub best: u32,
+    /// Nodes the search behind the bounds took (saturating).
+    pub work: u32,
+}
+
+impl Shared {
+    fn words(self) -> (u64, u64) {
+        (
+            u64::from(self.lower as u32) | (u64::from(self.upper as u32) << 32),
+            u64::from(self.best) | (u64::from(self.work) << 32),
+        )
+    }
+
+    fn of_words(bounds: u64, rest: u64) -> Self {
+        Shared {
+            lower: bounds as u32 as Score,
+            upper: (bounds >> 32) as u32 as Score,
+            best: rest as u32,
+            work: (rest >> 32) as u32,
+        }
+    }
+}
+
+/// Score bounds shared between threads, in a fixed array of slots.
+pub struct SharedTable {
+    slots: Vec<[AtomicU64; 3]>,
+    /// Slots minus one (their count is a power of two).
+    mask: usize,
+    /// Per thread, a bit per slot-sized share of key digests it published.
+    filters: Vec<Vec<AtomicU64>>,
+    filter_mask: u64,
+    /// Check words of positions a thread is searching now, by digest: another thread
+    /// that meets one among the moves it has yet to try leaves it for later (Weill's
+    /// ABDADA), so the threads split the work instead of repeating it. A position
+    /// whose slot is taken is simply not marked: the set is a hint.
+    busy: Vec<AtomicU64>,
+}
+
+impl SharedTable {
+    /// A table of at most `bytes` of slots (at least one), for `threads` threads.
+    pub fn with_bytes(bytes: usize, threads: usize) -> Self {
+        let mut slots = 1usize;
+        while slots * 2 * SLOT_BYTES <= bytes {
+            slots *= 2;
+        }
+        let bits = (slots * FILTER_BITS_PER_SLOT).max(64);
+        let zeros = |n: usize| (0..n).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
+        SharedTable {
+            slots: (0..slots)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
+            mask: slots - 1,
+            filters: (0..threads).map(|_| zeros(bits / 64)).collect(),
+            filter_mask: bits as u64 - 1,
+            busy: zeros(BUSY_SLOTS),
+        }
+    }
+
+    /// Bytes the table takes.
+    pub fn allocated_bytes(&self) -> usize {
+        let filters: usize = self.filters.iter().map(|f| f.len() * 8).sum();
+        self.slots.len() * SLOT_BYTES + filters + self.busy.len() * 8
+    }
+
+    /// The word that identifies `key` in its slot: never zero (an empty slot reads as
+    /// zero).
+    #[inline]
+    fn check(key: Key) -> u64 {
+        key.check() | 1
+    }
+
+    #[inline]
+    fn slot(&self, key: Key) -> &[AtomicU64; 3] {
+        &self.slots[key.digest() as usize & self.mask]
+    }
+
+    /// True when some thread but `thread` may have published `key`.
+    #[inline]
+    pub fn published_by_others(&self, thread: usize, key: Key) -> bool {
+        let bit = key.digest().rotate_right(32) & self.filter_mask;
+        let (word, bit) = ((bit / 64) as usize, 1u64 << (bit % 64));
+        self.filters
+            .iter()
+            .enumerate()
+            .any(|(t, filter)| t != thread && filter[word].load(Ordering::Relaxed) & bit != 0)
+    }
+
+    /// What is stored for `key`.
+    #[inline]
+    pub fn get(&self, key: Key) -> Option<Shared> {
+        let slot = self.slot(key);
+        let tag = slot[0].load(Ordering::Relaxed);
+        let bounds = slot[1].load(Ordering::Relaxed);
+        let rest = slot[2].load(Ordering::Relaxed);
+        (tag ^ bounds ^ rest == Self::check(key)).then(|| Shared::of_words(bounds, rest))
+    }
+
+    /// Publishes what thread `thread` knows of `key` (its own merged entry), in place
+    /// of whatever the slot held.
+    #[inline]
+    pub fn publish(&self, thread: usize, key: Key, entry: Shared) {
+        let (bounds, rest) = entry.words();
+        let slot = self.slot(key);
+        slot[1].store(bounds, Ordering::Relaxed);
+        slot[2].store(rest, Ordering::Relaxed);
+        slot[0].store(Self::check(key) ^ bounds ^ rest, Ordering::Relaxed);
+        let bit = key.digest().rotate_right(32) & self.filter_mask;
+        let word = &self.filters[thread][(bit / 64) as usize];
+        let bit = 1u64 << (bit % 64);
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn busy_slot(&self, key: Key) -> &AtomicU64 {
+        &self.busy[key.digest().rotate_right(16) as usize & (BUSY_SLOTS - 1)]
+    }
+
+    /// Marks `key` as being searched; false when its slot holds another position.
+    #[inline]
+    pub fn claim(&self, key: Key) -> bool {
+        self.busy_slot(key)
+            .compare_exchange(0, Self::check(key), Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Unmarks `key`, claimed before.
+    #[inline]
+    pub fn release(&self, key: Key) {
+        let _ = self.busy_slot(key).compare_exchange(
+            Self::check(key),
+            0,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
+    }
+
+    /// True when some thread is searching `key` now (or, rarely, another position of
+    /// the same digest and check).
+    #[inline]
+    pub fn is_busy(&self, key: Key) -> bool {
+        self.busy_slot(key).load(Ordering::Relaxed) == Self::check(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::score::{loss, win};
+    use super::*;
+    use crate::search::key::heap_code;
+
+    #[test]
+    fn publishes_claims_and_filters() {
+        let table = SharedTable::with_bytes(4096, 2);
+        let key = heap_code(7);
+        let entry = Shared {
+            lower: win(9),
+            upper: win(5),
+            best: 3,
+            work: 100,
+        };
+        assert_eq!(table.get(key), None);
+        assert!(!table.published_by_others(1, key));
+        table.publish(0, key, entry);
+        assert_eq!(table.get(key), Some(entry));
+        assert!(table.published_by_others(1, key));
+        assert!(!table.published_by_others(0, key));
+        let other = Shared {
+            lower: loss(3),
+            upper: loss(3),
+            best: 0,
+            work: 1,
+        };
+        for h in 0..10_000u64 {
+            table.publish(1, heap_code(h << 8), other);
+        }
+        assert!(table.get(heap_code(1 << 40)).is_none_or(|e| e == other));
+        assert!(table.claim(key) && table.is_busy(key) && !table.claim(key));
+        table.release(key);
+        assert!(!table.is_busy(key));
+    }
+}
