@@ -142,7 +142,7 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     if args.bfile {
         let mut line = Vec::with_capacity(1 << 16);
         for (n, &v) in values.iter().enumerate() {
-            line.extend_from_slice(format!("{n} {v}\n").as_bytes());
+            writeln!(line, "{n} {v}").map_err(stdout_error)?;
             if line.len() >= 1 << 16 {
                 out.write_all(&line).map_err(stdout_error)?;
                 line.clear();

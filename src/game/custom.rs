@@ -264,13 +264,13 @@ impl CustomRules {
     }
 
     /// Every entry point fills the cache before its loops; a heap found missing is filled
-    /// now, and a source that fails here is a fault of the entry point that skipped the
-    /// check, reported as such rather than taken for a heap without options.
+    /// now. A source that fails here (a library caller listing moves, say
+    /// [`Game::children`](super::Game::children), without [`CustomRules::prepare`]) lists
+    /// no options for the heap rather than panic: the failure is kept, and every entry
+    /// point's `prepare` over that heap reports it, so no answer is built on the gap.
     #[cold]
     fn options_late(&self, h: Heap) -> &[Packed] {
-        if let Err(error) = self.prepare(h) {
-            panic!("internal error: the options of heap {h} were needed before they were checked: {error}");
-        }
+        let _ = self.prepare(h);
         self.0.cache.get(h).unwrap_or(&[])
     }
 
@@ -565,6 +565,8 @@ mod tests {
             assert!(error.contains(says), "{error}");
             assert_eq!(rules.prepare(7).unwrap_err().to_string(), error);
             rules.prepare(4).unwrap();
+            // Read without a prepare (a library caller listing moves): no options, no panic.
+            assert!(!rules.has_option(6));
         }
         assert!(rules("test:huge", None).prepare(MAX_HEAP + 1).is_err());
     }

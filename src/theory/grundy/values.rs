@@ -9,11 +9,12 @@
 pub use self::reference::MexReference;
 pub use self::sparse::SparseSpace;
 use crate::error::{Error, Hint, Result};
-use crate::game::Ruleset;
+use crate::game::{Ruleset, SubtractionFamily};
 
 mod reference;
 mod scan;
 mod sparse;
+mod take_sizes;
 
 /// A nim-value.
 pub type Nimber = u32;
@@ -96,11 +97,24 @@ pub fn engine(ruleset: &Ruleset, method: Method, len: u64) -> Result<Box<dyn Seq
     Ok(match method {
         Method::Reference => Box::new(MexReference::with_storage(ruleset.clone(), values)),
         Method::Fast if ruleset.nim_values_are_sizes() => Box::new(NimClosedForm { values }),
-        Method::Fast => match SparseSpace::with_storage(ruleset, values) {
-            Ok(fast) => Box::new(fast),
-            Err(values) => Box::new(MexReference::with_storage(ruleset.clone(), values)),
+        Method::Fast => match ruleset {
+            Ruleset::InfiniteSubtraction(SubtractionFamily::AllBut(excluded)) => {
+                Box::new(take_sizes::AllBut::new(excluded.clone(), values))
+            }
+            Ruleset::InfiniteSubtraction(family) => {
+                Box::new(take_sizes::TakeSizes::new(family.clone(), values))
+            }
+            _ => sparse_or_reference(ruleset, values),
         },
     })
+}
+
+/// The sparse-space engine where it applies, else the plain definition.
+fn sparse_or_reference(ruleset: &Ruleset, values: Vec<Nimber>) -> Box<dyn Sequence> {
+    match SparseSpace::with_storage(ruleset, values) {
+        Ok(fast) => Box::new(fast),
+        Err(values) => Box::new(MexReference::with_storage(ruleset.clone(), values)),
+    }
 }
 
 /// Computes G(0..len) with the given engine.
