@@ -751,3 +751,29 @@ fn tables_and_errors_name_the_game_as_the_rest_of_the_output_does() {
         "this table is for normal play of kayles (octal:0.77), not misere play of kayles (octal:0.77)",
     );
 }
+
+#[test]
+fn play_stops_thinking_at_its_time_limit_where_no_theory_answers() {
+    // Misère Kayles 3000: no quotient on the fly reaches it, so only the search could
+    // answer, and it would take years.
+    let dir = scratch();
+    let started = Instant::now();
+    let out = run_in(
+        dir.path(),
+        &["play", "kayles", "3000", "--misere", "--time-limit", "1"],
+        "hint\nquit\n",
+        SHORT,
+    );
+    assert_one_line(&out, "could not work out the position within 1 second ");
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("start: 3000 (as given)"), "{shown}");
+    // A position the search answers at once is played as before.
+    let out = run_in(
+        dir.path(),
+        &["play", "kayles", "4", "5", "--misere", "--time-limit", "1"],
+        "quit\n",
+        SHORT,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
