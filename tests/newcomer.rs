@@ -707,7 +707,11 @@ fn tables_and_errors_name_the_game_as_the_rest_of_the_output_does() {
         );
         text(&out.stdout)
     };
-    run(&["table", "kayles", "--total", "8", "-o", "k.table"]);
+    let json = run(&["table", "kayles", "--total", "8", "-o", "k.table", "--json"]);
+    assert!(
+        json.contains(r#""game":"octal:0.77","name":"kayles""#),
+        "{json}"
+    );
     run(&["nim-values", "kayles", "--max", "20", "--write", "k.values"]);
     run(&["table", "octal:0.6", "--total", "8", "-o", "o.table"]);
     let info = run(&["info", "k.table"]);

@@ -264,7 +264,7 @@ fn stored_quotient(game: &Game, path: &std::path::Path) -> Result<QuotientSource
             "{}: this quotient is of {}, not {}",
             path.display(),
             quotient.ruleset,
-            game.title()
+            game.ruleset
         )));
     }
     Ok(QuotientSource::stored(game, quotient))
