@@ -772,6 +772,16 @@ fn play_stops_thinking_at_its_time_limit_where_no_theory_answers() {
     assert!(started.elapsed() < Duration::from_secs(20));
     let shown = text(&out.stdout);
     assert!(shown.contains("start: 3000 (as given)"), "{shown}");
+    // Where nothing answers, play's error names no flag play does not take.
+    let out = run_in(
+        dir.path(),
+        &["play", "grundy", "5000000000"],
+        "quit\n",
+        SHORT,
+    );
+    assert_one_line(&out, "no periodicity theorem");
+    let err = text(&out.stderr);
+    assert!(!err.contains("--method") && !err.contains("--max"), "{err}");
     // A position the search answers at once is played as before.
     let out = run_in(
         dir.path(),
