@@ -644,3 +644,17 @@ fn answers_quoted_in_the_readme_prose_are_what_sicher_prints() {
         assert_eq!(printed.trim_end(), said, "README.md: `{command}`");
     }
 }
+
+#[test]
+fn cargo_run_knows_which_binary_the_readme_means() {
+    // With sicher-mpi beside sicher, `cargo run --release -- solve …` (the first
+    // command on a fresh machine) stops at "could not determine which binary to run"
+    // unless the manifest names the default.
+    let manifest = include_str!("../Cargo.toml");
+    let binaries = manifest.matches("[[bin]]").count();
+    assert!(
+        binaries < 2 || manifest.contains("\ndefault-run = \"sicher\"\n"),
+        "Cargo.toml has {binaries} binaries and no default-run = \"sicher\""
+    );
+    assert!(README.contains("\ncargo run --release -- solve "));
+}
