@@ -19,7 +19,7 @@ use std::ops::ControlFlow;
 use crate::answer::{Chain, Engine, Policy, Query, Remoteness};
 use crate::error::{Error, Result};
 use crate::game::{parse_heap, Game, Position, Ruleset};
-use crate::search::{Algorithm, RemotenessSolver, SearchConfig};
+use crate::search::{Algorithm, ProgressHook, RemotenessSolver, SearchConfig};
 use crate::value::Value;
 
 /// The strongest level: every move perfect.
@@ -126,6 +126,12 @@ impl Session {
             level: MAX_LEVEL,
             rng: SplitMix(0),
         })
+    }
+
+    /// Calls `hook` every so many nodes while the search works on a position that
+    /// nothing cheaper answers (the binary shows a spinner and keeps a time limit).
+    pub fn set_search_progress(&mut self, hook: ProgressHook) {
+        self.chain.set_search_progress(hook);
     }
 
     /// Plays below perfection: at `level` (0 to [`MAX_LEVEL`]) each of the computer's

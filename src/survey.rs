@@ -122,7 +122,7 @@ fn quotient_series(game: &Game, max: u64) -> Result<Series> {
     if let (Some((heap, stop)), 0) = (stopped, quotient.max_heap) {
         return Err(Error::resource(format!(
             "misère quotient of {} stopped at heap {heap} ({stop})",
-            game.ruleset
+            game.title()
         )));
     }
     let reach = match stopped_at {

@@ -638,3 +638,156 @@ fn a_work_directory_whose_entry_count_was_edited_says_so() {
         "manifest.json was edited (its checksum does not match)",
     );
 }
+
+#[test]
+fn solve_takes_a_table_without_a_game_as_check_does() {
+    let dir = scratch();
+    let out = run_in(
+        dir.path(),
+        &[
+            "table", "kayles", "--total", "10", "--misere", "-o", "k.table",
+        ],
+        "",
+        SHORT,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let solve = run_in(
+        dir.path(),
+        &["solve", "--table", "k.table", "3", "4"],
+        "",
+        SHORT,
+    );
+    assert_eq!(solve.status.code(), Some(0), "{}", text(&solve.stderr));
+    let check = run_in(
+        dir.path(),
+        &["check", "--table", "k.table", "3", "4"],
+        "",
+        SHORT,
+    );
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    let (solve, check) = (text(&solve.stdout), text(&check.stdout));
+    assert!(
+        solve.starts_with("kayles (octal:0.77), misere play, 3 4: safe"),
+        "{solve}"
+    );
+    assert!(solve.contains("from the table k.table"), "{solve}");
+    assert!(check.starts_with("3 4: safe"), "{check}");
+    // Named, the game must be the table's, and a forced convention must be its.
+    let named = run_in(
+        dir.path(),
+        &["solve", "kayles", "--misere", "--table", "k.table", "3,4"],
+        "",
+        SHORT,
+    );
+    assert_eq!(text(&named.stdout), solve);
+    let wrong = run_in(
+        dir.path(),
+        &["solve", "--table", "k.table", "--normal", "3", "4"],
+        "",
+        SHORT,
+    );
+    assert_one_line(
+        &wrong,
+        "holds misere play of kayles (octal:0.77), not normal play",
+    );
+    let whole = run_in(dir.path(), &["solve", "--table", "k.table"], "", SHORT);
+    assert_one_line(&whole, "give heaps");
+}
+
+#[test]
+fn tables_and_errors_name_the_game_as_the_rest_of_the_output_does() {
+    let dir = scratch();
+    let run = |args: &[&str]| {
+        let out = run_in(dir.path(), args, "", SHORT);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    };
+    let json = run(&["table", "kayles", "--total", "8", "-o", "k.table", "--json"]);
+    assert!(
+        json.contains(r#""game":"octal:0.77","name":"kayles""#),
+        "{json}"
+    );
+    run(&["nim-values", "kayles", "--max", "20", "--write", "k.values"]);
+    run(&["table", "octal:0.51", "--total", "8", "-o", "o.table"]);
+    let info = run(&["info", "k.table"]);
+    assert!(
+        info.contains("game:           kayles (octal:0.77), normal play"),
+        "{info}"
+    );
+    let info = run(&["info", "k.values"]);
+    assert!(
+        info.contains("nim-values of:  kayles (octal:0.77)"),
+        "{info}"
+    );
+    let json = run(&["info", "k.values", "--json"]);
+    assert!(
+        json.contains(r#""game":"octal:0.77","name":"kayles""#),
+        "{json}"
+    );
+    let list = run(&["list", "k.values", "--limit", "1"]);
+    assert!(
+        list.starts_with("kayles (octal:0.77), normal play"),
+        "{list}"
+    );
+    // A ruleset that sicher does not ship keeps its spec as its name.
+    let list = run(&["list", "o.table", "--limit", "1"]);
+    assert!(list.starts_with("octal:0.51, normal play"), "{list}");
+    let out = run_in(
+        dir.path(),
+        &["verify", "kayles", "--heaps", "2", "--max", "10"],
+        "",
+        SHORT,
+    );
+    assert_one_line(&out, "kayles (octal:0.77) splits heaps");
+    let out = run_in(
+        dir.path(),
+        &["check", "kayles", "--misere", "--table", "k.table", "3"],
+        "",
+        SHORT,
+    );
+    assert_one_line(
+        &out,
+        "this table is for normal play of kayles (octal:0.77), not misere play of kayles (octal:0.77)",
+    );
+}
+
+#[test]
+fn play_stops_thinking_at_its_time_limit_where_no_theory_answers() {
+    // Misère Kayles 3000: no quotient on the fly reaches it, so only the search could
+    // answer, and it would take years.
+    let dir = scratch();
+    let started = Instant::now();
+    let out = run_in(
+        dir.path(),
+        &["play", "kayles", "3000", "--misere", "--time-limit", "1"],
+        "hint\nquit\n",
+        SHORT,
+    );
+    assert_one_line(&out, "could not work out the position within 1 second ");
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("start: 3000 (as given)"), "{shown}");
+    // Where nothing answers, play's error names no flag play does not take.
+    let out = run_in(
+        dir.path(),
+        &["play", "grundy", "5000000000"],
+        "quit\n",
+        SHORT,
+    );
+    assert_one_line(&out, "no periodicity theorem");
+    let err = text(&out.stderr);
+    assert!(!err.contains("--method") && !err.contains("--max"), "{err}");
+    // A position the search answers at once is played as before.
+    let out = run_in(
+        dir.path(),
+        &["play", "kayles", "4", "5", "--misere", "--time-limit", "1"],
+        "quit\n",
+        SHORT,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

@@ -613,3 +613,48 @@ fn comments_that_state_numbers_files_or_fragments_are_held_to_them() {
     )
     .is_ok());
 }
+
+/// The prose's quoted answers: every "`check …`: `ANSWER`" in README.md (a command
+/// and, after a colon, the line it prints), joined across line breaks.
+fn prose_answers(markdown: &str) -> Vec<(String, String)> {
+    let text = markdown.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut found = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("`check ") {
+        rest = &rest[at + 1..];
+        let Some(end) = rest.find('`') else { break };
+        let command = rest[..end].to_string();
+        rest = &rest[end + 1..];
+        if let Some(after) = rest.strip_prefix(": `") {
+            if let Some(close) = after.find('`') {
+                found.push((command, after[..close].to_string()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn answers_quoted_in_the_readme_prose_are_what_sicher_prints() {
+    let answers = prose_answers(README);
+    assert!(answers.len() >= 2, "{answers:?}");
+    for (command, said) in answers {
+        let printed =
+            run(&format!("sicher {command}")).unwrap_or_else(|e| panic!("{command}: {e}"));
+        assert_eq!(printed.trim_end(), said, "README.md: `{command}`");
+    }
+}
+
+#[test]
+fn cargo_run_knows_which_binary_the_readme_means() {
+    // With sicher-mpi beside sicher, `cargo run --release -- solve …` (the first
+    // command on a fresh machine) stops at "could not determine which binary to run"
+    // unless the manifest names the default.
+    let manifest = include_str!("../Cargo.toml");
+    let binaries = manifest.matches("[[bin]]").count();
+    assert!(
+        binaries < 2 || manifest.contains("\ndefault-run = \"sicher\"\n"),
+        "Cargo.toml has {binaries} binaries and no default-run = \"sicher\""
+    );
+    assert!(README.contains("\ncargo run --release -- solve "));
+}

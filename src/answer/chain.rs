@@ -190,8 +190,9 @@ impl Chain {
             sources.push(Box::new(closed));
         } else {
             return Err(Error::input(format!(
-                "no theory answers {} with {most_heaps} heaps: nim-values and misère quotients need rules whose moves change one heap, and Wythoff's closed form covers two heaps",
-                game.canonical()
+                "no theory answers {} play of {} with {most_heaps} heaps: nim-values and misère quotients need rules whose moves change one heap, and Wythoff's closed form covers two heaps",
+                game.convention,
+                game.title()
             )));
         }
         Ok(Self::of(game, sources))
@@ -251,8 +252,9 @@ impl Chain {
 
     fn uncovered(&self, position: &Position) -> Error {
         Error::input(format!(
-            "no source can answer {position} of {}: theory does not reach it and the search is switched off",
-            self.game.canonical()
+            "no source can answer {position} in {} play of {}: theory does not reach it and the search is switched off",
+            self.game.convention,
+            self.game.title()
         ))
     }
 }

@@ -59,6 +59,54 @@ pub fn resolve_game(name: Option<&str>, convention: Option<Convention>) -> Resul
     })
 }
 
+/// With `--table`, the GAME slot may hold the first heap instead of a game
+/// (`check --table FILE 3 4 5`): the game's name, if one was given, and the heap words.
+pub fn game_or_first_heap(
+    game: Option<&str>,
+    heaps: &[String],
+    table: Option<&std::path::Path>,
+) -> (Option<String>, Vec<String>) {
+    let first_is_heap = table.is_some()
+        && game.is_some_and(|first| {
+            first
+                .split(',')
+                .all(|w| w.trim().bytes().all(|b| b.is_ascii_digit()))
+        });
+    if first_is_heap {
+        let first = game.map(str::to_string).into_iter();
+        (None, first.chain(heaps.iter().cloned()).collect())
+    } else {
+        (game.map(str::to_string), heaps.to_vec())
+    }
+}
+
+/// The answer chain of `check` and `solve`: the table alone when `--table` is given
+/// without a game (its game read from the table, which must be of a forced
+/// convention), else the game's chain under `policy`.
+pub fn chain_for(
+    game: Option<&str>,
+    convention: Option<Convention>,
+    table: Option<&std::path::Path>,
+    policy: &sicher::answer::Policy,
+) -> Result<sicher::answer::Chain> {
+    match (table, game) {
+        (Some(path), None) => {
+            let chain = sicher::answer::Chain::for_table(path)?;
+            let game = chain.game();
+            if let Some(convention) = convention.filter(|&c| c != game.convention) {
+                return Err(Error::input(format!(
+                    "{} holds {} play of {}, not {convention} play",
+                    path.display(),
+                    game.convention,
+                    game.title()
+                )));
+            }
+            Ok(chain)
+        }
+        (_, name) => sicher::answer::Chain::new(&resolve_game(name, convention)?, policy),
+    }
+}
+
 /// The heaps of the description's start position, as command-line words.
 pub fn start_heaps(game: &Game) -> Result<Vec<String>> {
     let start = game.start.as_ref().ok_or_else(|| {

@@ -10,12 +10,13 @@ use indicatif::ProgressBar;
 use clap::Args;
 
 use super::args::{
-    forced_convention, resolve_game, start_heaps, MethodArgs, RemotenessArgs, SearchArgs,
+    chain_for, forced_convention, game_or_first_heap, start_heaps, MethodArgs, RemotenessArgs,
+    SearchArgs,
 };
 use super::output::{per_second, show_progress, spinner, write_human, write_json_answer};
 use super::{stdout_error, EXAMPLES_CHECK};
-use sicher::answer::{Chain, Policy, Query};
-use sicher::error::{Error, Result};
+use sicher::answer::{Policy, Query};
+use sicher::error::Result;
 use sicher::game::Position;
 use sicher::search::{ProgressHook, SearchStats};
 
@@ -71,39 +72,18 @@ pub struct CheckArgs {
 /// Runs `sicher check`.
 pub fn run(args: &CheckArgs) -> Result<()> {
     let convention = forced_convention(args.misere, args.normal);
-    // With --table, the GAME slot may hold the first heap instead of a game.
-    let first_is_heap = args.table.is_some()
-        && args.game.as_deref().is_some_and(|first| {
-            first
-                .split(',')
-                .all(|w| w.trim().bytes().all(|b| b.is_ascii_digit()))
-        });
-    let (game_name, mut heaps) = if first_is_heap {
-        let first = args.game.clone().into_iter();
-        (None, first.chain(args.heaps.iter().cloned()).collect())
-    } else {
-        (args.game.as_deref(), args.heaps.clone())
-    };
+    let (game_name, mut heaps) =
+        game_or_first_heap(args.game.as_deref(), &args.heaps, args.table.as_deref());
     let policy = Policy {
         algorithm: args.remoteness.algorithm(),
         ..args.method.policy(&args.search, args.table.clone())
     };
-    let mut chain = match (&args.table, game_name) {
-        (Some(path), None) => {
-            let chain = Chain::for_table(path)?;
-            let game = chain.game();
-            if let Some(convention) = convention.filter(|&c| c != game.convention) {
-                return Err(Error::input(format!(
-                    "{} holds {} play of {}, not {convention} play",
-                    path.display(),
-                    game.convention,
-                    game.ruleset
-                )));
-            }
-            chain
-        }
-        (_, name) => Chain::new(&resolve_game(name, convention)?, &policy)?,
-    };
+    let mut chain = chain_for(
+        game_name.as_deref(),
+        convention,
+        args.table.as_deref(),
+        &policy,
+    )?;
     if args.start {
         heaps = start_heaps(chain.game())?;
     }

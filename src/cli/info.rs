@@ -34,6 +34,11 @@ struct InfoReport {
     /// `"outcomes"` or `"nim-values"`.
     kind: &'static str,
     game: String,
+    /// The game as sicher names it (a shipped name where one has these rules).
+    name: String,
+    /// How the human-readable header names the game: the name, with the spec beside.
+    #[serde(skip)]
+    title: String,
     convention: String,
     domain: String,
     entries: u64,
@@ -103,6 +108,8 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         path: args.file.display().to_string(),
         kind: header.kind.name(),
         game: header.game.clone(),
+        name: table.game().name.clone(),
+        title: table.game().title(),
         convention: header.convention.to_string(),
         domain: header.domain.flags(),
         entries: header.entries,
@@ -155,7 +162,11 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             }
         }
         BodyKind::Outcomes { unsafe_count } => {
-            outln!("  game:           {} ({})", report.game, report.convention)?;
+            outln!(
+                "  game:           {}, {} play",
+                report.title,
+                report.convention
+            )?;
             outln!("  domain:         {} ({})", report.domain, header.domain)?;
             outln!(
                 "  entries:        {} ({} unsafe: the player to move loses; {} safe: the player to move wins)",
@@ -165,7 +176,11 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             )?;
         }
         BodyKind::Remoteness { rmax } => {
-            outln!("  game:           {} ({})", report.game, report.convention)?;
+            outln!(
+                "  game:           {}, {} play",
+                report.title,
+                report.convention
+            )?;
             outln!("  domain:         {} ({})", report.domain, header.domain)?;
             outln!(
                 "  entries:        {} remotenesses of {} bits (the outcome follows from parity: in {} play a position is safe exactly when its remoteness is {})",
@@ -185,7 +200,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             }
         }
         BodyKind::NimValues { period } => {
-            outln!("  nim-values of:  {} (normal play)", report.game)?;
+            outln!("  nim-values of:  {} (normal play)", report.title)?;
             outln!(
                 "  entries:        G(0..={}) at {} bits per value",
                 report.entries.saturating_sub(1),

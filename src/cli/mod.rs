@@ -42,7 +42,13 @@ const EXAMPLES_SOLVE: &str = "Examples:
   sicher solve kayles 1000000000000 77    # normal play: by XOR of nim-values
   sicher solve kayles 10 11 12 13 14 --misere
   sicher solve wythoff 400 647 --json
-  sicher solve moore:2 3 5 6 9 --hash 64";
+  sicher solve moore:2 3 5 6 9 --hash 64
+  sicher table kayles --total 12 --misere -o k.table && sicher solve --table k.table 3 4";
+
+const EXAMPLES_TOP: &str = "Examples (each command's --help has more):
+  sicher check nim 3 4 5                  # safe or unsafe, with a winning move
+  sicher solve kayles                     # the complete solution of a one-heap game
+  sicher play nim 3 4 5                   # a game against the computer";
 
 const EXAMPLES_BENCH: &str = "Examples:
   sicher bench                  # the suite with every heuristic on
@@ -55,7 +61,7 @@ const EXAMPLES_BENCH: &str = "Examples:
 /// A position is safe when the player to move has a sure win, unsafe when the player
 /// to move loses against best play.
 #[derive(Parser, Debug)]
-#[command(name = "sicher", version, about, long_about)]
+#[command(name = "sicher", version, about, long_about, after_help = EXAMPLES_TOP)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

@@ -1,6 +1,10 @@
 //! `sicher play`: a game in the terminal against the computer.
 
 use std::io::{BufRead, IsTerminal};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use indicatif::ProgressBar;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -73,6 +77,10 @@ pub struct PlayArgs {
     /// or mtdf (default: alphabeta, the best measured).
     #[arg(long, value_name = "NAME")]
     pub algorithm: Option<Algorithm>,
+    /// How long the computer may think about one position that no theory or table
+    /// answers (the search); past it the game ends with one error line. 0: no limit.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub time_limit: u64,
 }
 
 /// One move, as `--json` prints it.
@@ -156,6 +164,13 @@ fn play(args: &PlayArgs) -> Result<()> {
     game.ruleset
         .prepare(start.heaps().iter().copied().max().unwrap_or(0))?;
     let mut session = Session::new(&game, &policy, start, first)?;
+    let clock = Arc::new(Thinking {
+        since: Mutex::new(Instant::now()),
+        bar: Mutex::new(ProgressBar::hidden()),
+    });
+    if args.time_limit > 0 {
+        session.set_search_progress(clock.clone().limit(Duration::from_secs(args.time_limit)));
+    }
     let seed = args.seed.unwrap_or_else(clock_seed);
     session.set_level(args.level, seed)?;
     let interactive = std::io::stdin().is_terminal();
@@ -214,7 +229,7 @@ fn play(args: &PlayArgs) -> Result<()> {
                 plural(session.plies(), "move")
             );
         }
-        let value = thinking(&mut session, |s| s.value())?;
+        let value = thinking(&clock, &mut session, |s| s.value())?;
         if human {
             outln!(
                 "\nposition {}: {}",
@@ -224,8 +239,9 @@ fn play(args: &PlayArgs) -> Result<()> {
         }
         let (to, random) = match session.to_move() {
             Player::Computer => {
-                let Reply { to, random } = thinking(&mut session, |s| s.computer_move())?
-                    .ok_or_else(|| Error::internal("a move exists but none was chosen"))?;
+                let Reply { to, random } =
+                    thinking(&clock, &mut session, |s| s.computer_move())?
+                        .ok_or_else(|| Error::internal("a move exists but none was chosen"))?;
                 if human {
                     if random {
                         outln!(
@@ -242,7 +258,7 @@ fn play(args: &PlayArgs) -> Result<()> {
                 if human {
                     show_moves(&session, interactive)?;
                     if args.hint {
-                        show_hint(&mut session)?;
+                        show_hint(&clock, &mut session)?;
                     }
                     outln!("your move:")?;
                 }
@@ -270,7 +286,7 @@ fn play(args: &PlayArgs) -> Result<()> {
                         }
                         Some(Command::Hint) => {
                             if human {
-                                show_hint(&mut session)?;
+                                show_hint(&clock, &mut session)?;
                             }
                             continue;
                         }
@@ -318,7 +334,7 @@ fn play(args: &PlayArgs) -> Result<()> {
         let by = session.to_move();
         session.play(to)?;
         if args.json {
-            let value = thinking(&mut session, |s| s.value())?;
+            let value = thinking(&clock, &mut session, |s| s.value())?;
             print_json(&MoveRecord {
                 ply: session.plies(),
                 by: by.name(),
@@ -341,18 +357,63 @@ fn quit(session: &Session) -> Result<()> {
     })
 }
 
+/// When the computer began thinking about the question now asked, and the spinner shown
+/// meanwhile.
+struct Thinking {
+    since: Mutex<Instant>,
+    bar: Mutex<ProgressBar>,
+}
+
+impl Thinking {
+    /// When the question now asked began.
+    fn since(&self) -> Instant {
+        *self.since.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The spinner shown meanwhile (a handle: clones share one bar).
+    fn bar(&self) -> ProgressBar {
+        self.bar
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The search's progress hook: past `limit` on one question, the spinner goes and
+    /// the game ends with one error line and exit code 2 (the search cannot be stopped
+    /// halfway, and play has nothing to leave behind).
+    fn limit(self: Arc<Self>, limit: Duration) -> sicher::search::ProgressHook {
+        Box::new(move |stats| {
+            if self.since().elapsed() > limit {
+                self.bar().finish_and_clear();
+                let error = Error::resource(format!(
+                    "the computer could not work out the position within {} (its search ran past {} nodes, and no theory or table answers it); play smaller heaps, or raise --time-limit",
+                    plural(limit.as_secs(), "second"),
+                    stats.nodes
+                ));
+                eprintln!("sicher: {}", super::errors::render(&error));
+                std::process::exit(super::errors::exit_code(&error));
+            }
+        })
+    }
+}
+
 /// Runs `work` with a spinner on a terminal ("the computer is thinking"), shown only
-/// once it takes a moment.
-fn thinking<T>(session: &mut Session, work: impl FnOnce(&mut Session) -> Result<T>) -> Result<T> {
-    let bar = spinner(false, "thinking");
+/// once it takes a moment, and the time limit counted from now.
+fn thinking<T>(
+    clock: &Thinking,
+    session: &mut Session,
+    work: impl FnOnce(&mut Session) -> Result<T>,
+) -> Result<T> {
+    *clock.since.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+    *clock.bar.lock().unwrap_or_else(PoisonError::into_inner) = spinner(false, "thinking");
     let result = work(session);
-    bar.finish_and_clear();
+    clock.bar().finish_and_clear();
     result
 }
 
 /// The best move, as a line.
-fn show_hint(session: &mut Session) -> Result<()> {
-    match thinking(session, |s| s.best_move())? {
+fn show_hint(clock: &Thinking, session: &mut Session) -> Result<()> {
+    match thinking(clock, session, |s| s.best_move())? {
         Some(to) => outln!("hint: the best move is to {to}"),
         None => outln!("hint: no move is left"),
     }

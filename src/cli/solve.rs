@@ -7,10 +7,13 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
-use super::args::{start_heaps, GameArgs, MethodArg, MethodArgs, RemotenessArgs, SearchArgs};
+use super::args::{
+    chain_for, forced_convention, game_or_first_heap, resolve_game, start_heaps, MethodArg,
+    MethodArgs, RemotenessArgs, SearchArgs,
+};
 use super::output::{label, per_second, print_json, spinner, verdict_with_remoteness};
 use super::{solution, EXAMPLES_SOLVE};
-use sicher::answer::{Chain, Evidence, Policy, Query, Remoteness};
+use sicher::answer::{Evidence, Policy, Query, Remoteness};
 use sicher::error::{Error, Result};
 use sicher::game::Position;
 use sicher::search::SearchStats;
@@ -19,9 +22,17 @@ use sicher::search::SearchStats;
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES_SOLVE)]
 pub struct SolveArgs {
-    /// The game and its convention.
-    #[command(flatten)]
-    pub game: GameArgs,
+    /// A shipped game (nim, kayles, ...), a .toml description, or an inline spec
+    /// (nim, octal:0.77, hex:0.8F, subtraction:1,3,4, grundy, wythoff, moore:2);
+    /// may be left out with --table.
+    #[arg(required_unless_present = "table")]
+    pub game: Option<String>,
+    /// Play misère (the player with no move wins); overrides the description.
+    #[arg(long, conflicts_with = "normal")]
+    pub misere: bool,
+    /// Play normal (the player with no move loses); overrides the description.
+    #[arg(long)]
+    pub normal: bool,
     /// Heap sizes (spaces or commas).
     #[arg(allow_negative_numbers = true)]
     pub heaps: Vec<String>,
@@ -34,7 +45,9 @@ pub struct SolveArgs {
     /// Nim-values or search; with no heaps, how far to look for a period.
     #[command(flatten)]
     pub method: MethodArgs,
-    /// Answer from this endgame table (`sicher table`) only.
+    /// Answer from this endgame table (`sicher table`) only; GAME may then be left out
+    /// (`solve --table FILE 3 4 5`), and when named it must be the table's game and
+    /// convention.
     #[arg(long, value_name = "FILE", conflicts_with_all = [
         "method", "max", "nim_table", "quotient", "hash", "engine",
         "no_etc", "no_history", "killers", "no_simplify", "no_guide",
@@ -117,26 +130,35 @@ struct MoveRecord {
 
 /// Runs `sicher solve`.
 pub fn run(args: &SolveArgs) -> Result<()> {
-    let game = args.game.resolve()?;
-    if args.heaps.is_empty() && !args.start {
+    let convention = forced_convention(args.misere, args.normal);
+    let (game_name, heaps) =
+        game_or_first_heap(args.game.as_deref(), &args.heaps, args.table.as_deref());
+    if heaps.is_empty() && !args.start {
         if args.method.method == MethodArg::Search || args.table.is_some() {
             return Err(Error::input(
                 "a complete solution comes from nim-values or lone-heap outcomes, not from the search or a table; drop --method search or give heaps",
             ));
         }
+        let game = resolve_game(game_name.as_deref(), convention)?;
         return solution::solve_game(&game, args.method.max, args.json, args.quiet);
     }
-    let heaps = if args.start {
-        start_heaps(&game)?
-    } else {
-        args.heaps.clone()
-    };
-    let position = Position::parse_args(&heaps)?;
     let policy = Policy {
         algorithm: args.remoteness.algorithm(),
         ..args.method.policy(&args.search, args.table.clone())
     };
-    let mut chain = Chain::new(&game, &policy)?;
+    let mut chain = chain_for(
+        game_name.as_deref(),
+        convention,
+        args.table.as_deref(),
+        &policy,
+    )?;
+    let game = chain.game().clone();
+    let heaps = if args.start {
+        start_heaps(&game)?
+    } else {
+        heaps
+    };
+    let position = Position::parse_args(&heaps)?;
     let bar = spinner(args.quiet, "searching");
     let progress_bar = bar.clone();
     chain.set_search_progress(Box::new(move |stats: &SearchStats| {

@@ -177,6 +177,8 @@ fn announce(game: &Game, plan: &Plan, resumed: Option<&Resumed>, args: &LabelArg
 #[derive(Serialize)]
 struct TableReport {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     convention: String,
     domain: String,
     path: String,
@@ -313,6 +315,7 @@ pub fn run_job(
     let rmax = built.rmax;
     let report = TableReport {
         game: game.ruleset.spec(),
+        name: game.name.clone(),
         convention: game.convention.to_string(),
         domain: domain.flags(),
         path: path.display().to_string(),

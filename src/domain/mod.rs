@@ -89,7 +89,7 @@ impl Domain {
         if matches!(self, Domain::Heaps { .. }) && game.ruleset.parts_up_to(largest) > 1 {
             return Err(Error::input(format!(
                 "{} splits heaps, so a position can outgrow a bound on its heaps",
-                game.ruleset
+                game.title()
             ))
             .with_hint(Hint::UseTotal));
         }

@@ -81,6 +81,21 @@ impl Game {
         }
     }
 
+    /// The same game named as sicher ships it where a shipped description has these
+    /// rules (a table header stores only the spec: `octal:0.77` reads back as `kayles`).
+    pub fn with_shipped_name(mut self) -> Self {
+        let spec = self.ruleset.spec();
+        if self.name == spec {
+            if let Some(name) = shipped_games()
+                .iter()
+                .find(|g| resolve(g.name).is_ok_and(|shipped| shipped.ruleset.spec() == spec))
+            {
+                self.name = name.name.to_string();
+            }
+        }
+        self
+    }
+
     /// The same game under another convention.
     pub fn with_convention(mut self, convention: Convention) -> Self {
         self.convention = convention;

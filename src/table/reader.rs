@@ -91,7 +91,8 @@ impl Table {
         // Header games are inline specs: a crafted header never makes sicher open a file.
         let game = crate::game::parse_spec(&header.game)
             .map_err(|e| bad(format!("corrupted table header ({e})")))?
-            .with_convention(header.convention);
+            .with_convention(header.convention)
+            .with_shipped_name();
         // Writers store the canonical spec; anything else (say, with control characters
         // that `info` would print) was not written by sicher.
         if game.ruleset.spec() != header.game {
@@ -175,10 +176,12 @@ impl Table {
     pub fn check_game(&self, game: &Game) -> Result<()> {
         if self.header.canonical() != game.canonical() {
             return Err(Error::input(format!(
-                "{}: this table is for {}, not {}",
+                "{}: this table is for {} play of {}, not {} play of {}",
                 self.path.display(),
-                self.header.canonical(),
-                game.canonical()
+                self.game.convention,
+                self.game.title(),
+                game.convention,
+                game.title()
             )));
         }
         Ok(())
