@@ -37,12 +37,15 @@
 //! - `nim.rs`: Bouton's misère Nim rule; `tame.rs`: genus and tame heap ranges.
 
 mod answer;
+mod congruence;
 mod construct;
 mod extend;
+mod layout;
 mod monoid;
 pub mod nim;
 mod options;
 mod presentation;
+mod recalibrate;
 pub mod tame;
 mod verify;
 
