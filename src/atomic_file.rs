@@ -5,41 +5,35 @@
 //! The final step never replaces a file that appeared meanwhile unless overwriting was
 //! asked for (a hard link fails if the name exists, where a rename would silently
 //! replace), never replaces anything but a regular file, and errors name the user's
-//! path, not the temporary one. SIGINT, SIGTERM and SIGHUP remove the temporaries being
-//! written before the process exits; a temporary left behind by a process that died
-//! otherwise (kill -9, power loss) is removed by the next writer of the same destination.
+//! path, not the temporary one. [`remove_temporaries_before_exit`] removes the temporaries
+//! being written, for a signal handler (the binary's); a temporary left behind by a
+//! process that died otherwise (kill -9, power loss) is removed by the next writer of the
+//! same destination.
 
 use std::fs::File;
 use std::io::{BufWriter, ErrorKind, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, Once};
+use std::sync::Mutex;
 
 use crate::error::{Error, Result};
 
-/// Temporaries being written now, removed by the signal handler.
+/// Temporaries being written now: [`remove_temporaries_before_exit`] removes them.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-static HANDLER: Once = Once::new();
 
-/// Exit status after a signal interrupted a write (128 + SIGINT, as shells report it).
-const INTERRUPTED: i32 = 130;
-
-/// Installs, once, the handler that removes live temporaries on SIGINT/SIGTERM/SIGHUP.
-fn install_handler() {
-    HANDLER.call_once(|| {
-        // Without a handler the default action still ends the process; the next writer
-        // then removes the stale temporary, so a failure here loses nothing.
-        let _ = ctrlc::set_handler(|| {
-            // The lock is held until the process is gone, so no writer creates a
-            // temporary after this sweep (see `create_registered`).
-            let live = LIVE.lock();
-            if let Ok(live) = &live {
-                for path in live.iter() {
-                    let _ = std::fs::remove_file(path);
-                }
-            }
-            std::process::exit(INTERRUPTED);
-        });
-    });
+/// Removes every temporary this process is writing now and keeps any writer from
+/// creating another, for a program about to exit on a signal. The library installs no
+/// signal handler: the `sicher` binary calls this from its own before exiting, and a
+/// program that embeds sicher does the same from its handler if it has one. A temporary
+/// left behind anyway (kill -9, power loss) is removed by the next writer of the same
+/// destination. Never returns control of the registry: call it only on the way out.
+pub fn remove_temporaries_before_exit() {
+    let live = LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    for path in live.iter() {
+        let _ = std::fs::remove_file(path);
+    }
+    // The lock stays held until the process is gone, so no writer creates a temporary
+    // after this sweep (see `create_registered`).
+    std::mem::forget(live);
 }
 
 /// Creates a temporary and registers it in one step under the lock the signal handler
@@ -86,7 +80,6 @@ impl AtomicFile {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
         remove_stale_temporaries(destination);
-        install_handler();
         let temporary = temporary_name(destination, std::process::id());
         let file = create_registered(&temporary).map_err(|e| Error::io(destination, e))?;
         Ok(AtomicFile {
@@ -107,7 +100,7 @@ impl AtomicFile {
         let destination = &self.destination;
         match self.out.as_mut() {
             Some(out) => out.write_all(bytes).map_err(|e| Error::io(destination, e)),
-            None => Err(Error::input("internal: write after commit")),
+            None => Err(Error::internal("write after commit")),
         }
     }
 
@@ -119,7 +112,7 @@ impl AtomicFile {
         let out = self
             .out
             .as_mut()
-            .ok_or_else(|| Error::input("internal: write after commit"))?;
+            .ok_or_else(|| Error::internal("write after commit"))?;
         // Seeking a BufWriter flushes it first.
         out.seek(SeekFrom::Start(offset)).map_err(io)?;
         out.write_all(bytes).map_err(io)?;
@@ -133,7 +126,7 @@ impl AtomicFile {
         let out = self
             .out
             .take()
-            .ok_or_else(|| Error::input("internal: committed twice"))?;
+            .ok_or_else(|| Error::internal("committed twice"))?;
         let file = out.into_inner().map_err(|e| io(e.into_error()))?;
         file.sync_all().map_err(io)?;
         drop(file);
@@ -194,23 +187,26 @@ pub fn write_bytes(destination: &Path, bytes: &[u8], replace: Replace) -> Result
 }
 
 fn exists_error(destination: &Path) -> Error {
-    Error::input(format!(
-        "{} already exists; pass --force to overwrite it",
-        destination.display()
-    ))
+    Error::Exists {
+        path: destination.to_path_buf(),
+        irregular: false,
+    }
 }
 
-/// Refuses a destination that exists (unless it may be replaced) or is not a regular file.
-fn check_destination(destination: &Path, replace: Replace) -> Result<()> {
+/// Refuses a destination that exists (unless it may be replaced) or is not a regular file,
+/// as [`AtomicFile::create`] will: for work that checks its output before it starts.
+pub fn check_destination(destination: &Path, replace: Replace) -> Result<()> {
     match std::fs::symlink_metadata(destination) {
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
         Err(e) => Err(Error::io(destination, e)),
+        // Not a regular file: refused whatever `replace` says, so the answer never
+        // suggests overwriting what would be refused anyway.
+        Ok(meta) if !meta.file_type().is_file() => Err(Error::Exists {
+            path: destination.to_path_buf(),
+            irregular: true,
+        }),
         Ok(_) if replace == Replace::Never => Err(exists_error(destination)),
-        Ok(meta) if meta.file_type().is_file() => Ok(()),
-        Ok(_) => Err(Error::input(format!(
-            "{} exists and is not a regular file; sicher only replaces regular files",
-            destination.display()
-        ))),
+        Ok(_) => Ok(()),
     }
 }
 
@@ -293,7 +289,8 @@ mod tests {
         write_bytes(&path, b"one", Replace::Never).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"one");
         let err = write_bytes(&path, b"two", Replace::Never).unwrap_err();
-        assert!(err.to_string().contains("--force"), "{err}");
+        // The hint the binary words as `--force`.
+        assert_eq!(err.hint(), Some(&crate::error::Hint::Overwrite), "{err}");
         write_bytes(&path, b"two", Replace::RegularFile).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(

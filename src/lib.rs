@@ -8,152 +8,165 @@
 //!
 //! # Using the library
 //!
-//! ```
-//! use sicher::answer::{Chain, Policy, Query};
-//! use sicher::domain::Domain;
-//! use sicher::game::{resolve, Convention, Position};
-//! use sicher::label::Plan;
+//! With `default-features = false` the library has no command line (no clap, no
+//! progress bars, no signal handler); add `features = ["picture"]` to draw maps and
+//! plots. It never prints and never exits the process. This program is
+//! `examples/library.rs` (`cargo run --release --no-default-features --example library`):
 //!
-//! # fn main() -> sicher::Result<()> {
-//! // Misère Kayles: who wins from rows of 3, 4 and 5 pins, and how?
-//! let game = resolve("kayles")?.with_convention(Convention::Misere);
-//! let mut chain = Chain::new(&game, &Policy::default())?;
-//! let answer = chain.answer(&Position::new(vec![3, 4, 5]), Query::default())?;
-//! assert!(answer.value.is_win());
-//! println!("safe; winning move: to {}", answer.best_move.unwrap());
-//!
-//! // Every position of at most 12 tokens, labelled bottom-up and written as a table.
-//! let plan = Plan::new(&game, Domain::Total { total: 12 }, None, None)?;
-//! let labelled = plan.run(&|_| {})?;
-//! let path = std::env::temp_dir().join(format!("doc-{}.table", std::process::id()));
-//! let replace = sicher::atomic_file::Replace::RegularFile;
-//! sicher::table::write_outcomes(&path, &game, plan.ranker().domain(), labelled.held()?, replace)?;
-//! let table = sicher::table::Table::open(&path)?;
-//! assert_eq!(table.probe(&Position::new(vec![3, 4, 5]))?, answer.value);
-//! # std::fs::remove_file(&path).ok();
-//! # Ok(())
-//! # }
 //! ```
+#![doc = include_str!("../examples/library.rs")]
+//! ```
+//!
+//! # Layers
+//!
+//! Each layer uses only the ones above it in this list, never one beside or below it
+//! (test code aside):
+//!
+//! 1. [`error`], [`value`] (what a position is worth: [`Outcome`], [`Value`],
+//!    [`Convention`]), and the plumbing: `checksum.rs`, [`atomic_file`], [`memory`].
+//! 2. [`game`], the model: rules and their move generators, positions, one move
+//!    application, the option table of every heap size, parents for retrograde work,
+//!    where games come from (shipped names, description files, inline specs); and
+//!    [`domain`], bounded domains ranked onto table entries.
+//! 3. [`theory`]: what is known without searching. [`theory::grundy`] (nim-values,
+//!    periods and their proofs, complete solutions), [`theory::quotient`] (misère
+//!    quotients, misère Nim, tameness, the quotient a table learns), [`theory::closed`]
+//!    (Wythoff's and Moore's closed forms).
+//! 4. Side by side, never importing each other: [`search`] (top-down: boolean alpha-beta
+//!    and the remoteness search), [`label`] (bottom-up: the retrograde labeller and its
+//!    work directory) and [`table`] (storage: the container, compression, predictions,
+//!    memory-mapped probing; it knows words, counts and headers, not engines).
+//! 5. The answer layer, [`answer`] (one [`Chain`] of sources: closed forms,
+//!    nim-values, tables, misère theory, search), and the use cases: [`build`] (label a
+//!    domain and write its table), [`verify`] (bottom-up against top-down), [`survey`]
+//!    (families of positions for pictures), [`play`] (a game against perfect play);
+//!    [`picture`] draws from plain data.
+//! 6. The binary, `src/main.rs` and `src/cli/` (feature `cli`): flags, printing, exit
+//!    codes, the signal handler. It words the library's [`Hint`]s as its flags.
+//!    `src/bin/sicher-mpi/` (feature `mpi`) is `sicher table` shared between the ranks of
+//!    an MPI job, over the same command line and [`build::TableJob`].
 //!
 //! # Code map
 //!
 //! ```text
 //!   GAME argument ─► game::resolve ─► Game (rules + convention)
-//!   flags ─► cli (resolved once) ─► answer::Policy
+//!   flags ─► cli/args.rs (resolved once) ─► answer::Policy
 //!
 //!   check / solve on a position ─► answer::Chain (the policy's sources, in order):
-//!        NimSource     normal play, one-heap rules: XOR of nim-values (grundy), any heap
-//!                      size once a period is proved
-//!        TableSource   a table under tables/ (or --table FILE) covering the position
-//!        QuotientSource misère play, one-heap rules: misère Nim's rule, or a misère
-//!                      quotient (quotient::compute on the fly, or --quotient FILE)
-//!        SearchSource  otherwise: search::Solver, boolean alpha-beta for the verdict;
-//!                      search::RemotenessSolver (fail-soft alpha-beta by default)
-//!                      for the remoteness, within a budget unless required
+//!        ClosedFormSource  Wythoff (two heaps), Moore's Nim_k: theory::closed
+//!        NimSource         normal play, one-heap rules: XOR of nim-values
+//!                          (theory::grundy), any heap size once a period is proved
+//!        TableSource       a table under tables/ (or --table FILE) covering the position
+//!        QuotientSource    misère play, one-heap rules: misère Nim's rule, or a misère
+//!                          quotient (theory::quotient, on the fly or --quotient FILE)
+//!        SearchSource      otherwise: search::Solver (the verdict), then
+//!                          search::RemotenessSolver (the remoteness)
 //!      ─► Answer { value: Value, best_move, source } / Solution { winning_moves, evidence }
 //!
-//!   table GAME --heaps/--total ─► label::Plan (domain ranking, memory) ─► label ─► table (file)
-//!   nim-values / solve GAME    ─► grundy (values, period proof) ─► table (nim-value body)
-//!   quotient GAME --max N      ─► quotient::compute ─► table (quotient body: products)
-//!   play GAME                  ─► play::Session ─► answer::Chain (remoteness-best moves)
-//!   picture / plot GAME        ─► answer::survey ─► picture (PNG or terminal)
+//!   table GAME --heaps/--total ─► build::TableJob ─► label::Plan ─► table::TableWriter
+//!   nim-values / solve GAME    ─► theory::grundy (values, period proof) ─► table (nim-values)
+//!   quotient GAME --max N      ─► theory::quotient::compute ─► table (quotient body)
+//!   verify GAME …              ─► verify (label against answer::Chain)
+//!   play GAME                  ─► play::Session ─► answer::Chain (theory, tables, search)
+//!                                                  + search::RemotenessSolver (within a budget)
+//!   list TABLE                 ─► table::Table::list (rank order, values, filter)
+//!   picture / plot GAME        ─► survey ─► picture (PNG or terminal)
 //! ```
 //!
-//! - [`value`]: what a position is worth: [`value::Outcome`] (safe or unsafe) and
-//!   [`value::Value`] (an outcome, a nim-value, or a remoteness, each implying an
-//!   outcome), carried by answers, labels and table bodies.
-//! - [`game`]: the model. `position.rs` (sorted multisets of heap sizes), `code.rs`
-//!   (octal/hex take-and-break codes), `rules.rs` (every ruleset's move generator, a
-//!   visitor that never allocates, and its capabilities: tokens taken, heaps left,
-//!   splitting, reversibility, each stated for every ruleset by name), `describe.rs`
-//!   (shipped `games/*.toml`, embedded in the binary; description files; inline specs),
-//!   and `mod.rs` ([`Game`]: rules plus convention plus the exact simplifications they
-//!   allow).
-//! - [`answer`]: who wins here, and how. One trait for a source of answers
-//!   ([`answer::Oracle`]), four sources (`nim.rs`, `table.rs`, `quotient.rs`,
-//!   `search.rs`), and `chain.rs`: the [`answer::Policy`] and the [`answer::Chain`] that
-//!   tries the sources in its order (or theory alone, for `verify --against theory`).
-//!   Every command that answers positions goes through it; `survey.rs` answers whole
-//!   families of positions for pictures.
-//! - [`search`]: the top-down engine. `solver.rs` runs the boolean alpha-beta on an
-//!   explicit stack (no recursion limit); `key.rs` gives positions 128-bit incremental
-//!   keys; `table.rs` is the bounded transposition table with its unsafe filter;
-//!   `ordering.rs` holds history and killer moves; `guide.rs` orders moves by
-//!   nim-values; `plain.rs` is the naive memoised solver kept as a baseline (boolean
-//!   and valued). `remote/` is the valued search: `engine.rs` fail-soft alpha-beta
-//!   over scores folding outcome and remoteness (with a node limit, so the answer
-//!   layer can give up on a remoteness that costs too much), `table.rs` its bounds
-//!   table, `score.rs` the score encoding, `proof.rs` the proof-tree count behind the
-//!   ordering efficiency, and `mod.rs` the [`search::RemotenessSolver`] with its four
-//!   [`search::Algorithm`]s. `heaps.rs` serves both engines: heap key codes (dead heaps
-//!   dropped) and the nim-sum guess that orders moves.
-//! - [`domain`]: bounded domains (`--heaps K --max N`, `--total T`) and their gap-free
-//!   ranking bijections onto table entries (`tuples.rs`, `partitions.rs`), the ranking
-//!   of a move's result (`child.rs`), and `incremental.rs`, which ranks a position's
-//!   children and parents from its runs of equal heaps and steps through a tier without
-//!   unranking.
-//! - [`label`]: the bottom-up labeller. `plan.rs` ranks a domain, picks the strategy and
-//!   estimates memory before anything is allocated; then tier by tier of total tokens, in
-//!   parallel within a tier (`tiers.rs` orders the work; moves that keep the total,
-//!   Grundy's splits and `d0` splits, are labelled by heap count within a tier):
-//!   `forward.rs`, `backward.rs`, `remoteness.rs` (retrograde, via `parents.rs`) and
-//!   `plain.rs` (the baselines), the first and third reading each heap size's moves
-//!   from `options.rs`; `drive.rs` runs a tier labeller over the `window.rs` of
-//!   tiers that moves reach and checkpoints into `work.rs` (the work directory: tier
-//!   files, manifest, resumption, finished outcomes streamed to the table writer);
-//!   shortcuts from theory in `one_heap.rs` (lone heaps 64 at a time, proved periods)
-//!   and `nim_values.rs` (XOR of nim-values); `bits.rs` packs the outcomes.
-//! - [`table`]: files on disk. `format.rs` (the one container: magic, version, bincode
-//!   header with checksum, block index, body; the only place bincode is used),
-//!   `codec.rs` (compressed blocks: zstd, checksums before and after decoding),
-//!   `predict.rs` (outcome predictions whose residual is stored: nim-sum, tame misère,
-//!   Moore, learned misère quotients), `mod.rs` ([`table::TableWriter`], which takes the
-//!   body as a stream of words; [`table::Table`]: memory-mapped probing, each block
-//!   checked when first read, decoded blocks cached).
-//! - [`grundy`]: Sprague-Grundy theory for one-heap rulesets. `values.rs` (the plain mex
-//!   reference and the sparse-space engine; `values/scan.rs` its vectorised witness
-//!   scans), `period.rs` (ultimate periods, found incrementally as values grow, and the
-//!   periodicity theorem's proof), `solution.rs` (complete solutions, misère subtraction
-//!   games) and `fast_path.rs` (nim-values of any heap size, grown on demand; XOR verdicts
-//!   and winning moves).
-//! - [`atomic_file`]: files that appear complete or not at all (temporary name, sync,
-//!   no-clobber link or rename; stale temporaries of dead writers removed).
-//! - [`memory`]: what the machine can give, for refusing work up front.
-//! - [`play`]: a game against perfect play (legal moves, parsing a move, the solver's
-//!   reply through the chain).
-//! - [`cli`]: flags and printing only. One module per subcommand (`check`, `solve`,
-//!   `bench`, `table`, `info`, `verify`, `nim_values`, `quotient`, `play`, `picture`);
-//!   `args.rs` resolves shared flags into a game and an [`answer::Policy`]; `input.rs` reads stdin batches; `output.rs`
-//!   holds the output conventions (safe/unsafe wording, JSON records, progress that stays
-//!   quiet off a terminal); `solution.rs` prints complete solutions.
-//! - [`picture`]: drawing from plain data, no engine: the two-heap map as a PNG (`map.rs`,
-//!   colours in `colour.rs`, remoteness legend in `legend.rs`) or in terminal half blocks
-//!   (`terminal.rs`), the per-heap series plot (`plot.rs`), the embedded font (`font.rs`) and
-//!   writing by temporary name and rename (`file.rs`).
-//! - [`quotient`]: misère quotients of one-heap rulesets (`construct.rs` heap by heap,
-//!   `verify.rs` the transition-table proof, `monoid.rs`, `presentation.rs`, `answer.rs`
-//!   outcomes and winning moves), misère Nim (`nim.rs`), genus and tameness (`tame.rs`).
-//! - [`error`]: the one error type; every user mistake becomes one line and exit code 2.
+//! Where things live, file by file:
 //!
-//! `main.rs` only parses the command line and prints errors.
+//! - `error.rs`: the [`Error`] type with its [`ErrorKind`]s and [`Hint`]s; `value.rs`;
+//!   `checksum.rs` (the one checksum every file carries); `atomic_file.rs` (files that
+//!   appear whole or not at all; the temporaries a signal handler removes);
+//!   `memory.rs` (what the machine can give, for refusing work up front).
+//! - `game/`: `rules.rs` (the [`Ruleset`]s, their move generators — visitors that never
+//!   allocate — and capabilities, each stated for every ruleset by name, so engines
+//!   never match on rulesets), `moves.rs` (applying a move: `child_into`, the one place),
+//!   `options.rs` (every option of every heap size up to a bound, listed once),
+//!   `parents.rs` (the positions one move before, within a domain's bounds),
+//!   `position.rs`, `code.rs` (octal and hexadecimal codes), `describe.rs`
+//!   (`games/*.toml` embedded in the binary, description files, inline specs),
+//!   `lines.rs` (positions from text, one per line), `mod.rs` ([`Game`]).
+//! - `domain/`: [`Domain`] and [`Ranker`] (`tuples.rs` for `--heaps K --max N`,
+//!   `partitions.rs` for `--total T`), ranking a move's result (`child.rs`,
+//!   `child_ranks.rs`), ranking from runs of equal heaps (`incremental.rs`), walking
+//!   ranks in order (`walk.rs`).
+//! - `theory/grundy/`: `mex.rs` (the one mex), `values.rs` (the sequence engines:
+//!   `values/reference.rs` the plain mex, `values/sparse.rs` the sparse-space engine,
+//!   `values/scan.rs` its vector scans), `period.rs` (periods and the periodicity
+//!   theorem), `solution.rs` (complete solutions), `fast_path.rs` (nim-values of any
+//!   heap size; XOR verdicts and winning moves).
+//! - `theory/quotient/`: `construct.rs` (heap by heap), `verify.rs` (the
+//!   transition-table proof), `monoid.rs`, `extend.rs`, `presentation.rs`, `answer.rs`
+//!   (outcomes and winning moves), `nim.rs` (Bouton's misère Nim), `tame.rs` (genus,
+//!   tameness, the tame misère rule), `learn.rs` (the quotient a table learns from its
+//!   small positions), `options.rs` (the option table as the construction reads it).
+//! - `theory/closed/`: `wythoff.rs` (and `golden.rs`, ⌊kφ⌋ in integers), `moore.rs`
+//!   (and `moore_search.rs`, every winning move digit by digit).
+//! - `search/`: `solver.rs` (boolean alpha-beta on an explicit stack), `key.rs`
+//!   (incremental 128-bit keys), `table.rs` (the transposition table), `ordering.rs`,
+//!   `guide.rs` (nim-value move ordering), `heaps.rs`, `plain.rs` (the plain memoised
+//!   baselines), `remote/` (the remoteness search: `engine.rs`, `table.rs`, `score.rs`,
+//!   `proof.rs`, and the [`search::Algorithm`]s in `mod.rs`).
+//! - `label/`: `plan.rs` (strategy and memory before anything is allocated), tier
+//!   labellers `forward.rs`, `backward.rs`, `remoteness.rs`, `plain.rs`, their order in
+//!   `tiers.rs`, `drive.rs` over the `window.rs` of tiers moves reach, `work/` (the
+//!   work directory: part files bound to their work, tiers and ranks in `part.rs`, the
+//!   manifest and its checks in `manifest.rs`, resumption, finished labels streamed to
+//!   the table writer), `cluster/` (a `--total` domain's tiers shared between the ranks
+//!   of a job: rank 0's tier manager, workers, messages over a `Link`) and `chunk.rs`
+//!   (a chunk of a tier labelled by pulling from lower tiers), shortcuts from theory
+//!   (`one_heap.rs`, `nim_values.rs`), `options.rs` and `parents.rs` (the game's
+//!   options and parents as the labellers read them), `bits.rs`.
+//! - `table/`: `format.rs` (the container's layout and header types), `stored.rs` (the
+//!   header as bincode stores it), `codec.rs` (compressed blocks), `predict.rs`
+//!   (predictions whose residual is stored), `writer.rs` ([`TableWriter`]),
+//!   `reader.rs` ([`Table`]), `bodies.rs` (quotient and nim-value bodies), `list.rs`
+//!   (a table's positions in rank order with their values).
+//! - `answer/`: the [`answer::Oracle`] trait and its sources (`closed.rs`, `nim.rs`,
+//!   `table.rs`, `quotient.rs`, `search.rs`), and `chain.rs` ([`Policy`], [`Chain`]).
+//! - `build.rs`, `verify.rs`, `survey.rs`, `play.rs`: the use cases.
+//! - `picture/`: maps and plots as PNG or terminal text, from plain data.
+//!
+//! # Where to add things
+//!
+//! - **A ruleset**: a variant of [`Ruleset`] in `game/rules.rs`; the compiler then lists
+//!   every capability to state (moves, options, parents, bounds) in `game/`; its spec in
+//!   `game/describe.rs`. Every engine reads the rules through these.
+//! - **A theory**: a module of `theory/`, and an [`answer::Oracle`] in `answer/` that
+//!   asks it, placed in the chain by `answer/chain.rs`.
+//! - **An answer source** (a new kind of oracle): one file in `answer/` implementing
+//!   [`answer::Oracle`], and its place in `Chain::new`.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod answer;
 pub mod atomic_file;
-pub mod cli;
+pub mod build;
+pub(crate) mod checksum;
 pub mod domain;
 pub mod error;
 pub mod game;
-
 pub mod label;
 pub mod memory;
+#[cfg(feature = "picture")]
 pub mod picture;
 pub mod play;
 pub mod search;
+#[cfg(feature = "picture")]
+pub mod survey;
 pub mod table;
 pub mod theory;
 pub mod value;
+pub mod verify;
 
-pub use error::{Error, Result};
-pub use game::{Convention, Game, Position, Ruleset};
+pub use answer::{Answer, Chain, Policy, Query, Remoteness, Solution, SourceKind};
+pub use build::{TableJob, TableRequest};
+pub use domain::{Domain, Ranker};
+pub use error::{Error, ErrorKind, Hint, Result};
+pub use game::{parse_spec, resolve, Convention, Game, Heap, Position, Ruleset};
+pub use search::{Algorithm, RemotenessSolver, Solver};
+pub use table::{Table, TableWriter};
+pub use theory::grundy::{nim_values, NimOracle, Periodicity};
+pub use theory::quotient::MisereQuotient;
+pub use value::{Outcome, Value};

@@ -1,13 +1,20 @@
 //! The `sicher` binary: parses the command line and hands it to [`sicher::cli`].
 
+mod cli;
+
 use clap::error::ErrorKind;
 use clap::Parser;
 
-/// Exit code for anything the user can fix.
-const USAGE_ERROR: i32 = 2;
-
 fn main() {
-    let cli = match sicher::cli::Cli::try_parse() {
+    ignore_file_size_signal();
+    // SIGINT, SIGTERM and SIGHUP: remove the temporaries being written, then exit. The
+    // library installs no handler; without one the default action still ends the
+    // process and the next writer removes a stale temporary, so a failure loses nothing.
+    let _ = ctrlc::set_handler(|| {
+        sicher::atomic_file::remove_temporaries_before_exit();
+        std::process::exit(cli::errors::INTERRUPTED);
+    });
+    let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => match error.kind() {
             ErrorKind::DisplayHelp
@@ -15,15 +22,29 @@ fn main() {
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => error.exit(),
             _ => {
                 eprintln!("sicher: {} (see --help)", one_line(&error.to_string()));
-                std::process::exit(USAGE_ERROR);
+                std::process::exit(cli::errors::USAGE);
             }
         },
     };
-    if let Err(error) = sicher::cli::run(&cli) {
-        eprintln!("sicher: {error}");
-        std::process::exit(error.exit_code());
+    if let Err(error) = cli::run(&cli) {
+        eprintln!("sicher: {}", cli::errors::render(&error));
+        std::process::exit(cli::errors::exit_code(&error));
     }
 }
+
+/// Past `ulimit -f`, the kernel sends SIGXFSZ, whose default action kills the process
+/// without a word. Ignored, the write fails with EFBIG instead, which becomes one error
+/// line (the table's temporary removed) like a full disk. Only the binary does this: the
+/// library installs no signal handlers.
+#[cfg(unix)]
+fn ignore_file_size_signal() {
+    use nix::sys::signal::{signal, SigHandler, Signal};
+    // SAFETY: SIG_IGN runs no code in the signal's context, and no thread exists yet.
+    let _ = unsafe { signal(Signal::SIGXFSZ, SigHandler::SigIgn) };
+}
+
+#[cfg(not(unix))]
+fn ignore_file_size_signal() {}
 
 /// Most characters of a usage error: clap quotes the offending argument whole.
 const MAX_USAGE_LINE: usize = 300;

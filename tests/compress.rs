@@ -68,10 +68,15 @@ fn both(dir: &Path, game: &Game, domain: Domain, labels: &Labelled) -> (PathBuf,
     let (compressed, flat) = (name("z"), name("flat"));
     for (path, storage) in [(&compressed, Storage::Compressed), (&flat, Storage::Flat)] {
         match &labels.remoteness {
-            Some(r) => {
-                table::write_remoteness_stored(path, game, domain, r, storage, Replace::Never)
-            }
-            None => table::write_outcomes_stored(
+            Some(r) => sicher::build::write_remoteness_stored(
+                path,
+                game,
+                domain,
+                r,
+                storage,
+                Replace::Never,
+            ),
+            None => sicher::build::write_outcomes_stored(
                 path,
                 game,
                 domain,
@@ -177,9 +182,14 @@ fn exact_predictions_leave_nothing_to_store() {
         let game = resolve(name).unwrap().with_convention(convention);
         let labels = labelled(&game, domain, false);
         let path = dir.path().join(format!("{name}-{convention}.table"));
-        let header =
-            table::write_outcomes(&path, &game, domain, labels.held().unwrap(), Replace::Never)
-                .unwrap();
+        let header = sicher::build::write_outcomes(
+            &path,
+            &game,
+            domain,
+            labels.held().unwrap(),
+            Replace::Never,
+        )
+        .unwrap();
         assert_eq!(header.stored_len, 0, "{name} {convention}");
         assert_ne!(header.prediction, Prediction::None);
         let table = Table::open(&path).unwrap();
@@ -203,7 +213,7 @@ fn misere_kayles_compresses_below_a_twentieth_of_a_bit() {
     let labels = labelled(&game, domain, false);
     let path = dir.path().join("k.table");
     let header =
-        table::write_outcomes(&path, &game, domain, labels.held().unwrap(), Replace::Never)
+        sicher::build::write_outcomes(&path, &game, domain, labels.held().unwrap(), Replace::Never)
             .unwrap();
     assert!(matches!(header.prediction, Prediction::Quotient(_)));
     // The header's model weighs most at this size: the body alone is the measure.
@@ -229,7 +239,7 @@ fn the_writer_takes_the_body_in_pieces() {
     };
     let labels = labelled(&game, domain, false);
     let whole = dir.path().join("whole.table");
-    table::write_outcomes(
+    sicher::build::write_outcomes(
         &whole,
         &game,
         domain,
@@ -473,7 +483,7 @@ fn hostile_headers_and_indexes_get_one_line() {
     std::fs::write(&hostile, &forged).unwrap();
     forge(&hostile, |_, index| {
         let info = u64::from_le_bytes(index[8..16].try_into().unwrap());
-        let sum = table::codec::stored_checksum(info, &garbage);
+        let sum = table::stored_checksum(info, &garbage);
         index[16..24].copy_from_slice(&sum.to_le_bytes());
     });
     let err = never_wrong(&hostile, &labels).unwrap_err();
@@ -594,7 +604,7 @@ proptest! {
         let labels = labelled(&game, domain, false);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.table");
-        table::write_outcomes(&path, &game, domain, labels.held().unwrap(), Replace::Never).unwrap();
+        sicher::build::write_outcomes(&path, &game, domain, labels.held().unwrap(), Replace::Never).unwrap();
         let table = Table::open(&path).unwrap();
         table.verify().unwrap();
         let ranker = table.ranker().clone();

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use sicher::answer::{Chain, Method, Policy, Query, Remoteness};
 use sicher::domain::{Domain, Ranker};
 use sicher::game::{parse_spec, resolve, Convention, Position};
-use sicher::table::format::{bits_for, block_checksum, Codec};
+use sicher::table::{bits_for, block_checksum, Codec};
 use sicher::table::{checksum, BodyKind, Header, Table, BLOCK_BYTES};
 use sicher::theory::grundy::Periodicity;
 use sicher::value::Value;
@@ -800,6 +800,7 @@ impl Target for Batches {
             "1 2 3\n3,4,5\n\n",
             "1 2\n\n3 x\n4\n",
             "\r\n\r\n7\r\n",
+            "1 2\r3 4\r\r\n5\r",
             "10 11 12\n13 14",
             "99999999999999999999\n1\n",
             "\n",
@@ -810,8 +811,25 @@ impl Target for Batches {
     }
 
     fn run(&mut self, input: &[u8], _: bool) -> String {
-        let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
-        if input.is_empty() || input.ends_with(b"\n") {
+        // Lines end with `\n`, `\r\n` or a lone `\r`: every `\r\n` becomes `\n`, then
+        // every `\r` left.
+        let mut text = Vec::with_capacity(input.len());
+        let mut i = 0;
+        while i < input.len() {
+            if input[i] == b'\r' {
+                text.push(b'\n');
+                i += if input.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+            } else {
+                text.push(input[i]);
+                i += 1;
+            }
+        }
+        let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+        if text.is_empty() || text.ends_with(b"\n") {
             lines.pop();
         }
         let mut expected = Vec::new();
@@ -830,7 +848,7 @@ impl Target for Batches {
             data: input,
             rng: Rng(hash(input)),
         };
-        let outcome = sicher::cli::input::for_each_line(reader, |heaps| {
+        let outcome = sicher::game::for_each_line(reader, |heaps| {
             seen.push(heaps.to_vec());
             Ok(())
         });

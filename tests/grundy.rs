@@ -2,7 +2,7 @@
 //! published sequences and the plain mex reference.
 
 use sicher::game::{resolve, Convention, Position, Ruleset};
-use sicher::theory::grundy::solution::Sequence as Solved;
+use sicher::theory::grundy::SolvedSequence as Solved;
 use sicher::theory::grundy::{nim_values, solve, Method, NimOracle};
 
 fn solve_spec(spec: &str, convention: Convention, max: u64) -> sicher::theory::grundy::Solution {
@@ -52,7 +52,7 @@ fn octal_0376_has_period_4_from_2268248() {
 
 #[test]
 fn incremental_period_finder_agrees_with_the_plain_scan_on_nim_sequences() {
-    use sicher::theory::grundy::period::{find_proved_by_scan, PeriodFinder, ProofBound};
+    use sicher::theory::grundy::{find_proved_by_scan, PeriodFinder, ProofBound};
     for spec in [
         "octal:0.77",
         "octal:0.07",
@@ -436,7 +436,7 @@ fn nim_value_tables_are_written_and_probed_by_check() {
 mod proofs {
     use proptest::prelude::*;
     use sicher::game::{Radix, Ruleset, TakeBreakCode};
-    use sicher::theory::grundy::period::{find_proved, ProofBound};
+    use sicher::theory::grundy::{find_proved, ProofBound};
     use sicher::theory::grundy::{nim_values, Method};
 
     /// A proof from the first `short` values must hold on `long` values of the plain mex

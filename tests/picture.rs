@@ -333,7 +333,12 @@ fn files_are_renamed_into_place_and_failures_leave_nothing() {
     std::fs::write(&path, b"old").unwrap();
     let map = synthetic(20, 1);
     let refused = save_map_png(&map, 2, MapMode::Outcome, &path, Replace::Never).unwrap_err();
-    assert!(refused.to_string().contains("--force"), "{refused}");
+    // The hint the binary words as `--force`.
+    assert_eq!(
+        refused.hint(),
+        Some(&sicher::error::Hint::Overwrite),
+        "{refused}"
+    );
     assert_eq!(std::fs::read(&path).unwrap(), b"old");
     save_map_png(&map, 2, MapMode::Outcome, &path, Replace::RegularFile).unwrap();
     assert_eq!(Image::read(&path).width, 42);

@@ -235,7 +235,7 @@ fn misere_plots_of_splitting_games_show_quotient_elements() {
     let game = sicher::game::resolve("kayles")
         .unwrap()
         .with_convention(sicher::Convention::Misere);
-    let series = sicher::answer::survey::heap_series(&game, 40).unwrap();
+    let series = sicher::survey::heap_series(&game, 40).unwrap();
     let q = sicher::theory::quotient::compute(&game.ruleset, 40, &Default::default()).unwrap();
     assert_eq!(series.values[0], u64::from(q.identity));
     for heap in 1..=40usize {

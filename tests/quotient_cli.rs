@@ -270,12 +270,37 @@ fn verify_checks_quotients_against_the_labeller() {
         assert!(report["checked"].as_u64().unwrap() > 1000, "{game}: {out}");
         assert_eq!(report["checked"], report["entries"]);
     }
+    // Closed forms are theory too: Wythoff's pairs over two heaps, Moore's rule over any.
+    for (game, flag, size) in [("wythoff", "--heaps", "2"), ("moore:2", "--heaps", "4")] {
+        for convention in ["--normal", "--misere"] {
+            let (code, out, err) = run(
+                &[
+                    "verify",
+                    game,
+                    flag,
+                    size,
+                    "--max",
+                    "12",
+                    convention,
+                    "--against",
+                    "theory",
+                    "--json",
+                    "--quiet",
+                ],
+                None,
+            );
+            assert_eq!(code, 0, "{game} {convention}: {err}");
+            let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(report["disagreements"], 0, "{game}: {out}");
+            assert_eq!(report["checked"], report["entries"]);
+        }
+    }
     let (code, _, err) = run(
         &[
             "verify",
             "wythoff",
             "--heaps",
-            "2",
+            "3",
             "--max",
             "5",
             "--against",

@@ -3,9 +3,18 @@
 //! says. A comment that states a verdict is compared word for word on the verdict (and
 //! the winning move, and the position, when shown); a comment that is a JSON object is
 //! compared field by field with the answer's JSON.
+//!
+//! Beyond those, every `sicher` example of README.md and of every subcommand's `--help`
+//! runs as written, a code block (or a `--help`) at a time in a scratch directory of its
+//! own (with the repository's `games/` beside it), and must exit 0 and agree with its
+//! comment: a JSON fragment shown must be in the output, a file it says it writes must
+//! be there, a remoteness it states must be the one said, and every number it states
+//! (that the command does not) must be in the output. Examples that take minutes run
+//! only with `--ignored`.
 
-use std::path::Path;
-use std::process::Command;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 const README: &str = include_str!("../README.md");
 
@@ -263,4 +272,344 @@ fn ci_runs_exactly_the_readme_test_command() {
         ".ci/run does not run `{test}`"
     );
     assert_eq!(commands.len(), 2, "{commands:?}");
+}
+
+/// Examples that take minutes: run by the ignored test only.
+const SLOW: &[&str] = &[
+    "--compare-plain",
+    "bench --remoteness",
+    "bench --engine plain",
+];
+
+fn is_slow(command: &str) -> bool {
+    SLOW.iter().any(|slow| command.contains(slow))
+}
+
+/// Every example that runs sicher, a group per shell code block.
+fn blocks(markdown: &str) -> Vec<Vec<Example>> {
+    let mut out: Vec<Vec<Example>> = Vec::new();
+    let mut in_shell = false;
+    for (number, line) in markdown.lines().enumerate() {
+        let trimmed = line.trim();
+        if let Some(fence) = trimmed.strip_prefix("```") {
+            in_shell = !in_shell && matches!(fence, "sh" | "bash" | "shell" | "console");
+            if in_shell {
+                out.push(Vec::new());
+            }
+            continue;
+        }
+        if !in_shell {
+            continue;
+        }
+        let (command, comment) = split_comment(trimmed);
+        if runs_sicher(command) {
+            if let Some(block) = out.last_mut() {
+                block.push(Example {
+                    line: number + 1,
+                    command: command.to_string(),
+                    comment: comment.to_string(),
+                });
+            }
+        }
+    }
+    out.retain(|block| !block.is_empty());
+    out
+}
+
+/// True for a command line that runs sicher (alone, piped into, or after `&&`).
+fn runs_sicher(command: &str) -> bool {
+    command.starts_with("sicher ")
+        || command.contains("| sicher ")
+        || command.contains("&& sicher ")
+}
+
+/// The subcommands `sicher --help` lists.
+fn subcommands() -> Vec<String> {
+    let help = Command::new(env!("CARGO_BIN_EXE_sicher"))
+        .arg("--help")
+        .output()
+        .expect("sicher --help");
+    let text = String::from_utf8_lossy(&help.stdout).into_owned();
+    text.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// The examples of `sicher NAME --help`: the `sicher` lines after `Examples:`.
+fn help_examples(name: &str) -> Vec<Example> {
+    let help = Command::new(env!("CARGO_BIN_EXE_sicher"))
+        .args([name, "--help"])
+        .output()
+        .expect("sicher NAME --help");
+    let text = String::from_utf8_lossy(&help.stdout).into_owned();
+    text.lines()
+        .enumerate()
+        .skip_while(|(_, l)| !l.starts_with("Examples:"))
+        .skip(1)
+        .take_while(|(_, l)| !l.trim().is_empty())
+        .filter_map(|(number, line)| {
+            let (command, comment) = split_comment(line.trim());
+            runs_sicher(command).then(|| Example {
+                line: number + 1,
+                command: command.to_string(),
+                comment: comment.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// A scratch directory with `sicher` on the `PATH` and a copy of `games/`.
+struct Scratch {
+    dir: tempfile::TempDir,
+    bin: tempfile::TempDir,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_sicher"), bin.path().join("sicher"))
+            .unwrap();
+        let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+        std::fs::create_dir(dir.path().join("games")).unwrap();
+        for entry in std::fs::read_dir(games).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(
+                &path,
+                dir.path().join("games").join(path.file_name().unwrap()),
+            )
+            .unwrap();
+        }
+        Scratch { dir, bin }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs a command line with `sh` (its stdin: `quit`, for `play`), killed after
+    /// `limit`; returns its stdout, or why it failed.
+    fn run(&self, command: &str, limit: Duration) -> Result<String, String> {
+        let path = format!(
+            "{}:{}",
+            self.bin.path().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let out_file: PathBuf = self.bin.path().join("stdout");
+        let err_file: PathBuf = self.bin.path().join("stderr");
+        let mut child = Command::new("sh")
+            .args(["-c", command])
+            .env("PATH", path)
+            .current_dir(self.path())
+            .stdin(Stdio::piped())
+            .stdout(std::fs::File::create(&out_file).map_err(|e| e.to_string())?)
+            .stderr(std::fs::File::create(&err_file).map_err(|e| e.to_string())?)
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        {
+            use std::io::Write as _;
+            let mut input = child.stdin.take().unwrap();
+            let _ = input.write_all(b"quit\n");
+        }
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+                break status;
+            }
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("still running after {limit:?}"));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let stdout = std::fs::read_to_string(&out_file).unwrap_or_default();
+        let stderr = std::fs::read_to_string(&err_file).unwrap_or_default();
+        if !status.success() {
+            return Err(format!("exit {:?}: {}", status.code(), stderr.trim()));
+        }
+        Ok(stdout)
+    }
+}
+
+/// The digit runs of a text.
+fn numbers(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// Checks an example's output (and the files it left) against its comment, by the
+/// comment's form; see the module's notes.
+fn check_any(example: &Example, stdout: &str, dir: &Path) -> Result<(), String> {
+    let comment = example.comment.as_str();
+    let squeeze = |text: &str| -> String { text.chars().filter(|c| !c.is_whitespace()).collect() };
+    if comment.starts_with('"') {
+        // A JSON fragment, `…` for what is left out.
+        let shown = comment.split('…').next().unwrap_or("");
+        return if squeeze(stdout).contains(&squeeze(shown)) {
+            Ok(())
+        } else {
+            Err(format!("{shown:?} is not in the output: {stdout:?}"))
+        };
+    }
+    if let Some(file) = comment.strip_prefix("writes ") {
+        let file = file.split_whitespace().next().unwrap_or("");
+        return if dir.join(file).is_file() {
+            Ok(())
+        } else {
+            Err(format!("{file} was not written"))
+        };
+    }
+    let redirected = example.command.contains('>');
+    if redirected && comment.is_empty() {
+        return Ok(());
+    }
+    check(example, stdout)?;
+    if comment.starts_with('{') || comment.starts_with("winning moves") {
+        return Ok(());
+    }
+    if verdict(comment).is_some() {
+        // A remoteness stated must be the one said.
+        for marker in ["wins in ", "loses in "] {
+            if let Some(at) = comment.find(marker) {
+                let count: String = comment[at + marker.len()..]
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                if !count.is_empty() && !stdout.contains(&format!("{marker}{count}")) {
+                    return Err(format!("the comment says {marker}{count}: {stdout:?}"));
+                }
+            }
+        }
+        return Ok(());
+    }
+    let typed = numbers(&example.command);
+    let said: Vec<&str> = stdout
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    for number in numbers(comment) {
+        if !typed.contains(&number) && !said.contains(&number) {
+            return Err(format!(
+                "the comment states {number}, the output does not: {stdout:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs groups of examples, each group in a scratch directory of its own, the slow ones
+/// only when `slow`; returns the failures and how many ran.
+fn run_groups(groups: &[(String, Vec<Example>)], slow: bool) -> (Vec<String>, usize) {
+    let limit = Duration::from_secs(if slow { 1800 } else { 300 });
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (origin, examples) in groups {
+        let scratch = Scratch::new();
+        for example in examples {
+            if is_slow(&example.command) != slow {
+                continue;
+            }
+            ran += 1;
+            let outcome = scratch
+                .run(&example.command, limit)
+                .and_then(|stdout| check_any(example, &stdout, scratch.path()));
+            if let Err(why) = outcome {
+                failures.push(format!(
+                    "{origin}:{}: `{}`: {why}",
+                    example.line, example.command
+                ));
+            }
+        }
+    }
+    (failures, ran)
+}
+
+/// README.md's blocks, then each subcommand's `--help`.
+fn every_example() -> Vec<(String, Vec<Example>)> {
+    let mut groups: Vec<(String, Vec<Example>)> = blocks(README)
+        .into_iter()
+        .map(|block| ("README.md".to_string(), block))
+        .collect();
+    for name in subcommands() {
+        groups.push((format!("sicher {name} --help"), help_examples(&name)));
+    }
+    groups
+}
+
+#[test]
+fn every_subcommand_help_has_examples_of_itself() {
+    let names = subcommands();
+    assert!(names.len() >= 12, "{names:?}");
+    for name in names {
+        let examples = help_examples(&name);
+        assert!(
+            examples
+                .iter()
+                .any(|e| e.command.contains(&format!("sicher {name}"))),
+            "sicher {name} --help has no example of itself: {examples:?}"
+        );
+    }
+}
+
+#[test]
+fn every_example_runs_as_written_in_a_scratch_directory() {
+    let (failures, ran) = run_groups(&every_example(), false);
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    assert!(ran >= 40, "only {ran} examples found");
+    eprintln!("{ran} examples run");
+}
+
+#[test]
+#[ignore = "the examples that take minutes: cargo test --release --test readme -- --ignored"]
+fn the_slow_examples_run_as_written_too() {
+    let (failures, ran) = run_groups(&every_example(), true);
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    assert!(ran >= 5, "only {ran} slow examples found");
+}
+
+#[test]
+fn comments_that_state_numbers_files_or_fragments_are_held_to_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let example = |command: &str, comment: &str| Example {
+        line: 1,
+        command: command.to_string(),
+        comment: comment.to_string(),
+    };
+    let period = example("sicher solve kayles", "period 12 from n = 71");
+    assert!(check_any(&period, "period 12 from n = 71, proved", dir.path()).is_ok());
+    assert!(check_any(&period, "period 12 from n = 72", dir.path()).is_err());
+    let hash = example("sicher solve nim 3 --hash 64", "at most 64 MiB");
+    assert!(check_any(&hash, "anything", dir.path()).is_ok());
+    let written = example("sicher table nim", "writes t.table");
+    assert!(check_any(&written, "", dir.path()).is_err());
+    std::fs::write(dir.path().join("t.table"), b"x").unwrap();
+    assert!(check_any(&written, "", dir.path()).is_ok());
+    let fragment = example("sicher solve", "\"moves\": [{\"to\":[1]}, …]");
+    assert!(check_any(
+        &fragment,
+        "{\"moves\":[{\"to\":[1]},{\"to\":[2]}]}",
+        dir.path()
+    )
+    .is_ok());
+    assert!(check_any(&fragment, "{\"moves\":[{\"to\":[2]}]}", dir.path()).is_err());
+    let remote = example("sicher check", "3 4 5: safe: the player to move wins in 11");
+    assert!(check_any(
+        &remote,
+        "3 4 5: safe: the player to move wins in 13\n",
+        dir.path()
+    )
+    .is_err());
+    assert!(check_any(
+        &remote,
+        "3 4 5: safe: the player to move wins in 11\n",
+        dir.path()
+    )
+    .is_ok());
 }

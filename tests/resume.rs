@@ -13,7 +13,7 @@ use sicher::atomic_file::Replace;
 use sicher::domain::Domain;
 use sicher::game::{resolve, Convention};
 use sicher::label::{Plan, WorkDir};
-use sicher::table::{self, Storage};
+use sicher::table::Storage;
 
 const SICHER: &str = env!("CARGO_BIN_EXE_sicher");
 
@@ -296,7 +296,10 @@ fn work_of_another_game_domain_or_format_is_refused() {
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(
         &manifest,
-        text.replace("\"work_format\": 1", "\"work_format\": 99"),
+        text.replace(
+            &format!("\"work_format\": {}", sicher::label::WORK_FORMAT),
+            "\"work_format\": 99",
+        ),
     )
     .unwrap();
     let output = sicher(
@@ -356,14 +359,15 @@ fn estimate_and_peak(
         plan = plan.with_remoteness();
     }
     if stream {
-        plan = plan.streaming();
+        plan = plan.streaming(sicher::table::WRITER_BYTES);
     }
     let before = HELD.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let labelled = plan.run(&|_| {}).unwrap();
     if labelled.labels.is_none() {
         let mut writer =
-            table::outcomes_writer(&output, &game, domain, Storage::Flat, Replace::Never).unwrap();
+            sicher::build::outcomes_writer(&output, &game, domain, Storage::Flat, Replace::Never)
+                .unwrap();
         plan.stream_outcomes(|words| writer.push(words)).unwrap();
         writer.finish().unwrap();
     }

@@ -3,13 +3,14 @@
 use std::path::PathBuf;
 
 use super::{
-    Answer, NimSource, Oracle, Query, QuotientSource, SearchSource, Solution, TableSource,
+    Answer, ClosedFormSource, NimSource, Oracle, Query, QuotientSource, SearchSource, Solution,
+    TableSource,
 };
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Heap, Position};
 use crate::search::{Algorithm, ProgressHook, SearchConfig};
-use crate::theory::grundy::fast_path::applies;
-use crate::theory::grundy::solution::default_max;
+use crate::theory::grundy::applies;
+use crate::theory::grundy::default_max;
 use crate::theory::quotient::Budget;
 
 /// Largest heap for which [`Method::Auto`] falls back to search when nim-values fail.
@@ -104,7 +105,7 @@ impl Chain {
         if let Some(path) = &policy.nim_table {
             if policy.method == Method::Search || !applies(game) {
                 return Err(Error::input(
-                    "--nim-table answers normal play of one-heap rulesets with the grundy method",
+                    "a nim-value table answers normal play of one-heap rulesets by nim-values, not by search",
                 ));
             }
             sources.push(Box::new(NimSource::from_table(game, path)?));
@@ -131,6 +132,11 @@ impl Chain {
                     .and_then(|dir| TableSource::in_dir(dir, game));
                 if let Some(tables) = tables {
                     sources.push(Box::new(tables));
+                }
+                // A closed form answers any heap size at once, after the user's own table,
+                // which may know remoteness.
+                if let Some(closed) = ClosedFormSource::new(game) {
+                    sources.push(Box::new(closed));
                 }
                 if let Some(source) = QuotientSource::new(game, policy.quotient_budget.clone()) {
                     sources.push(Box::new(source));
@@ -168,8 +174,9 @@ impl Chain {
     /// Theory alone: nim-values in normal play, misère Nim's rule or the misère quotient
     /// (with the full default budget, as `sicher quotient` builds it) in misère play, for
     /// rulesets whose moves change one heap; no tables, no search. `verify --against
-    /// theory` checks it against the labeller. Heaps up to `max_heap` are asked about.
-    pub fn theory(game: &Game, max_heap: Heap) -> Result<Self> {
+    /// theory` checks it against the labeller. Positions of up to `most_heaps` heaps, each
+    /// at most `max_heap`, are asked about; a closed form must reach that many heaps.
+    pub fn theory(game: &Game, max_heap: Heap, most_heaps: u64) -> Result<Self> {
         let mut sources: Vec<Box<dyn Oracle>> = Vec::new();
         if applies(game) {
             let nim_max = max_heap.max(default_max(&game.ruleset));
@@ -177,9 +184,13 @@ impl Chain {
             sources.push(Box::new(NimSource::computing(game, nim_len, None)?));
         } else if let Some(source) = QuotientSource::new(game, Budget::default()) {
             sources.push(Box::new(source.with_ceiling(max_heap)));
+        } else if let Some(closed) =
+            ClosedFormSource::new(game).filter(|closed| closed.reaches(most_heaps))
+        {
+            sources.push(Box::new(closed));
         } else {
             return Err(Error::input(format!(
-                "no theory answers {}: nim-values and misère quotients need rules whose moves change one heap",
+                "no theory answers {} with {most_heaps} heaps: nim-values and misère quotients need rules whose moves change one heap, and Wythoff's closed form covers two heaps",
                 game.canonical()
             )));
         }
@@ -240,9 +251,10 @@ impl Chain {
 fn stored_quotient(game: &Game, path: &std::path::Path) -> Result<QuotientSource> {
     if !game.terminal_is_win() {
         return Err(Error::input(format!(
-            "{}: a misère quotient answers misère play; add --misere",
+            "{}: a misère quotient answers misère play",
             path.display()
-        )));
+        ))
+        .with_hint(Hint::UseMisere));
     }
     let quotient = crate::table::read_quotient(path)?;
     if quotient.ruleset != game.ruleset.spec() {

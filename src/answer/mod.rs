@@ -13,15 +13,16 @@
 //! ```
 
 mod chain;
+mod closed;
 mod nim;
 mod quotient;
 mod search;
-pub mod survey;
 mod table;
 
 pub use chain::{Chain, Engine, Method, Policy};
+pub use closed::ClosedFormSource;
 pub use nim::NimSource;
-pub use quotient::QuotientSource;
+pub use quotient::{on_the_fly_budget, QuotientSource};
 pub use search::SearchSource;
 pub use table::TableSource;
 
@@ -39,6 +40,8 @@ pub enum SourceKind {
     NimValues,
     /// Misère theory: Bouton's misère Nim rule or a misère quotient.
     Quotient,
+    /// A closed form: Wythoff's pairs, Moore's rule.
+    ClosedForm,
     /// An endgame table on disk.
     Table,
     /// The top-down search.
@@ -51,6 +54,7 @@ impl SourceKind {
         match self {
             SourceKind::NimValues => "grundy",
             SourceKind::Quotient => "quotient",
+            SourceKind::ClosedForm => "closed-form",
             SourceKind::Table => "table",
             SourceKind::Search => "search",
         }
@@ -162,6 +166,11 @@ pub enum Evidence {
     },
     /// Bouton's misère Nim rule.
     MisereNim,
+    /// A closed form's rule.
+    ClosedForm {
+        /// The rule, in words.
+        rule: &'static str,
+    },
     /// The misère quotient that answered.
     Quotient {
         /// Its order.

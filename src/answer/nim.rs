@@ -4,11 +4,12 @@
 use std::path::Path;
 
 use super::{Answer, Evidence, Oracle, Query, Remoteness, Solution, SourceKind};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Heap, Position};
-use crate::table::Table;
-use crate::theory::grundy::fast_path::applies;
+use crate::table::{BodyKind, Table};
+use crate::theory::grundy::applies;
 use crate::theory::grundy::NimOracle;
+use crate::theory::grundy::Nimber;
 use crate::value::Value;
 
 /// Options scanned per heap, at most, to list all of its winning moves.
@@ -34,12 +35,42 @@ impl NimSource {
         })
     }
 
-    /// Reads the values from a nim-value table of the game's ruleset.
+    /// Reads the values from a nim-value table of the game's ruleset (checked to be its
+    /// table, and read whole once against its checksums).
     pub fn from_table(game: &Game, path: &Path) -> Result<Self> {
         check_applies(game)?;
         let table = Table::open(path)?;
+        let BodyKind::NimValues { period } = table.header().kind else {
+            return Err(Error::input(format!(
+                "{}: this table holds outcomes of positions, not nim-values",
+                path.display()
+            ))
+            .with_hint(Hint::UseAsTable));
+        };
+        if table.header().game != game.ruleset.spec() {
+            return Err(Error::input(format!(
+                "{}: this nim-value table is for {}, not {}",
+                path.display(),
+                table.header().game,
+                game.ruleset.spec()
+            )));
+        }
+        table.verify()?;
+        let values = (0..table.header().entries)
+            .map(|h| {
+                let value = table.value_at(h)?.nimber().unwrap_or(0);
+                Nimber::try_from(value).map_err(|_| {
+                    Error::damaged(format!(
+                        "{}: nim-value {value} is too large",
+                        path.display()
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let oracle = NimOracle::from_values(&game.ruleset, values, period)
+            .map_err(|e| e.context(format_args!("{}: corrupted table header", path.display())))?;
         Ok(NimSource {
-            oracle: NimOracle::from_table(&game.ruleset, table)?,
+            oracle,
             fallback_up_to: None,
         })
     }
@@ -62,7 +93,7 @@ fn check_applies(game: &Game) -> Result<()> {
         return Ok(());
     }
     Err(Error::input(format!(
-        "--method grundy needs normal play of a ruleset whose moves change one heap; {} is {}",
+        "nim-values answer normal play of a ruleset whose moves change one heap; {} is {}",
         game.ruleset,
         if game.ruleset.moves_one_heap() {
             "played misère here"

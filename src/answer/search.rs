@@ -14,7 +14,7 @@ use super::{
     sort_moves, winning_moves_among, Answer, Engine, Evidence, Oracle, Query, Remoteness, Solution,
     SourceKind,
 };
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Position};
 use crate::search::plain::{PlainRemoteness, PlainSolver};
 use crate::search::{
@@ -188,31 +188,61 @@ impl SearchSource {
         Evidence::Search { stats, table_bytes }
     }
 
-    /// Refuses a position whose search could not fit: each ply takes at least a token, so
-    /// the stack may grow as deep as the position has tokens.
+    /// Refuses a position whose search could not fit. Each ply takes at least a token, so
+    /// the stack may grow as deep as the position has tokens, and every ply on it holds
+    /// its position's moves: the estimate counts the plies (frame and heaps) and, for
+    /// the moves, the root's moves on half the plies (positions lose moves as they lose
+    /// tokens; Kayles 20 000 holds about 10^8 candidate moves at depth).
     fn check_fits(&self, position: &Position) -> Result<()> {
-        let needed = position
-            .total()
-            .saturating_mul(u128::from(STACK_BYTES_PER_PLY));
         let Some(available) = *self.available.get_or_init(crate::memory::available) else {
             return Ok(());
         };
-        if needed <= u128::from(available) {
+        let available = u128::from(available);
+        let tokens = position.total();
+        let plies = tokens.saturating_mul(u128::from(STACK_BYTES_PER_PLY));
+        // The root's moves, counted up to a cap (a heap of 10^18 tokens has as many).
+        let half_depth = (tokens / 2).max(1);
+        let (mut moves, mut move_bytes) = (0u128, 0u128);
+        let counted = self
+            .game
+            .ruleset
+            .for_each_move(position.heaps(), |removed, added| {
+                moves += 1;
+                move_bytes +=
+                    u128::from(STACK_BYTES_PER_MOVE) + 8 * (removed.len() + added.len()) as u128;
+                if moves == MOVES_COUNTED {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            });
+        let needed = plies.saturating_add(half_depth.saturating_mul(move_bytes));
+        if needed <= available {
             return Ok(());
         }
-        let instead = if crate::theory::grundy::fast_path::applies(&self.game) {
-            "; use --method grundy (nim-values) instead"
-        } else {
-            ""
+        let (moves, about) = match counted {
+            std::ops::ControlFlow::Break(()) => (format!("more than {moves}"), "at least"),
+            std::ops::ControlFlow::Continue(()) => (moves.to_string(), "about"),
         };
-        Err(Error::input(format!(
-            "position {position} has {} tokens: its search could go that many moves deep, about {} MiB of stack against {} MiB available{instead}",
-            position.total(),
+        let error = Error::resource(format!(
+            "position {position} has {tokens} tokens and {moves} moves: its search could go that many moves deep, holding each position's moves on the way: {about} {} MiB against {} MiB available",
             needed >> 20,
             available >> 20
-        )))
+        ));
+        Err(if crate::theory::grundy::applies(&self.game) {
+            error.with_hint(Hint::UseNimValues)
+        } else {
+            error
+        })
     }
 }
+
+/// Moves of the root counted at most, for the estimate.
+const MOVES_COUNTED: u128 = 1 << 20;
+
+/// Bytes of one candidate move on the search stack besides its heap operations (8 bytes
+/// each): its key, signature, ordering score, nim-sum guess and where its operations lie.
+const STACK_BYTES_PER_MOVE: u64 = 48;
 
 /// A hook that hands the statistics on to the shared one.
 fn forward(hook: &SharedHook) -> ProgressHook {

@@ -9,9 +9,9 @@ use super::{
     SourceKind,
 };
 use crate::domain::ChildRanks;
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
+use crate::game::child_into;
 use crate::game::{Game, Heap, Position};
-use crate::label::child_into;
 use crate::table::{self, BodyKind, Table};
 use crate::value::Value;
 
@@ -32,9 +32,10 @@ impl TableSource {
         let table = Table::open(path)?;
         if !table.header().kind.holds_positions() {
             return Err(Error::input(format!(
-                "{}: this table holds nim-values of heap sizes; give it to --nim-table",
+                "{}: this table holds nim-values of heap sizes",
                 path.display()
-            )));
+            ))
+            .with_hint(Hint::UseAsNimTable));
         }
         if let Some(game) = game {
             table.check_game(game)?;
@@ -110,9 +111,10 @@ impl TableSource {
         match other {
             Some(other) => Ok(Some(other)),
             None if self.only => Err(Error::input(format!(
-                "{} holds outcomes only, not how many moves they take; make a remoteness table with `sicher table --remoteness`, or leave out --remoteness",
+                "{} holds outcomes only, not how many moves they take",
                 self.tables[at].path().display()
-            ))),
+            ))
+            .with_hint(Hint::MakeRemotenessTable)),
             None => Ok(None),
         }
     }

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::answer::{Engine, Method, Policy, Remoteness};
-use crate::error::{Error, Result};
-use crate::game::{self, Convention, Game};
-use crate::search::{Algorithm, SearchConfig};
+use sicher::answer::{Engine, Method, Policy, Remoteness};
+use sicher::error::{Error, Result};
+use sicher::game::{self, Convention, Game};
+use sicher::search::{Algorithm, SearchConfig};
 
 /// Which game, under which convention.
 #[derive(Args, Debug, Clone)]

@@ -10,11 +10,11 @@ use serde::Serialize;
 use super::args::{EngineArg as Engine, SearchArgs};
 use super::output::{label, per_second, print_json};
 use super::EXAMPLES_BENCH;
-use crate::error::Result;
-use crate::game::{self, Convention, Game, Position};
-use crate::search::plain::{PlainRemoteness, PlainSolver};
-use crate::search::{Algorithm, RemotenessSolver, Solver};
-use crate::value::Value;
+use sicher::error::Result;
+use sicher::game::{self, Convention, Game, Position};
+use sicher::search::plain::{PlainRemoteness, PlainSolver};
+use sicher::search::{Algorithm, RemotenessSolver, Solver};
+use sicher::value::Value;
 
 /// The suite: (game spec, convention, heaps). Fixed, so signatures compare across builds.
 const SUITE: &[(&str, Convention, &[u64])] = &[
@@ -212,6 +212,8 @@ struct RemotenessTotal {
     ordering_efficiency: Option<f64>,
     total_seconds: f64,
     nodes_per_second: f64,
+    /// Seconds spent counting proof trees, outside the search's timing.
+    proof_seconds: f64,
     signature: String,
 }
 
@@ -223,6 +225,8 @@ struct Measured {
     root_searches: u64,
     elapsed: Duration,
     proof_nodes: Option<u64>,
+    /// Time spent counting the proof tree (not in `elapsed`).
+    proof_time: Duration,
 }
 
 /// Times the remoteness search on one position, then (outside the timing, unless
@@ -233,13 +237,16 @@ fn measure(game: &Game, position: &Position, args: &BenchArgs, algorithm: Algori
     let value = solver.value(position);
     let elapsed = started.elapsed();
     let stats = solver.stats();
+    let counting = Instant::now();
+    let proof_nodes = (!args.no_proof).then(|| solver.proof_size(position));
     Measured {
         value,
         nodes: stats.nodes,
         re_searches: stats.re_searches,
         root_searches: stats.root_searches,
         elapsed,
-        proof_nodes: (!args.no_proof).then(|| solver.proof_size(position)),
+        proof_nodes,
+        proof_time: counting.elapsed(),
     }
 }
 
@@ -255,6 +262,7 @@ fn measure_plain(game: &Game, position: &Position) -> Measured {
         root_searches: 1,
         elapsed: started.elapsed(),
         proof_nodes: None,
+        proof_time: Duration::ZERO,
     }
 }
 
@@ -266,6 +274,7 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
     let mut total_nodes = 0;
     let mut total_proof = 0;
     let mut total_time = Duration::ZERO;
+    let mut proof_time = Duration::ZERO;
     let mut signature: u64 = 0xcbf2_9ce4_8422_2325;
     if !args.json {
         outln!(
@@ -294,8 +303,10 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
             root_searches,
             elapsed,
             proof_nodes,
+            proof_time: counted_in,
         } = measured;
         total_time += elapsed;
+        proof_time += counted_in;
         let remoteness = value.remoteness().unwrap_or(0);
         total_nodes += nodes;
         total_proof += proof_nodes.unwrap_or(0);
@@ -347,6 +358,7 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
         ordering_efficiency: (total_proof > 0).then(|| total_nodes as f64 / total_proof as f64),
         total_seconds: total_time.as_secs_f64(),
         nodes_per_second: per_second(total_nodes, total_time),
+        proof_seconds: proof_time.as_secs_f64(),
         signature: format!("{signature:016x}"),
     };
     if args.json {
@@ -355,8 +367,17 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
         let efficiency = total
             .ordering_efficiency
             .map_or(String::new(), |e| format!(", {e:.2} nodes per proof node"));
+        // The searches alone are timed; counting the proof trees can take far longer.
+        let counting = if total.total_proof_nodes.is_some() {
+            format!(
+                " searching (and {:.3} s counting proof trees, which --no-proof skips)",
+                total.proof_seconds
+            )
+        } else {
+            String::new()
+        };
         outln!(
-            "total ({}): {} nodes in {:.3} s, {:.0} nodes/s{efficiency}, signature {}",
+            "total ({}): {} nodes in {:.3} s{counting}, {:.0} nodes/s{efficiency}, signature {}",
             total.algorithm,
             total.total_nodes,
             total.total_seconds,

@@ -13,11 +13,11 @@ use super::args::{
     forced_convention, resolve_game, start_heaps, MethodArgs, RemotenessArgs, SearchArgs,
 };
 use super::output::{per_second, show_progress, spinner, write_human, write_json_answer};
-use super::{input, stdout_error, EXAMPLES_CHECK};
-use crate::answer::{Chain, Policy, Query};
-use crate::error::{Error, Result};
-use crate::game::Position;
-use crate::search::{ProgressHook, SearchStats};
+use super::{stdout_error, EXAMPLES_CHECK};
+use sicher::answer::{Chain, Policy, Query};
+use sicher::error::{Error, Result};
+use sicher::game::Position;
+use sicher::search::{ProgressHook, SearchStats};
 
 /// Arguments of `sicher check`.
 #[derive(Args, Debug)]
@@ -53,7 +53,7 @@ pub struct CheckArgs {
     /// (`check --table FILE 3 4 5`), and when named it must be the table's game and
     /// convention.
     #[arg(long, value_name = "FILE", conflicts_with_all = [
-        "start", "method", "max", "nim_table", "hash", "engine",
+        "start", "method", "max", "nim_table", "quotient", "hash", "engine",
         "no_etc", "no_history", "killers", "no_simplify", "no_guide",
     ])]
     pub table: Option<PathBuf>,
@@ -131,7 +131,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     let outcome = if !heaps.is_empty() || args.start {
         Position::parse_args(&heaps).and_then(|p| answer(p.heaps(), &mut pending))
     } else {
-        input::for_each_line(std::io::stdin().lock(), |heaps| {
+        sicher::game::for_each_line(std::io::stdin().lock(), |heaps| {
             answer(heaps, &mut pending)?;
             if pending.len() >= 1 << 16 {
                 out.write_all(&pending).map_err(stdout_error)?;

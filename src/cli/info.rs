@@ -6,11 +6,17 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::print_json;
-use crate::error::Result;
-use crate::table::{BodyKind, Codec, Provenance, Table, BLOCK_BYTES};
+use sicher::error::Result;
+use sicher::table::{BodyKind, Codec, Provenance, Table, BLOCK_BYTES};
+
+const EXAMPLES: &str = "Examples:
+  sicher table nim --heaps 3 --max 63 -o nim.table && sicher info nim.table
+  sicher info nim.table --verify          # read every block and check it now
+  sicher info nim.table --json";
 
 /// Arguments of `sicher info`.
 #[derive(Args, Debug)]
+#[command(after_help = EXAMPLES)]
 pub struct InfoArgs {
     /// The table file.
     pub file: PathBuf,
@@ -166,14 +172,14 @@ pub fn run(args: &InfoArgs) -> Result<()> {
                 report.entries,
                 report.bits_per_entry,
                 header.convention,
-                if header.convention == crate::game::Convention::Normal { "odd" } else { "even" }
+                if header.convention == sicher::game::Convention::Normal { "odd" } else { "even" }
             )?;
             outln!("  largest:        remoteness {rmax}")?;
             if let Some(histogram) = &header.histogram {
                 outln!("  remoteness  positions  outcome")?;
                 for (r, &count) in histogram.iter().enumerate() {
                     let outcome =
-                        crate::value::Outcome::from_remoteness(r as u32, header.convention);
+                        sicher::value::Outcome::from_remoteness(r as u32, header.convention);
                     outln!("  {r:>10}  {count:>9}  {}", outcome.label())?;
                 }
             }

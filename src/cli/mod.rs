@@ -13,8 +13,9 @@ macro_rules! outln {
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod errors;
 pub mod info;
-pub mod input;
+pub mod list;
 pub mod nim_values;
 pub mod output;
 pub mod picture;
@@ -27,7 +28,7 @@ pub mod verify;
 
 use clap::{Parser, Subcommand};
 
-use crate::error::{Error, Result};
+use sicher::error::{Error, Result};
 
 const EXAMPLES_CHECK: &str = "Examples:
   sicher check nim 3 4 5                  # safe: the player to move wins, and how
@@ -74,6 +75,8 @@ pub enum Command {
     Table(table::TableArgs),
     /// Print a table's header; with --verify, check its body.
     Info(info::InfoArgs),
+    /// The positions a table holds, in rank order, with their values.
+    List(list::ListArgs),
     /// Compare the bottom-up labels of a domain with the top-down engine.
     Verify(verify::VerifyArgs),
     /// The nim-values G(0..=N) of a ruleset whose moves change one heap.
@@ -97,6 +100,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Table(args) => table::run(args),
         Command::Info(args) => info::run(args),
+        Command::List(args) => list::run(args),
         Command::Verify(args) => verify::run(args),
         Command::NimValues(args) => nim_values::run(args),
         Command::Picture(args) => picture::run_picture(args),

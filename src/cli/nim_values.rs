@@ -9,12 +9,12 @@ use serde::Serialize;
 use super::args::GameArgs;
 use super::output::{progress_bar, write_json};
 use super::stdout_error;
-use crate::atomic_file::Replace;
-use crate::error::{Error, Result};
-use crate::game::Convention;
-use crate::table::{self, BodyKind};
-use crate::theory::grundy::period::{find_proved, ProofBound};
-use crate::theory::grundy::values::{engine, Method};
+use sicher::atomic_file::{check_destination, Replace};
+use sicher::error::{Error, Result};
+use sicher::game::Convention;
+use sicher::table::{self, BodyKind};
+use sicher::theory::grundy::{engine, Method};
+use sicher::theory::grundy::{find_proved, ProofBound};
 
 /// Which engine computes the values.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +62,8 @@ pub struct NimValuesArgs {
 #[derive(Serialize)]
 struct Record<'a> {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     method: &'static str,
     values: &'a [u32],
     seconds: f64,
@@ -83,6 +85,14 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
         ValuesMethod::Fast => Method::Fast,
         ValuesMethod::Reference => Method::Reference,
     };
+    let replace = if args.force {
+        Replace::RegularFile
+    } else {
+        Replace::Never
+    };
+    if let Some(path) = &args.write {
+        check_destination(path, replace)?;
+    }
     let len = args.max.saturating_add(1);
     let started = std::time::Instant::now();
     let mut sequence = engine(&game.ruleset, method, len)?;
@@ -103,11 +113,6 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     };
     if let Some(path) = &args.write {
         let period = ProofBound::for_ruleset(&game.ruleset).and_then(|b| find_proved(values, b));
-        let replace = if args.force {
-            Replace::RegularFile
-        } else {
-            Replace::Never
-        };
         let header = table::write_nim_values(path, &game.ruleset, values, period, replace)?;
         if !args.quiet {
             let proved = match header.kind {
@@ -132,6 +137,7 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     if args.json {
         let record = Record {
             game: game.ruleset.spec(),
+            name: game.name.clone(),
             method: method_name,
             values,
             seconds: elapsed.as_secs_f64(),
@@ -143,7 +149,7 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
             out,
             "nim-values G(0) to G({}) of {} (normal play; a lone heap is unsafe exactly when its value is 0):",
             args.max,
-            game.ruleset.spec()
+            game.title()
         )
         .map_err(stdout_error)?;
         for (row, chunk) in values.chunks(20).enumerate() {

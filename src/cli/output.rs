@@ -8,10 +8,10 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use crate::answer::{Answer, Query, Remoteness, SourceKind};
-use crate::error::{Error, Result};
-use crate::game::Position;
-use crate::value::{Outcome, Value};
+use sicher::answer::{Answer, Query, Remoteness, SourceKind};
+use sicher::error::{Error, Result};
+use sicher::game::Position;
+use sicher::value::{Outcome, Value};
 
 /// `"safe"` when the player to move wins, `"unsafe"` when they lose.
 pub fn label(win: bool) -> &'static str {
@@ -78,17 +78,10 @@ pub fn write_human(out: &mut Vec<u8>, answer: &Answer, query: Query) {
         }
         None => {}
     }
-    if answer.value.nimber().is_some() {
-        notes.push("remoteness not computed: nim-values give the verdict alone".into());
-    } else if answer.source == SourceKind::Quotient
-        && answer.value.remoteness().is_none()
-        && query.remoteness != Remoteness::Skip
-    {
-        notes.push(
-            "remoteness not computed: the misère quotient gives the verdict alone; --remoteness searches"
-                .into(),
-        );
-    } else if answer.source == SourceKind::Search
+    // Theory (nim-values, quotients, closed forms) and outcome tables give the verdict
+    // alone, as asked by default: nothing to explain. The search gives the remoteness
+    // unless it costs too much, which is worth a word.
+    if answer.source == SourceKind::Search
         && answer.value.remoteness().is_none()
         && query.remoteness != Remoteness::Skip
     {
@@ -111,6 +104,15 @@ pub fn verdict_with_remoteness(value: Value) -> String {
         Some(r) if r > 0 && value.is_win() => format!("safe: the player to move wins in {r}"),
         Some(r) if r > 0 => format!("unsafe: the player to move loses in {r} at most"),
         _ => verdict(value.is_win()).to_string(),
+    }
+}
+
+/// `1 move`, `2 moves`: a count with its noun, plural when it is not one.
+pub fn plural(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
     }
 }
 

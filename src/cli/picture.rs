@@ -9,15 +9,14 @@ use serde::Serialize;
 
 use super::args::{GameArgs, SearchArgs};
 use super::output::{print_json, progress_bar};
-use crate::answer::survey::{heap_series, two_heap_map};
-use crate::answer::{Chain, Policy};
-use crate::atomic_file::Replace;
-use crate::error::{Error, Result};
-use crate::memory;
-use crate::picture::{
-    map_bytes, map_png_size, plot_bytes, render_terminal, save_map_png, save_plot_png, MapMode,
-    DEFAULT_PLOT_SIZE,
+use sicher::answer::{Chain, Policy};
+use sicher::atomic_file::{check_destination, Replace};
+use sicher::error::{Hint, Result};
+use sicher::memory;
+use sicher::picture::{
+    map_png_size, render_terminal, save_map_png, save_plot_png, MapMode, DEFAULT_PLOT_SIZE,
 };
+use sicher::survey::{self, heap_series, two_heap_map};
 
 const EXAMPLES_PICTURE: &str = "Examples:
   sicher picture wythoff --max 60                      # in the terminal
@@ -65,6 +64,8 @@ pub struct PictureArgs {
 #[derive(Serialize)]
 struct PictureReport {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     max: u64,
     path: Option<String>,
     width: u64,
@@ -93,20 +94,14 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
             (cols as u64, rows as u64)
         }
     };
-    let needed = u128::from(map_bytes(args.max, args.scale.max(1), mode))
-        .saturating_add(u128::from(args.max).pow(2) * 12 / 2);
+    let needed = survey::map_bytes_needed(args.max, args.scale, mode);
     memory::check_fits(
         &format!("a map of {0} x {0} positions", u128::from(args.max) + 1),
         needed,
-        "lower --max or --scale",
+        Hint::LowerMax,
     )?;
-    if let (Some(path), false) = (&args.output, args.force) {
-        if std::fs::symlink_metadata(path).is_ok() {
-            return Err(Error::input(format!(
-                "{} already exists; pass --force to overwrite it",
-                path.display()
-            )));
-        }
+    if let Some(path) = &args.output {
+        check_destination(path, replace(args.force))?;
     }
     let policy = Policy {
         search: args.search.config(),
@@ -123,12 +118,7 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
     let unsafe_count = map.cells().iter().filter(|c| !c.win).count() as u64;
     let path = match &args.output {
         Some(path) => {
-            let replace = if args.force {
-                Replace::RegularFile
-            } else {
-                Replace::Never
-            };
-            save_map_png(&map, args.scale, mode, path, replace)?;
+            save_map_png(&map, args.scale, mode, path, replace(args.force))?;
             Some(path.display().to_string())
         }
         None => {
@@ -136,8 +126,8 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
                 let (cols, rows) = terminal_size();
                 let drawing = render_terminal(&map, cols, rows.saturating_sub(1).max(4))?;
                 outln!(
-                    "{} ({} play), every position of two heaps up to {}:",
-                    game.ruleset,
+                    "{}, {} play, every position of two heaps up to {}:",
+                    game.title(),
                     game.convention,
                     args.max
                 )?;
@@ -148,6 +138,7 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
     };
     let report = PictureReport {
         game: game.canonical(),
+        name: game.name.clone(),
         max: args.max,
         path,
         width,
@@ -159,8 +150,14 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
         return print_json(&report);
     }
     if let Some(path) = &report.path {
+        let shade = match mode {
+            MapMode::Outcome => "black",
+            MapMode::Remoteness => "in blues",
+        };
         outln!(
-            "wrote {path}: {} x {} pixels, {} unsafe positions (black) of {}",
+            "wrote {path}: {}, {} play, {} x {} pixels, {} unsafe positions ({shade}) of {}",
+            game.title(),
+            game.convention,
             report.width,
             report.height,
             report.unsafe_count,
@@ -217,6 +214,8 @@ pub struct PlotArgs {
 #[derive(Serialize)]
 struct PlotReport {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     path: String,
     values: u64,
     preperiod: Option<u64>,
@@ -231,24 +230,16 @@ pub fn run_plot(args: &PlotArgs) -> Result<()> {
     let size = (args.width, args.height);
     memory::check_fits(
         "the plot",
-        u128::from(plot_bytes(size)).saturating_add(u128::from(args.max) * 16),
-        "lower --max, --width or --height",
+        survey::plot_bytes_needed(size, args.max),
+        Hint::LowerMax,
     )?;
-    let replace = if args.force {
-        Replace::RegularFile
-    } else {
-        Replace::Never
-    };
-    if !args.force && std::fs::symlink_metadata(&args.output).is_ok() {
-        return Err(Error::input(format!(
-            "{} already exists; pass --force to overwrite it",
-            args.output.display()
-        )));
-    }
+    let replace = replace(args.force);
+    check_destination(&args.output, replace)?;
     let series = heap_series(&game, args.max)?;
     save_plot_png(&series, size, &args.output, replace)?;
     let report = PlotReport {
         game: game.canonical(),
+        name: game.name.clone(),
         path: args.output.display().to_string(),
         values: series.values.len() as u64,
         preperiod: series.preperiod,
@@ -260,10 +251,20 @@ pub fn run_plot(args: &PlotArgs) -> Result<()> {
         return print_json(&report);
     }
     outln!(
-        "wrote {}: {} values of {}; {}",
+        "wrote {}: {} values of {}, {} play; {}",
         report.path,
         report.values,
-        game.canonical(),
+        game.title(),
+        game.convention,
         report.summary
     )
+}
+
+/// What `--force` allows.
+fn replace(force: bool) -> Replace {
+    if force {
+        Replace::RegularFile
+    } else {
+        Replace::Never
+    }
 }

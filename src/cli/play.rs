@@ -1,4 +1,4 @@
-//! `sicher play`: a game in the terminal against perfect play.
+//! `sicher play`: a game in the terminal against the computer.
 
 use std::io::{BufRead, IsTerminal};
 
@@ -6,18 +6,27 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::args::{start_heaps, GameArgs, SearchArgs};
-use super::output::print_json;
-use crate::answer::{Chain, Policy};
-use crate::error::{Error, Result};
-use crate::game::Position;
-use crate::play::{Player, Session};
-use crate::search::Algorithm;
-use crate::value::Value;
+use super::output::{plural, print_json, spinner};
+use sicher::answer::Policy;
+use sicher::error::{Error, Hint, Result};
+use sicher::game::Position;
+use sicher::play::{Player, Reply, Session, LISTED_MOVES, MAX_LEVEL};
+use sicher::search::Algorithm;
+use sicher::value::Value;
 
 const EXAMPLES_PLAY: &str = "Examples:
   sicher play nim 3 4 5                 # you move first
   sicher play kayles --misere --first computer
-  printf '1\\n1\\n' | sicher play nim 2 3 --json   # scripted: one move per line";
+  sicher play kayles 7 8 9 --level 3    # a weaker opponent: 7 of its 10 moves are random
+  printf '1\\n1\\n' | sicher play nim 2 3 --json   # scripted: one move per line
+
+In the game, type a move (its number in the list, or the position it leads to), or:
+  hint   the best move      undo   take your last move back
+  moves  list every move    help   these commands
+  quit   end the game (also q, or Ctrl-D in a terminal)";
+
+/// The in-game commands, as `help` lists them.
+const COMMANDS: &str = "type a move (its number in the list, or the position it leads to, as heap sizes), or: hint (the best move), undo (take your last move back), moves (list every move), help, quit (or q)";
 
 /// Who moves first.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +54,15 @@ pub struct PlayArgs {
     /// Show the best move before each of yours.
     #[arg(long)]
     pub hint: bool,
+    /// How well the computer plays: 10 is perfect play; below, each of its moves is a
+    /// random legal move with probability (10 - LEVEL) / 10 (0: always random).
+    #[arg(long, value_name = "LEVEL", default_value_t = MAX_LEVEL,
+          value_parser = clap::value_parser!(u8).range(0..=MAX_LEVEL as i64))]
+    pub level: u8,
+    /// Seed of the random moves below level 10 (default: from the clock), to replay a
+    /// game.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
     /// One JSON object per move, then one for the result.
     #[arg(long)]
     pub json: bool,
@@ -69,24 +87,59 @@ struct MoveRecord<'a> {
     position: &'a [u64],
     /// True when the player now to move wins against best play.
     win: bool,
-    /// Moves until the game ends under best play from here.
+    /// Moves until the game ends under best play from here, where it was searched.
     remoteness: Option<u32>,
+    /// True for a random move of the computer below level 10.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    random: bool,
 }
 
 /// The result, as `--json` prints it last.
 #[derive(Serialize)]
 struct ResultRecord {
-    winner: &'static str,
+    /// `"you"` or `"computer"`; `None` when the game was left unfinished.
+    winner: Option<&'static str>,
     plies: u64,
+    /// True when `quit` ended the game.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    quit: bool,
+}
+
+/// An in-game command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Command {
+    Help,
+    Hint,
+    Undo,
+    Moves,
+    Quit,
+}
+
+fn command(line: &str) -> Option<Command> {
+    match line.trim().to_ascii_lowercase().as_str() {
+        "help" | "?" | "h" => Some(Command::Help),
+        "hint" => Some(Command::Hint),
+        "undo" | "u" => Some(Command::Undo),
+        "moves" | "list" => Some(Command::Moves),
+        "quit" | "q" | "exit" => Some(Command::Quit),
+        _ => None,
+    }
 }
 
 /// Runs `sicher play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
+    play(args).map_err(without_foreign_hints)
+}
+
+fn play(args: &PlayArgs) -> Result<()> {
     let game = args.game.resolve()?;
-    let heaps = if args.heaps.is_empty() {
-        start_heaps(&game)?
+    let (heaps, origin) = if args.heaps.is_empty() {
+        (
+            start_heaps(&game)?,
+            format!("the start position of {}'s description", game.name),
+        )
     } else {
-        args.heaps.clone()
+        (args.heaps.clone(), "as given".to_string())
     };
     let start = Position::parse_args(&heaps)?;
     let policy = Policy {
@@ -99,14 +152,17 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         First::You => Player::You,
         First::Computer => Player::Computer,
     };
-    let mut session = Session::new(Chain::new(&game, &policy)?, start, first);
+    let mut session = Session::new(&game, &policy, start, first)?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    session.set_level(args.level, seed)?;
     let interactive = std::io::stdin().is_terminal();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    if !args.json {
+    let human = !args.json;
+    if human {
         outln!(
-            "{} ({} play). You play against perfect play; the player who {} wins.",
-            game.name,
+            "{}, {} play: the player who {} wins. Moves are counted for both players.",
+            game.title(),
             game.convention,
             if game.terminal_is_win() {
                 "cannot move"
@@ -114,85 +170,152 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 "makes the last move"
             }
         )?;
+        if !game.notes.is_empty() {
+            outln!("{}", game.notes)?;
+        }
+        outln!("start: {} ({origin})", session.position())?;
+        let level = match args.level {
+            MAX_LEVEL => "perfect play".to_string(),
+            0 => "random moves only".to_string(),
+            level => format!(
+                "{} in 10 of its moves random, the others perfect",
+                MAX_LEVEL - level
+            ),
+        };
+        outln!(
+            "the computer plays at level {} of {MAX_LEVEL} ({level}); {} first",
+            args.level,
+            match first {
+                Player::You => "you move",
+                Player::Computer => "the computer moves",
+            }
+        )?;
+        outln!("{COMMANDS}")?;
     }
     loop {
         if let Some(winner) = session.winner() {
             if args.json {
                 return print_json(&ResultRecord {
-                    winner: winner.name(),
+                    winner: Some(winner.name()),
                     plies: session.plies(),
+                    quit: false,
                 });
             }
             return outln!(
-                "{}: no move is left. {} after {} moves.",
+                "{}: no move is left. {} after {}.",
                 session.position(),
                 match winner {
                     Player::You => "You win",
                     Player::Computer => "The computer wins",
                 },
-                session.plies()
+                plural(session.plies(), "move")
             );
         }
-        let value = session.value()?;
-        if !args.json {
+        let value = thinking(&mut session, |s| s.value())?;
+        if human {
             outln!(
                 "\nposition {}: {}",
                 session.position(),
-                standing(session.to_move(), value)
+                standing(session.to_move(), value, args.level)
             )?;
         }
-        let to = match session.to_move() {
+        let (to, random) = match session.to_move() {
             Player::Computer => {
-                let to = session
-                    .best_move()?
-                    .ok_or_else(|| Error::input("internal: a move exists but none was chosen"))?;
-                if !args.json {
-                    outln!("the computer moves to {to}")?;
+                let Reply { to, random } = thinking(&mut session, |s| s.computer_move())?
+                    .ok_or_else(|| Error::internal("a move exists but none was chosen"))?;
+                if human {
+                    if random {
+                        outln!(
+                            "the computer plays a random move (level {}): to {to}",
+                            args.level
+                        )?;
+                    } else {
+                        outln!("the computer moves to {to}")?;
+                    }
                 }
-                to
+                (to, random)
             }
             Player::You => {
-                if !args.json {
-                    let hint = if args.hint {
-                        session.best_move()?
-                    } else {
-                        None
-                    };
-                    for (i, to) in session.moves().iter().enumerate() {
-                        let star = if hint.as_ref() == Some(to) {
-                            "  <- best"
-                        } else {
-                            ""
-                        };
-                        outln!("  {:>3}. to {to}{star}", i + 1)?;
+                if human {
+                    show_moves(&session, interactive)?;
+                    if args.hint {
+                        show_hint(&mut session)?;
                     }
-                    outln!("your move (a number, or the position it leads to):")?;
+                    outln!("your move:")?;
                 }
-                loop {
+                let to = loop {
                     let Some(line) = lines.next() else {
+                        if interactive {
+                            // Ctrl-D at the prompt: the player left.
+                            return if human { outln!("") } else { quit(&session) };
+                        }
                         return Err(Error::input(format!(
                             "the input ended with the game unfinished at {} (your move)",
                             session.position()
                         )));
                     };
                     let line = line.map_err(|e| Error::io("<stdin>", e))?;
+                    match command(&line) {
+                        Some(Command::Quit) => {
+                            return if human { Ok(()) } else { quit(&session) };
+                        }
+                        Some(Command::Help) => {
+                            if human {
+                                outln!("{COMMANDS}")?;
+                            }
+                            continue;
+                        }
+                        Some(Command::Hint) => {
+                            if human {
+                                show_hint(&mut session)?;
+                            }
+                            continue;
+                        }
+                        Some(Command::Moves) => {
+                            if human {
+                                list_moves(&session, usize::MAX)?;
+                            }
+                            continue;
+                        }
+                        Some(Command::Undo) => {
+                            if !session.undo() {
+                                if human {
+                                    outln!("nothing to undo: you have not moved yet")?;
+                                }
+                                continue;
+                            }
+                            if human {
+                                outln!("taken back to {}", session.position())?;
+                            }
+                            break None;
+                        }
+                        None => {}
+                    }
                     match session.parse_move(&line) {
-                        Ok(to) => break to,
-                        Err(error) if interactive => outln!("{error}; try again:")?,
+                        Ok(to) => break Some(to),
+                        Err(error) if interactive => {
+                            outln!("{}; try again (or type help):", error.message())?
+                        }
                         Err(error) => {
                             return Err(Error::input(format!(
-                                "move {}: {error}",
-                                session.plies() + 1
+                                "move {}: {}",
+                                session.plies() + 1,
+                                error.message()
                             )))
                         }
                     }
-                }
+                };
+                let Some(to) = to else {
+                    // After undo: your turn again, from the position taken back to.
+                    continue;
+                };
+                (to, false)
             }
         };
         let by = session.to_move();
         session.play(to)?;
         if args.json {
-            let value = session.value()?;
+            let value = thinking(&mut session, |s| s.value())?;
             print_json(&MoveRecord {
                 ply: session.plies(),
                 by: by.name(),
@@ -200,20 +323,211 @@ pub fn run(args: &PlayArgs) -> Result<()> {
                 position: session.position().heaps(),
                 win: value.is_win(),
                 remoteness: value.remoteness(),
+                random,
             })?;
         }
     }
 }
 
-/// Who stands to win, from your side of the board.
-fn standing(to_move: Player, value: Value) -> String {
-    let r = value.remoteness().unwrap_or(0);
-    match (to_move, value.is_win()) {
-        (Player::You, true) => format!("you can win in {r}"),
-        (Player::You, false) => format!("you are lost: the computer wins in at most {r}"),
-        (Player::Computer, true) => format!("you are lost: the computer wins in {r}"),
-        (Player::Computer, false) => {
-            format!("the computer is lost: you can win, in {r} moves at most")
+/// The JSON record of a game left unfinished.
+fn quit(session: &Session) -> Result<()> {
+    print_json(&ResultRecord {
+        winner: None,
+        plies: session.plies(),
+        quit: true,
+    })
+}
+
+/// Runs `work` with a spinner on a terminal ("the computer is thinking"), shown only
+/// once it takes a moment.
+fn thinking<T>(session: &mut Session, work: impl FnOnce(&mut Session) -> Result<T>) -> Result<T> {
+    let bar = spinner(false, "thinking");
+    let result = work(session);
+    bar.finish_and_clear();
+    result
+}
+
+/// The best move, as a line.
+fn show_hint(session: &mut Session) -> Result<()> {
+    match thinking(session, |s| s.best_move())? {
+        Some(to) => outln!("hint: the best move is to {to}"),
+        None => outln!("hint: no move is left"),
+    }
+}
+
+/// The moves before your turn: in columns, as many as the screen holds (a terminal), or
+/// all of them (a script); a position with more moves than are listed gets examples.
+fn show_moves(session: &Session, interactive: bool) -> Result<()> {
+    if !session.moves_complete() {
+        let examples: Vec<String> = session
+            .moves()
+            .iter()
+            .take(3)
+            .map(|to| format!("to {to}"))
+            .collect();
+        return outln!(
+            "more than {LISTED_MOVES} moves (for instance {}): type the position your move leads to",
+            examples.join(", ")
+        );
+    }
+    let rows = if interactive {
+        terminal_rows().saturating_sub(10).max(8)
+    } else {
+        usize::MAX
+    };
+    list_moves(session, rows)
+}
+
+/// The numbered moves in columns, at most `max_rows` rows of them.
+fn list_moves(session: &Session, max_rows: usize) -> Result<()> {
+    if !session.moves_complete() {
+        return outln!(
+            "more than {LISTED_MOVES} moves: too many to list; type the position your move leads to"
+        );
+    }
+    let labels: Vec<String> = session
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(i, to)| format!("{:>3}. to {to}", i + 1))
+        .collect();
+    for line in columns(&labels, terminal_columns(), max_rows) {
+        outln!("{line}")?;
+    }
+    Ok(())
+}
+
+/// `items` in columns, filled top to bottom, in lines of at most `width` characters and
+/// at most `max_rows` rows; the last row says how many were left out.
+fn columns(items: &[String], width: usize, max_rows: usize) -> Vec<String> {
+    let cell = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 3;
+    let per_row = (width / cell.max(1)).max(1);
+    let rows = items.len().div_ceil(per_row);
+    let (rows, shown) = if rows > max_rows {
+        // Room for the note on the last row.
+        let rows = max_rows.max(2) - 1;
+        (rows, rows * per_row)
+    } else {
+        (rows, items.len())
+    };
+    let mut out: Vec<String> = (0..rows)
+        .map(|r| {
+            let mut line = String::new();
+            for c in 0..per_row {
+                if let Some(item) = items.get(c * rows + r).filter(|_| c * rows + r < shown) {
+                    line.push_str(&format!("{item:<cell$}"));
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect();
+    if shown < items.len() {
+        out.push(format!(
+            "  … and {} more: type `moves` to list them all",
+            items.len() - shown
+        ));
+    }
+    out
+}
+
+fn terminal_size() -> Option<(usize, usize)> {
+    console::Term::stdout()
+        .size_checked()
+        .map(|(rows, cols)| (usize::from(rows), usize::from(cols)))
+}
+
+fn terminal_rows() -> usize {
+    terminal_size().map_or(24, |(rows, _)| rows)
+}
+
+fn terminal_columns() -> usize {
+    terminal_size().map_or(80, |(_, cols)| cols)
+}
+
+/// A seed from the clock and the process id.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
+}
+
+/// Who stands to win, from your side of the board, in moves of both players. The
+/// computer's wins are "in at most" (a worse defence ends sooner); yours say what best
+/// play takes. Without the remoteness (huge heaps, answered by theory) no count is said.
+fn standing(to_move: Player, value: Value, level: u8) -> String {
+    let computer_wins = matches!(
+        (to_move, value.is_win()),
+        (Player::You, false) | (Player::Computer, true)
+    );
+    let count = value.remoteness();
+    match (to_move, computer_wins, count) {
+        (Player::You, false, Some(r)) => format!("you can win in {}", plural(r.into(), "move")),
+        (Player::You, false, None) => "you can win".to_string(),
+        (Player::Computer, false, Some(r)) => format!(
+            "the computer is lost: you can win in {}",
+            plural(r.into(), "move")
+        ),
+        (Player::Computer, false, None) => "the computer is lost: you can win".to_string(),
+        (_, true, count) => {
+            let how = if level == MAX_LEVEL {
+                "the computer wins"
+            } else {
+                "the computer can win"
+            };
+            match count {
+                Some(r) => format!(
+                    "you are lost: {how} in at most {}",
+                    plural(r.into(), "move")
+                ),
+                None => format!("you are lost: {how}"),
+            }
         }
+    }
+}
+
+/// Hints that name flags `play` does not take are left out: `play` has no `--method`,
+/// `--max` or `--table`.
+fn without_foreign_hints(error: Error) -> Error {
+    match (error.hint(), &error) {
+        (Some(Hint::UseMisere) | None, _) => error,
+        (Some(_), Error::Input { message, .. }) => Error::input(message.clone()),
+        (Some(_), Error::Damaged { message, .. }) => Error::damaged(message.clone()),
+        (Some(_), Error::Resource { message, .. }) => Error::resource(message.clone()),
+        _ => error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_fill_top_to_bottom_and_say_what_they_leave_out() {
+        let items: Vec<String> = (1..=7).map(|i| format!("{i}")).collect();
+        assert_eq!(columns(&items, 12, 10), vec!["1   4   7", "2   5", "3   6"]);
+        let cut = columns(&items, 8, 2);
+        assert_eq!(cut[0], "1   2");
+        assert!(cut[1].contains("5 more"), "{cut:?}");
+    }
+
+    #[test]
+    fn standings_count_moves_with_plurals() {
+        let won = Value::remote(1, sicher::game::Convention::Normal);
+        assert_eq!(standing(Player::You, won, 10), "you can win in 1 move");
+        let lost = Value::remote(2, sicher::game::Convention::Normal);
+        assert_eq!(
+            standing(Player::You, lost, 10),
+            "you are lost: the computer wins in at most 2 moves"
+        );
+        let won3 = Value::remote(3, sicher::game::Convention::Normal);
+        assert_eq!(
+            standing(Player::Computer, won3, 10),
+            "you are lost: the computer wins in at most 3 moves"
+        );
+        assert_eq!(
+            standing(Player::Computer, won3, 4),
+            "you are lost: the computer can win in at most 3 moves"
+        );
     }
 }

@@ -7,11 +7,11 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{print_json, spinner};
-use crate::atomic_file::Replace;
-use crate::error::{Error, Result};
-use crate::game::Convention;
-use crate::table;
-use crate::theory::quotient::{self, Budget, MisereQuotient};
+use sicher::atomic_file::{check_destination, Replace};
+use sicher::error::{Error, Result};
+use sicher::game::Convention;
+use sicher::table;
+use sicher::theory::quotient::{self, Budget, MisereQuotient, Stop};
 
 const EXAMPLES: &str = "Examples:
   sicher quotient kayles --max 100             # order 40, presentation, P-portion
@@ -32,6 +32,10 @@ pub struct QuotientArgs {
     #[arg(long, value_name = "K", default_value_t = Budget::default().max_order,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_order: u32,
+    /// Stop after this many seconds, keeping the heaps established by then (a hard heap
+    /// can take the construction minutes); 0: no limit.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub time_limit: u64,
     /// Also store the quotient in a table file, for `check --quotient FILE`.
     #[arg(long, value_name = "FILE")]
     pub write: Option<PathBuf>,
@@ -50,6 +54,8 @@ pub struct QuotientArgs {
 #[derive(Serialize)]
 struct Report {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     /// The heap alphabet asked for: 1..=requested.
     requested: u64,
     /// Heaps 1..=covered are covered: exact for every sum of them.
@@ -79,27 +85,34 @@ struct Report {
 
 /// Runs `sicher quotient`.
 pub fn run(args: &QuotientArgs) -> Result<()> {
-    let game = crate::game::resolve(&args.game)?.with_convention(Convention::Misere);
+    let game = sicher::game::resolve(&args.game)?.with_convention(Convention::Misere);
+    let started = Instant::now();
     let budget = Budget {
         max_order: args.max_order,
+        deadline: (args.time_limit > 0)
+            .then(|| started + std::time::Duration::from_secs(args.time_limit)),
         ..Budget::default()
     };
+    if let Some(path) = &args.write {
+        check_destination(path, replace(args.force))?;
+    }
     let bar = spinner(args.quiet, "building the misère quotient heap by heap");
-    let started = Instant::now();
     let computed = quotient::compute_as_far_as(&game.ruleset, args.max, &budget);
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let (q, stopped) = computed.map_err(Error::input)?;
+    // Which flag lets the construction go further.
+    let raise = match &stopped {
+        Some((_, Stop::Time)) => format!(" of {} s; raise --time-limit", args.time_limit),
+        _ => "; raise --max-order".to_string(),
+    };
     let stopped = stopped.map(|(heap, stop)| (heap, stop.to_string()));
     if let Some(path) = &args.write {
-        let replace = if args.force {
-            Replace::RegularFile
-        } else {
-            Replace::Never
-        };
-        table::write_quotient(path, &q, replace)?;
+        table::write_quotient(path, &q, replace(args.force))?;
     }
-    let report = report(&game.ruleset.spec(), args.max, &q, stopped, seconds);
+    let mut report = report(&game.title(), args.max, &q, stopped, &raise, seconds);
+    report.game = game.ruleset.spec();
+    report.name = game.name.clone();
     if args.json {
         return print_json(&report);
     }
@@ -136,6 +149,7 @@ fn report(
     requested: u64,
     q: &MisereQuotient,
     stopped: Option<(u64, String)>,
+    raise: &str,
     seconds: f64,
 ) -> Report {
     let note = match &stopped {
@@ -144,12 +158,13 @@ fn report(
             q.max_heap, q.max_heap
         ),
         Some((heap, why)) => format!(
-            "misère quotient of {game}: the construction stopped at heap {heap} ({why}; raise --max-order or lower --max); established for heaps up to {}",
+            "misère quotient of {game}: the construction stopped at heap {heap} ({why}{raise}, or lower --max); established for heaps up to {}",
             q.max_heap
         ),
     };
     Report {
         game: game.to_string(),
+        name: game.to_string(),
         requested,
         covered: q.max_heap,
         complete: stopped.is_none(),
@@ -173,5 +188,14 @@ fn report(
         recalibrations: q.recalibrations.clone(),
         seconds,
         note,
+    }
+}
+
+/// What `--force` allows.
+fn replace(force: bool) -> Replace {
+    if force {
+        Replace::RegularFile
+    } else {
+        Replace::Never
     }
 }

@@ -7,14 +7,16 @@ use std::io::Write;
 
 use super::output::{progress_bar, write_numbers};
 use super::stdout_error;
-use crate::error::Result;
-use crate::game::{Convention, Game};
-use crate::theory::grundy::solution::{default_max, solve, Sequence, Solution};
+use sicher::error::Result;
+use sicher::game::{Convention, Game};
+use sicher::theory::grundy::{default_max, solve, Solution, SolvedSequence};
 
 /// The JSON record of a complete solution.
 #[derive(Serialize)]
 struct SolutionRecord<'a> {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     play: String,
     /// True when the solution covers every heap size (proved period or closed form).
     solved: bool,
@@ -39,12 +41,12 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
     let bar = progress_bar(max.saturating_add(1), quiet, "heaps");
     let solution = solve(game, max, &mut |done| bar.set_position(done))?;
     bar.finish_and_clear();
-    let note = describe(&solution);
+    let note = describe(game, &solution);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let (values, outcomes) = match &solution.sequence {
-        Sequence::NimValues(v) => (Some(&v[..]), None),
-        Sequence::Outcomes(o) => (None, Some(&o[..])),
+        SolvedSequence::NimValues(v) => (Some(&v[..]), None),
+        SolvedSequence::Outcomes(o) => (None, Some(&o[..])),
     };
     if json {
         let found = solution.periodicity;
@@ -52,6 +54,7 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
             &mut out,
             &SolutionRecord {
                 game: solution.ruleset.clone(),
+                name: game.name.clone(),
                 play: solution.convention.to_string(),
                 solved: solution.proved(),
                 preperiod: found.map(|f| f.preperiod),
@@ -72,8 +75,10 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
         // Written straight into one buffer: a sequence can hold a million values, and a
         // string per value cost more than computing them (0.16's period is 149 459 long).
         let show = |line: &mut Vec<u8>, from: usize, to: usize| match &solution.sequence {
-            Sequence::NimValues(v) => write_numbers(line, v[from..to].iter().map(|&x| x.into())),
-            Sequence::Outcomes(o) => {
+            SolvedSequence::NimValues(v) => {
+                write_numbers(line, v[from..to].iter().map(|&x| x.into()))
+            }
+            SolvedSequence::Outcomes(o) => {
                 for (i, &w) in o[from..to].iter().enumerate() {
                     if i > 0 {
                         line.push(b' ');
@@ -83,8 +88,8 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
             }
         };
         let what = match solution.sequence {
-            Sequence::NimValues(_) => "G",
-            Sequence::Outcomes(_) => "outcome",
+            SolvedSequence::NimValues(_) => "G",
+            SolvedSequence::Outcomes(_) => "outcome",
         };
         let mut line = Vec::new();
         if n0 > 0 {
@@ -98,13 +103,13 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
         line.push(b'\n');
         out.write_all(&line).map_err(stdout_error)?;
         match solution.sequence {
-            Sequence::NimValues(_) => writeln!(
+            SolvedSequence::NimValues(_) => writeln!(
                 out,
 
                 "G(n) = G({n0} + (n - {n0}) mod {}) for n >= {n0}; a position is unsafe (the player to move loses) exactly when the XOR of its heaps' values is 0",
                 found.period
             ),
-            Sequence::Outcomes(_) => writeln!(out,
+            SolvedSequence::Outcomes(_) => writeln!(out,
                 "S: a lone heap of that size is safe (the player to move wins); U: unsafe (the player to move loses)"
             ),
         }
@@ -114,7 +119,7 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
 }
 
 /// One paragraph saying what the solution is, in words.
-fn describe(solution: &Solution) -> String {
+fn describe(game: &Game, solution: &Solution) -> String {
     let play = match solution.convention {
         Convention::Normal => "normal play",
         Convention::Misere => "misère play",
@@ -127,7 +132,7 @@ fn describe(solution: &Solution) -> String {
         Convention::Normal => "The nim-sequence",
         Convention::Misere => "A lone heap's outcome (safe or unsafe)",
     };
-    let head = format!("{} ({play})", solution.ruleset);
+    let head = format!("{}, {play}", game.title());
     if let Some(form) = solution.closed_form {
         return format!("{head}: solved in closed form: {form}");
     }

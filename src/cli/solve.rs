@@ -10,10 +10,10 @@ use serde::Serialize;
 use super::args::{start_heaps, GameArgs, MethodArg, MethodArgs, RemotenessArgs, SearchArgs};
 use super::output::{label, per_second, print_json, spinner, verdict_with_remoteness};
 use super::{solution, EXAMPLES_SOLVE};
-use crate::answer::{Chain, Evidence, Policy, Query, Remoteness};
-use crate::error::{Error, Result};
-use crate::game::Position;
-use crate::search::SearchStats;
+use sicher::answer::{Chain, Evidence, Policy, Query, Remoteness};
+use sicher::error::{Error, Result};
+use sicher::game::Position;
+use sicher::search::SearchStats;
 
 /// Arguments of `sicher solve`.
 #[derive(Args, Debug)]
@@ -36,7 +36,7 @@ pub struct SolveArgs {
     pub method: MethodArgs,
     /// Answer from this endgame table (`sicher table`) only.
     #[arg(long, value_name = "FILE", conflicts_with_all = [
-        "method", "max", "nim_table", "hash", "engine",
+        "method", "max", "nim_table", "quotient", "hash", "engine",
         "no_etc", "no_history", "killers", "no_simplify", "no_guide",
     ])]
     pub table: Option<std::path::PathBuf>,
@@ -55,6 +55,8 @@ pub struct SolveArgs {
 #[derive(Serialize)]
 struct Record {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     position: Vec<u64>,
     win: bool,
     label: &'static str,
@@ -81,6 +83,8 @@ struct Record {
     quotient_order: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     quotient_heaps: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    closed_form: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stats: Option<SearchStats>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -176,6 +180,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     };
     let mut record = Record {
         game: game.canonical(),
+        name: game.name.clone(),
         position: position.heaps().to_vec(),
         win,
         label: label(win),
@@ -189,6 +194,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         table: None,
         quotient_order: None,
         quotient_heaps: None,
+        closed_form: None,
         stats: None,
         table_bytes: None,
         seconds: elapsed.as_secs_f64(),
@@ -201,6 +207,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         Evidence::Table { path } => record.table = Some(path.display().to_string()),
         Evidence::MisereNim => {}
+        Evidence::ClosedForm { rule } => record.closed_form = Some(rule),
         Evidence::Quotient { order, max_heap } => {
             record.quotient_order = Some(*order);
             record.quotient_heaps = Some(*max_heap);
@@ -215,8 +222,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         return print_json(&record);
     }
     outln!(
-        "{} ({}) {position}: {}",
-        game.name,
+        "{}, {} play, {position}: {}",
+        game.title(),
         game.convention,
         verdict_with_remoteness(solved.answer.value)
     )?;
@@ -247,10 +254,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             .iter()
             .map(|m| format!("to {m}"))
             .collect();
-        let count = if solved.complete {
-            format!("{}", list.len())
-        } else {
-            format!("{}; one per heap too large to list all", list.len())
+        let count = match (&solved.evidence, solved.complete) {
+            (_, true) => format!("{}", list.len()),
+            (Evidence::ClosedForm { .. }, false) => {
+                format!("the first {}; there are more", list.len())
+            }
+            (_, false) => format!("{}; one per heap too large to list all", list.len()),
         };
         outln!("winning moves ({count}): {}", list.join("; "))?;
     } else {
@@ -278,6 +287,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "by the misère quotient of heaps 1..={max_heap} (order {order}; `sicher quotient {}` shows it)",
             game.ruleset
         ),
+        Evidence::ClosedForm { rule } => outln!("by the closed form: {rule}"),
         Evidence::NimValues { .. } => Ok(()),
     }
 }

@@ -8,12 +8,13 @@ use serde::Serialize;
 
 use super::args::GameArgs;
 use super::output::{per_second, print_json, progress_bar};
-use crate::atomic_file::Replace;
-use crate::domain::Domain;
-use crate::error::{Error, Result};
-use crate::game::Game;
-use crate::label::{Derivation, Labelled, Plan, WorkDir};
-use crate::{memory, table};
+use sicher::atomic_file::Replace;
+use sicher::build::{TableBuilt, TableJob, TableRequest};
+use sicher::domain::Domain;
+use sicher::error::{Error, Result};
+use sicher::game::Game;
+use sicher::label::{Derivation, Labelled, Plan, Resumed};
+use sicher::{memory, table};
 
 const EXAMPLES_TABLE: &str = "Examples:
   sicher table nim --heaps 3 --max 255           # writes tables/nim-normal-heaps3-max255.table
@@ -126,22 +127,26 @@ pub fn label_domain(
     if remoteness {
         plan = plan.with_remoteness();
     }
-    label_plan(game, plan, args)
+    let resumed = plan.prepare()?;
+    announce(game, &plan, resumed.as_ref(), args)?;
+    let bar = progress_bar(plan.ranker().count(), args.quiet, "positions");
+    let labelled = plan.run(&|n| bar.inc(n));
+    bar.finish_and_clear();
+    Ok((plan, labelled?))
 }
 
-/// Announces, checks the memory of, and runs a plan; a resumed run says how far the
-/// earlier one got and its progress bar starts there.
-fn label_plan(game: &Game, plan: Plan, args: &LabelArgs) -> Result<(Plan, Labelled)> {
+/// Announces a plan's positions and memory, refuses it when the memory is not there
+/// (unless `--force-memory`), and says how far an earlier run got.
+fn announce(game: &Game, plan: &Plan, resumed: Option<&Resumed>, args: &LabelArgs) -> Result<()> {
     let domain = plan.ranker().domain();
-    // Work of another game, domain or format is refused before anything is announced.
-    let resumed = plan.prepare()?;
     if !args.quiet {
         let available = memory::available();
         let count = plan.ranker().count();
         let held = plan.positions_held();
         eprintln!(
-            "{} {}: {} positions, about {} of memory{}{}",
-            game.canonical(),
+            "{}, {} play, {}: {} positions, about {} of memory{}{}",
+            game.title(),
+            game.convention,
             domain.flags(),
             count,
             memory::mebibytes(u128::from(plan.bytes_needed())),
@@ -159,18 +164,13 @@ fn label_plan(game: &Game, plan: Plan, args: &LabelArgs) -> Result<(Plan, Labell
     if !args.force_memory {
         plan.check_memory()?;
     }
-    if let Some(resumed) = resumed {
-        if !args.quiet {
-            eprintln!(
-                "resuming: {} of {} tiers already done ({} positions)",
-                resumed.tiers_done, resumed.tiers, resumed.positions
-            );
-        }
+    if let (Some(resumed), false) = (resumed, args.quiet) {
+        eprintln!(
+            "resuming: {} of {} tiers already done ({} positions)",
+            resumed.tiers_done, resumed.tiers, resumed.positions
+        );
     }
-    let bar = progress_bar(plan.ranker().count(), args.quiet, "positions");
-    let labelled = plan.run(&|n| bar.inc(n));
-    bar.finish_and_clear();
-    Ok((plan, labelled?))
+    Ok(())
 }
 
 /// What `sicher table` reports.
@@ -214,6 +214,12 @@ struct TableReport {
     /// Remoteness tables: the largest remoteness.
     #[serde(skip_serializing_if = "Option::is_none")]
     rmax: Option<u32>,
+    /// `sicher-mpi`: the ranks of the job (`threads` is per rank), and whether they
+    /// shared the tiers (else rank 0 labelled alone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ranks: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shared: Option<bool>,
 }
 
 /// Environment variable: seconds of labelling between checkpoints of the work directory
@@ -239,6 +245,15 @@ struct PeriodReport {
 /// Runs `sicher table`.
 pub fn run(args: &TableArgs) -> Result<()> {
     let started = Instant::now();
+    let (game, request) = request(args)?;
+    let job = TableJob::prepare(request)?;
+    run_job(args, &game, job, started, None, |job, progress| {
+        job.run(progress)
+    })
+}
+
+/// The table `sicher table` (or `sicher-mpi table`) is asked for, with its game.
+pub fn request(args: &TableArgs) -> Result<(Game, TableRequest)> {
     let game = args.game.resolve()?;
     let domain = args.domain.domain()?;
     let path = match &args.output {
@@ -249,93 +264,62 @@ pub fn run(args: &TableArgs) -> Result<()> {
             args.remoteness,
         )),
     };
-    let replace = if args.force {
+    let mut request = TableRequest::new(game.clone(), domain, &path);
+    request.replace = if args.force {
         Replace::RegularFile
     } else {
         Replace::Never
     };
-    // Refuse before labelling; the final rename checks again.
-    if !args.force && std::fs::symlink_metadata(&path).is_ok() {
-        return Err(Error::input(format!(
-            "{} already exists; pass --force to overwrite it",
-            path.display()
-        )));
-    }
-    let strategy = args.label.strategy.as_deref().map(str::parse).transpose()?;
-    let threads = args.label.threads.map(|t| t as usize);
-    let mut plan = Plan::new(&game, domain, strategy, threads)?.with_work_dir(
-        WorkDir::beside(&path)
-            .restart(args.restart)
-            .checkpoint_every(checkpoint_interval()),
-    );
-    if args.remoteness {
-        plan = plan.with_remoteness();
-    }
-    if args.no_shortcuts {
-        plan = plan.without_shortcuts();
-    }
-    // Outcomes evicted to the work directory go from there to the table writer, unless
-    // they are to be compared with the plain labeller's.
-    if !args.compare_plain {
-        plan = plan.streaming();
-    }
-    let (plan, labelled) = label_plan(&game, plan, &args.label)?;
-    let (plain_seconds, speedup) = if args.compare_plain {
-        let plain = LabelArgs {
-            strategy: Some("plain".into()),
-            quiet: true,
-            ..args.label.clone()
-        };
-        let (_, baseline) = label_domain(&game, domain, &plain, args.remoteness)?;
-        if baseline.labels != labelled.labels || baseline.remoteness != labelled.remoteness {
-            return Err(Error::Disagreement(format!(
-                "the {} and plain labellers disagree on {}",
-                plan.strategy(),
-                domain.flags()
-            )));
-        }
-        (
-            Some(baseline.seconds),
-            Some(baseline.seconds / labelled.seconds.max(1e-9)),
-        )
-    } else {
-        (None, None)
-    };
-    let storage = if args.uncompressed {
+    request.strategy = args.label.strategy.as_deref().map(str::parse).transpose()?;
+    request.threads = args.label.threads.map(|t| t as usize);
+    request.remoteness = args.remoteness;
+    request.shortcuts = !args.no_shortcuts;
+    request.storage = if args.uncompressed {
         table::Storage::Flat
     } else {
         table::Storage::Compressed
     };
-    let header = match (&labelled.remoteness, &labelled.labels) {
-        (Some(remoteness), _) => {
-            table::write_remoteness_stored(&path, &game, domain, remoteness, storage, replace)?
-        }
-        (None, labels) => {
-            let mut writer = table::outcomes_writer(&path, &game, domain, storage, replace)?;
-            writer.set_provenance(labelled.derivation.into());
-            match labels {
-                Some(labels) => writer.push(labels.words())?,
-                None => plan.stream_outcomes(|words| writer.push(words))?,
-            }
-            writer.finish()?
-        }
-    };
-    plan.discard_work()?;
-    let rmax = labelled.remoteness.as_ref().map(|r| r.rmax());
-    let entries = plan.ranker().count();
+    request.restart = args.restart;
+    request.checkpoint_every = checkpoint_interval();
+    request.compare_plain = args.compare_plain;
+    Ok((game, request))
+}
+
+/// Announces a prepared job, runs it through `label` (which labels and writes the
+/// table) with a progress bar, and reports; `ranks` is the size of an MPI job.
+pub fn run_job(
+    args: &TableArgs,
+    game: &Game,
+    job: TableJob,
+    started: Instant,
+    ranks: Option<usize>,
+    label: impl FnOnce(TableJob, &(dyn Fn(u64) + Sync)) -> Result<TableBuilt>,
+) -> Result<()> {
+    announce(game, job.plan(), job.resumed(), &args.label)?;
+    let (labeller, threads, positions_held, shared) = (
+        job.plan().labeller(),
+        job.plan().threads(),
+        job.plan().positions_held(),
+        job.plan().shared(),
+    );
+    let domain = job.plan().ranker().domain();
+    let path = job.path().to_path_buf();
+    let entries = job.plan().ranker().count();
+    let bar = progress_bar(entries, args.label.quiet, "positions");
+    let built = label(job, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    let built = built?;
+    let header = &built.header;
+    let rmax = built.rmax;
     let report = TableReport {
         game: game.ruleset.spec(),
         convention: game.convention.to_string(),
         domain: domain.flags(),
         path: path.display().to_string(),
-        strategy: plan.labeller(),
-        threads: plan.threads(),
+        strategy: labeller,
+        threads,
         entries,
-        unsafe_count: match (&labelled.labels, header.kind) {
-            (Some(labels), _) => labels.unsafe_count(),
-            (None, table::BodyKind::Outcomes { unsafe_count }) => unsafe_count,
-            (None, _) => 0,
-        },
+        unsafe_count: built.unsafe_count,
         bytes: header.file_len(),
         body_bytes: header.stored_len,
         raw_body_bytes: header.body_len(),
@@ -344,13 +328,13 @@ pub fn run(args: &TableArgs) -> Result<()> {
         bits_per_position: header.body_len() as f64 * 8.0 / entries as f64,
         stored_bits_per_position: header.file_len() as f64 * 8.0 / entries as f64,
         seconds: started.elapsed().as_secs_f64(),
-        label_seconds: labelled.seconds,
+        label_seconds: built.label_seconds,
         positions_per_second: per_second(
-            entries - labelled.resumed,
-            std::time::Duration::from_secs_f64(labelled.seconds),
+            entries - built.resumed_positions,
+            std::time::Duration::from_secs_f64(built.label_seconds),
         ),
-        derivation: labelled.derivation.name(),
-        period: match labelled.derivation {
+        derivation: built.derivation.name(),
+        period: match built.derivation {
             Derivation::Period(p) => Some(PeriodReport {
                 period: p.period,
                 preperiod: p.preperiod,
@@ -358,16 +342,25 @@ pub fn run(args: &TableArgs) -> Result<()> {
             }),
             _ => None,
         },
-        positions_held: plan.positions_held(),
-        resumed_positions: labelled.resumed,
-        plain_seconds,
-        speedup_over_plain: speedup,
+        positions_held,
+        resumed_positions: built.resumed_positions,
+        plain_seconds: built.plain_seconds,
+        speedup_over_plain: built
+            .plain_seconds
+            .map(|plain| plain / built.label_seconds.max(1e-9)),
         rmax,
+        ranks,
+        shared: ranks.map(|_| shared),
     };
     if args.json {
         print_json(&report)?;
     } else {
-        outln!("wrote {} ({})", report.path, game.canonical())?;
+        outln!(
+            "wrote {} ({}, {} play)",
+            report.path,
+            game.title(),
+            game.convention
+        )?;
         outln!("  domain:         {} ({domain})", report.domain)?;
         outln!(
             "  entries:        {} ({} unsafe: the player to move loses; {} safe: the player to move wins)",
@@ -400,14 +393,24 @@ pub fn run(args: &TableArgs) -> Result<()> {
             report.strategy,
             report.threads
         )?;
-        outln!("  derived from:   {} (exact)", labelled.derivation)?;
-        if labelled.resumed > 0 {
+        if let Some(ranks) = ranks {
             outln!(
-                "  resumed:        {} positions were labelled by an earlier run",
-                labelled.resumed
+                "  ranks:          {ranks} ({})",
+                if shared {
+                    "each tier shared out in chunks"
+                } else {
+                    "rank 0 labelled alone: the domain is not shared out"
+                }
             )?;
         }
-        if let (Some(plain), Some(ratio)) = (plain_seconds, speedup) {
+        outln!("  derived from:   {} (exact)", built.derivation)?;
+        if built.resumed_positions > 0 {
+            outln!(
+                "  resumed:        {} positions were labelled by an earlier run",
+                built.resumed_positions
+            )?;
+        }
+        if let (Some(plain), Some(ratio)) = (report.plain_seconds, report.speedup_over_plain) {
             outln!("  plain labeller: {plain:.3} s, {ratio:.1}x slower (labels identical)")?;
         }
         outln!("  total time:     {:.3} s", report.seconds)?;

@@ -6,11 +6,17 @@ use serde::Serialize;
 use super::args::GameArgs;
 use super::output::{print_json, progress_bar};
 use super::table::{label_domain, DomainArgs, LabelArgs};
-use crate::answer::{Chain, Method, Policy, Query, Remoteness};
-use crate::error::{Error, Result};
+use sicher::error::{Error, Result};
+use sicher::verify;
+
+const EXAMPLES: &str = "Examples:
+  sicher verify kayles --total 20 --misere               # every position against the search
+  sicher verify nim --heaps 3 --max 15 --against theory  # against Bouton's rule, no search
+  sicher verify octal:0.07 --total 40 --sample 500 --json";
 
 /// Arguments of `sicher verify`.
 #[derive(Args, Debug)]
+#[command(after_help = EXAMPLES)]
 pub struct VerifyArgs {
     /// The game and convention.
     #[command(flatten)]
@@ -48,6 +54,8 @@ pub enum Against {
 #[derive(Serialize)]
 struct VerifyReport {
     game: String,
+    /// The game as named on the command line.
+    name: String,
     convention: String,
     domain: String,
     against: &'static str,
@@ -63,91 +71,64 @@ struct VerifyReport {
 pub fn run(args: &VerifyArgs) -> Result<()> {
     let game = args.game.resolve()?;
     let domain = args.domain.domain()?;
+    let against = match args.against {
+        Against::Search => verify::Against::Search,
+        Against::Theory => verify::Against::Theory,
+    };
     // Refused before labelling, should theory not apply.
-    let mut top_down = match args.against {
-        Against::Search => {
-            let search_only = Policy {
-                method: Method::Search,
-                tables_dir: None,
-                ..Policy::default()
-            };
-            Chain::new(&game, &search_only)?
-        }
-        Against::Theory => Chain::theory(&game, domain.max_heap())?,
-    };
-    let verdict = Query {
-        best_move: false,
-        remoteness: Remoteness::Skip,
-    };
+    let mut top_down = verify::top_down(&game, domain, against)?;
     let (plan, labelled) = label_domain(&game, domain, &args.label, false)?;
     let labels = labelled.held()?;
-    let ranker = plan.ranker();
-    let count = ranker.count();
-    let ranks: Box<dyn Iterator<Item = u64>> = match args.sample {
-        Some(m) if m < count => {
-            let mut state = args.seed;
-            Box::new((0..m).map(move |_| splitmix(&mut state) % count))
-        }
-        _ => Box::new(0..count),
-    };
-    let checked = args.sample.map_or(count, |m| m.min(count));
-    let bar = progress_bar(checked, args.label.quiet, "positions");
-    let (mut agreements, mut first_disagreement) = (0u64, None);
-    for rank in ranks {
-        let position = ranker.unrank(rank);
-        let table = labels.is_safe(rank);
-        if top_down.answer(&position, verdict)?.value.is_win() == table {
-            agreements += 1;
-        } else if first_disagreement.is_none() {
-            first_disagreement = Some((position, table));
-        }
-        bar.inc(1);
-    }
+    let count = plan.ranker().count();
+    let bar = progress_bar(
+        args.sample.map_or(count, |m| m.min(count)),
+        args.label.quiet,
+        "positions",
+    );
+    let comparison = verify::compare(
+        &mut top_down,
+        plan.ranker(),
+        labels,
+        args.sample,
+        args.seed,
+        &mut || bar.inc(1),
+    );
     bar.finish_and_clear();
+    let comparison = comparison?;
     let report = VerifyReport {
         game: game.ruleset.spec(),
+        name: game.name.clone(),
         convention: game.convention.to_string(),
         domain: domain.flags(),
-        against: match args.against {
-            Against::Search => "search",
-            Against::Theory => "theory",
-        },
+        against: against.name(),
         entries: count,
-        checked,
-        agreements,
-        disagreements: checked - agreements,
+        checked: comparison.checked,
+        agreements: comparison.agreements,
+        disagreements: comparison.checked - comparison.agreements,
         unsafe_count: labels.unsafe_count(),
     };
     if args.json {
         print_json(&report)?;
     } else {
         outln!(
-            "{} {}: {} of {} positions checked agree with {} ({} unsafe in the domain)",
-            game.canonical(),
+            "{}, {} play, {}: {} of {} positions checked agree with {} ({} unsafe in the domain)",
+            game.title(),
+            game.convention,
             report.domain,
-            agreements,
-            checked,
+            report.agreements,
+            report.checked,
             report.against,
             report.unsafe_count
         )?;
     }
-    match first_disagreement {
+    match comparison.first_disagreement {
         None => Ok(()),
-        Some((position, table)) => Err(Error::Disagreement(format!(
+        Some((position, bottom_up)) => Err(Error::Disagreement(format!(
             "{} positions disagree; first: {position} is {} bottom-up but {} by {}",
             report.disagreements,
-            super::output::label(table),
-            super::output::label(!table),
+            super::output::label(bottom_up.is_win()),
+            super::output::label(!bottom_up.is_win()),
             report.against
         ))),
     }
-}
-
-/// SplitMix64: a tiny, well-mixed generator, enough for a reproducible sample.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }

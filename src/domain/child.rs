@@ -59,12 +59,6 @@ impl<'a> ChildHeaps<'a> {
         self.len
     }
 
-    /// True when the child has no heaps.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Tokens in the child, given the parent's total.
     #[inline]
     pub fn total(&self, parent_total: Heap) -> Heap {

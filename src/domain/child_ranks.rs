@@ -69,7 +69,7 @@ impl ChildRanks {
     }
 
     /// Rank of the parent of the loaded `heaps` that lacks the heaps at `removed` and has
-    /// `added` instead (see [`crate::label`]'s retrograde labelling): incrementally when
+    /// `added` instead (a retrograde labeller's step): incrementally when
     /// it merges heaps into one larger heap, from scratch otherwise.
     #[inline(always)]
     pub fn parent_rank(

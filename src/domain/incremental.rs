@@ -50,11 +50,6 @@ impl Strides {
         }
     }
 
-    /// Bytes the stride sums take.
-    pub fn table_bytes(&self) -> u64 {
-        (self.sums.len() + self.offsets.len()) as u64 * 8
-    }
-
     /// The rank share of `count` parts `value` placed after running sum `start`.
     #[inline]
     fn run(&self, value: Heap, start: u64, count: u64) -> u64 {
@@ -239,12 +234,6 @@ impl Runs {
         self.runs.len()
     }
 
-    /// True when the position has no heaps.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.runs.is_empty()
-    }
-
     /// Number of heaps.
     #[inline]
     pub fn heaps(&self) -> u64 {
@@ -269,7 +258,8 @@ impl Runs {
         self.runs.last().map_or(0, |r| r.from)
     }
 
-    /// Rank of the loaded position.
+    /// Rank of the loaded position (the tests' check of the incremental ranks).
+    #[cfg(test)]
     pub fn rank(&self, strides: &Strides) -> u64 {
         strides.offsets[self.total as usize] + self.share()
     }

@@ -1,24 +1,27 @@
 //! Bounded domains of positions and their ranking bijections onto table entries.
 //!
 //! A table has exactly one entry per position of its domain, so ranks run over
-//! `0..count()` with no gaps: [`tuples`] for `--heaps K --max N`, [`partitions`] for
-//! `--total T`.
+//! `0..count()` with no gaps: [`BoundedTuples`] for `--heaps K --max N`, [`Partitions`]
+//! for `--total T`.
 
-pub mod child;
+mod child;
 mod child_ranks;
-pub mod incremental;
-pub mod partitions;
-pub mod tuples;
+pub(crate) mod incremental;
+mod partitions;
+mod tuples;
+mod walk;
 
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Heap, Position};
-pub use child::ChildHeaps;
-pub use child_ranks::ChildRanks;
-pub use incremental::{Runs, Strides};
+pub(crate) use child::ChildHeaps;
+pub(crate) use child_ranks::ChildRanks;
+pub(crate) use incremental::{Runs, Strides};
 pub use partitions::Partitions;
-pub use tuples::{BoundedTuples, TupleChildren, TupleParents, MAX_ENTRIES};
+pub use tuples::{BoundedTuples, MAX_ENTRIES};
+pub(crate) use tuples::{TupleChildren, TupleParents};
+pub(crate) use walk::Positions;
 
 /// Which positions a table covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,6 +49,14 @@ impl Domain {
         }
     }
 
+    /// The most heaps any of its positions holds.
+    pub fn most_heaps(&self) -> u64 {
+        match *self {
+            Domain::Heaps { heaps, .. } => u64::from(heaps),
+            Domain::Total { total } => total,
+        }
+    }
+
     /// The flags that select this domain, as typed on the command line.
     pub fn flags(&self) -> String {
         match self {
@@ -67,9 +78,10 @@ impl Domain {
     pub fn check_game(&self, game: &Game) -> Result<()> {
         if matches!(self, Domain::Heaps { .. }) && game.ruleset.splits() {
             return Err(Error::input(format!(
-                "{} splits heaps, so a position can outgrow --heaps; use --total T instead",
+                "{} splits heaps, so a position can outgrow a bound on its heaps",
                 game.ruleset
-            )));
+            ))
+            .with_hint(Hint::UseTotal));
         }
         Ok(())
     }
@@ -203,7 +215,8 @@ mod tests {
         let heaps = Domain::Heaps { heaps: 2, max: 5 };
         for name in ["kayles", "grundy", "dawson-kayles"] {
             let err = heaps.check_game(&resolve(name).unwrap()).unwrap_err();
-            assert!(err.to_string().contains("--total"), "{err}");
+            // The hint the binary words as `--total`.
+            assert_eq!(err.hint(), Some(&Hint::UseTotal), "{err}");
         }
         for name in [
             "nim",

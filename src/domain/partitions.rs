@@ -23,7 +23,7 @@ impl Partitions {
     /// Builds the ranker, refusing domains with more than 2^48 positions.
     pub fn new(total: u64) -> Result<Self> {
         let too_large = || {
-            Error::input(format!(
+            Error::resource(format!(
                 "the domain --total {total} has more than 2^48 positions; no table can hold it"
             ))
         };
@@ -72,9 +72,16 @@ impl Partitions {
         self.offsets[self.total as usize + 1]
     }
 
-    /// The ranks of the positions with exactly `t` tokens.
+    /// The ranks of the positions with exactly `t` tokens (`t <= T`; callers holding a
+    /// tier number read from outside check it first, see [`Partitions::tier_of`]).
     pub fn tier(&self, t: u64) -> std::ops::Range<u64> {
         self.offsets[t as usize]..self.offsets[t as usize + 1]
+    }
+
+    /// The tier (total) holding rank `rank`, or `None` when the rank lies outside the
+    /// domain: for checking rank ranges read from files before using them.
+    pub fn tier_of(&self, rank: u64) -> Option<u64> {
+        (rank < self.count()).then(|| self.offsets.partition_point(|&o| o <= rank) as u64 - 1)
     }
 
     /// Bytes the ranking tables take.
@@ -207,6 +214,18 @@ impl Partitions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_rank_lies_in_its_tier() {
+        let p = Partitions::new(30).unwrap();
+        for t in 0..=30 {
+            for rank in p.tier(t) {
+                assert_eq!(p.tier_of(rank), Some(t));
+            }
+        }
+        assert_eq!(p.tier_of(p.count()), None);
+        assert_eq!(p.tier_of(u64::MAX), None);
+    }
 
     #[test]
     fn counts_are_the_summed_partition_numbers() {

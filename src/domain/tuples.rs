@@ -40,21 +40,21 @@ impl BoundedTuples {
     /// Builds the ranker, refusing domains with more than [`MAX_ENTRIES`] positions.
     pub fn new(heaps: u32, max: Heap) -> Result<Self> {
         if heaps == 0 {
-            return Err(Error::input("--heaps must be at least 1"));
+            return Err(Error::input("a domain holds positions of at least 1 heap"));
         }
         let k = heaps as u64;
         let count = max
             .checked_add(k)
             .and_then(|n| binomial_within(n, k, MAX_ENTRIES))
             .ok_or_else(|| {
-                Error::input(format!(
+                Error::resource(format!(
                     "the domain --heaps {heaps} --max {max} has more than 2^48 positions; no table can hold it"
                 ))
             })?;
         let width = (max + k) as usize;
         let rows_bytes = (k.saturating_sub(2) as u128) * (width as u128) * 8;
         if rows_bytes > MAX_RANKING_BYTES {
-            return Err(Error::input(format!(
+            return Err(Error::resource(format!(
                 "--heaps {heaps} --max {max}: ranking its positions needs {} MiB of binomial tables (at most {} MiB); use fewer heaps",
                 rows_bytes >> 20,
                 MAX_RANKING_BYTES >> 20

@@ -50,7 +50,7 @@ pub fn resolve(arg: &str) -> Result<Game> {
     }
     let path = Path::new(arg);
     if arg.ends_with(".toml") || path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = read_description(path)?;
         return parse_description(&text, arg);
     }
     if arg.contains(':') || matches!(arg, "grundy" | "wythoff") {
@@ -62,6 +62,41 @@ pub fn resolve(arg: &str) -> Result<Game> {
         quote(arg),
         names.join(", ")
     )))
+}
+
+/// Longest description file read: a description is a few lines; anything longer is not
+/// one (and a device such as `/dev/zero` never ends).
+pub const MAX_DESCRIPTION_BYTES: u64 = 1 << 20;
+
+/// Reads a description file: a regular file only (a FIFO would block the reader, a device
+/// never ends), of at most [`MAX_DESCRIPTION_BYTES`].
+fn read_description(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(Error::input(format!(
+            "{}: is not a regular file, so not a game description",
+            path.display()
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_DESCRIPTION_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_DESCRIPTION_BYTES {
+        return Err(Error::input(format!(
+            "{}: longer than {} KiB, so not a game description",
+            path.display(),
+            MAX_DESCRIPTION_BYTES >> 10
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        Error::input(format!(
+            "{}: is not UTF-8 text, so not a game description",
+            path.display()
+        ))
+    })
 }
 
 /// Parses an inline spec such as `nim`, `octal:0.77`, `hex:0.8F`, `subtraction:1,3,4`,

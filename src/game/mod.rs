@@ -5,14 +5,22 @@
 
 mod code;
 mod describe;
+mod lines;
+mod moves;
+mod options;
+mod parents;
 mod position;
 mod rules;
 
 pub use crate::value::Convention;
 pub use code::{Radix, TakeBreakCode};
 pub use describe::{parse_spec, resolve, shipped_games, ShippedGame};
+pub use lines::for_each_line;
+pub use moves::{child, child_into};
+pub use options::{HeapOption, OptionTable, MAX_PARTS};
+pub use parents::ParentBounds;
 pub use position::{parse_heap, Heap, Position};
-pub use rules::{Ruleset, MOORE_MAX_K};
+pub use rules::{OptionShape, Ruleset, MOORE_MAX_K};
 
 /// How many heap sizes get their "has a move" answer cached up front.
 const DEAD_CACHE: u64 = 4096;
@@ -48,6 +56,17 @@ impl Game {
         }
     }
 
+    /// How output names the game: the name it was given, with its inline spec beside
+    /// where they differ (`kayles (octal:0.77)`, `octal:0.77`, `nim`).
+    pub fn title(&self) -> String {
+        let spec = self.ruleset.spec();
+        if self.name == spec {
+            spec
+        } else {
+            format!("{} ({spec})", self.name)
+        }
+    }
+
     /// The same game under another convention.
     pub fn with_convention(mut self, convention: Convention) -> Self {
         self.convention = convention;
@@ -80,17 +99,10 @@ impl Game {
         format!("{} {}", self.ruleset, self.convention)
     }
 
-    /// Applies one move (as reported by [`Ruleset::for_each_move`]) to a position.
+    /// Applies one move (as reported by [`Ruleset::for_each_move`]) to a position: see
+    /// [`child_into`], its non-allocating form.
     pub fn apply(&self, position: &Position, removed: &[usize], added: &[Heap]) -> Position {
-        let heaps = position
-            .heaps()
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !removed.contains(i))
-            .map(|(_, &h)| h)
-            .chain(added.iter().copied())
-            .collect();
-        Position::new(heaps)
+        child(position, removed, added)
     }
 
     /// Every position one move away, each once, in generation order.

@@ -19,6 +19,12 @@ impl Position {
         Position(heaps)
     }
 
+    /// Wraps heaps already canonical (ascending, no zeros), as a move's child is built.
+    pub(crate) fn from_canonical(heaps: Vec<Heap>) -> Self {
+        debug_assert!(heaps.is_sorted() && heaps.first().is_none_or(|&h| h > 0));
+        Position(heaps)
+    }
+
     /// The heaps, ascending.
     pub fn heaps(&self) -> &[Heap] {
         &self.0

@@ -12,6 +12,17 @@ use super::code::{Radix, TakeBreakCode};
 /// Largest `k` accepted for Moore's Nim_k (moves then touch at most this many heaps).
 pub const MOORE_MAX_K: u32 = 16;
 
+/// One kind of option of a lone heap: take `taken` tokens and leave `parts` heaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionShape {
+    /// Tokens the option takes.
+    pub taken: u64,
+    /// Heaps it leaves, each non-empty: 0 (the heap taken whole), 1, 2 or 3.
+    pub parts: u8,
+    /// The two heaps left must differ (Grundy's game).
+    pub unequal: bool,
+}
+
 /// The rules of a heap game, independent of the play convention.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ruleset {
@@ -184,6 +195,55 @@ impl Ruleset {
         ControlFlow::Continue(())
     }
 
+    /// Visits the shape of every kind of option of a lone heap that takes at most
+    /// `max_taken` tokens, by tokens taken, then by heaps left: a heap of size `h` has an
+    /// option of shape `s` for every way of leaving `s.parts` non-empty heaps (unequal
+    /// ones, when `s.unequal`) from `h - s.taken` tokens (all of them, when `s.parts` is
+    /// 0). What engines that undo or count moves read instead of the ruleset itself. For
+    /// Nim, Wythoff and Moore these are the one-heap moves, one shape per amount taken,
+    /// so `max_taken` must bound them.
+    pub fn for_each_option_shape(&self, max_taken: u64, mut visit: impl FnMut(OptionShape)) {
+        let shape = |taken, parts, unequal| OptionShape {
+            taken,
+            parts,
+            unequal,
+        };
+        match self {
+            Ruleset::TakeBreak(code) => {
+                let last = code.last_nonzero().unwrap_or(u64::MAX).min(max_taken);
+                for t in 0..=last {
+                    let digit = code.digit(t);
+                    // Taking nothing leaves the heap as it was: never a move.
+                    if digit & 1 != 0 && t >= 1 {
+                        visit(shape(t, 0, false));
+                    }
+                    if digit & 2 != 0 && t >= 1 {
+                        visit(shape(t, 1, false));
+                    }
+                    if digit & 4 != 0 {
+                        visit(shape(t, 2, false));
+                    }
+                    if digit & 8 != 0 {
+                        visit(shape(t, 3, false));
+                    }
+                }
+            }
+            Ruleset::Subtraction(set) => {
+                for &s in set.iter().take_while(|&&s| s <= max_taken) {
+                    visit(shape(s, 0, false));
+                    visit(shape(s, 1, false));
+                }
+            }
+            Ruleset::Grundy => visit(shape(0, 2, true)),
+            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => {
+                for t in 1..=max_taken {
+                    visit(shape(t, 0, false));
+                    visit(shape(t, 1, false));
+                }
+            }
+        }
+    }
+
     /// Visits every move of the position `heaps` (ascending, no zeros) as
     /// `(indices of removed heaps, heaps added)`; added heaps may include zeros.
     /// Moves that lead to the same position through equal heaps are visited once.
@@ -308,6 +368,52 @@ mod tests {
         });
         out.sort();
         out
+    }
+
+    /// Expanding the shapes gives each heap's options, as the generator lists them.
+    #[test]
+    fn shapes_are_the_options() {
+        for spec in [
+            "kayles",
+            "grundy",
+            "nim",
+            "wythoff",
+            "moore:2",
+            "octal:0.137",
+            "octal:4.07",
+            "octal:0.6",
+            "hex:0.8F",
+            "hex:0.F",
+            "octal:0.[3]",
+            "subtraction:1,3,4",
+        ] {
+            let rules = crate::game::resolve(spec).unwrap().ruleset;
+            for h in 0..=24u64 {
+                let mut from_shapes = Vec::new();
+                rules.for_each_option_shape(h, |s| {
+                    let rest = h - s.taken;
+                    let mut parts = Vec::new();
+                    let split = |parts: &mut Vec<Vec<u64>>, v: Vec<u64>| {
+                        if v.iter().all(|&p| p > 0) && !(s.unequal && v[0] == v[1]) {
+                            parts.push(v);
+                        }
+                    };
+                    match s.parts {
+                        0 if rest == 0 => parts.push(vec![]),
+                        1 if rest > 0 => parts.push(vec![rest]),
+                        2 => (1..=rest / 2).for_each(|a| split(&mut parts, vec![a, rest - a])),
+                        3 => (1..=rest / 3).for_each(|a| {
+                            (a..=(rest - a) / 2)
+                                .for_each(|b| split(&mut parts, vec![a, b, rest - a - b]))
+                        }),
+                        _ => {}
+                    }
+                    from_shapes.extend(parts);
+                });
+                from_shapes.sort();
+                assert_eq!(from_shapes, options(&rules, h), "{spec} {h}");
+            }
+        }
     }
 
     #[test]

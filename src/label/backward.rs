@@ -8,7 +8,7 @@
 use std::sync::atomic::AtomicU64;
 
 use super::drive::{Reach, TierLabeller};
-use super::parents::{for_each_parent, Limits};
+use super::parents::bounds_of;
 use super::tiers::{has_move, visit_tier, Scratch, Tiers, BLOCK};
 use super::window::Window;
 use crate::domain::{BoundedTuples, Ranker, TupleParents};
@@ -67,21 +67,16 @@ impl Backward<'_> {
                 continue;
             }
             parents.load(tuples, heaps);
-            let limits = Limits::of(ranker, heaps);
+            let bounds = bounds_of(ranker, heaps);
             let total = heaps.iter().sum();
-            for_each_parent(
-                &game.ruleset,
-                heaps,
-                limits,
-                &mut slots,
-                |removed, added| {
+            game.ruleset
+                .for_each_parent(heaps, bounds, &mut slots, |removed, added| {
                     let parent = parents
                         .parent_rank(tuples, removed, added)
                         .unwrap_or_else(|| ranker.rank_after_move(heaps, total, removed, added));
                     // One thread labels the blocks: no read-modify-write needed.
                     bits.set_safe_alone(parent);
-                },
-            );
+                });
         }
         ranks.end - ranks.start
     }
@@ -95,11 +90,12 @@ impl Backward<'_> {
             bits.set_safe(rank);
             return;
         }
-        let limits = Limits::of(ranker, heaps);
+        let bounds = bounds_of(ranker, heaps);
         let total = heaps.iter().sum();
-        for_each_parent(&game.ruleset, heaps, limits, slots, |removed, added| {
-            bits.set_safe(ranker.rank_after_move(heaps, total, removed, added))
-        });
+        game.ruleset
+            .for_each_parent(heaps, bounds, slots, |removed, added| {
+                bits.set_safe(ranker.rank_after_move(heaps, total, removed, added))
+            });
     }
 }
 

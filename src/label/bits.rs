@@ -1,14 +1,15 @@
 //! Packed outcome labels: one bit per rank, set when the position is safe (the body of an
 //! outcome table).
 
-use crate::error::Error;
+use crate::error::{Error, Hint};
 use crate::value::{Outcome, Value};
 
 /// The error for an allocation of per-position data that the system refused.
 pub(crate) fn out_of_memory(what: &str, entries: u64) -> Error {
-    Error::input(format!(
-        "not enough memory for {what} of {entries} positions (the allocation was refused); label a smaller domain"
+    Error::resource(format!(
+        "not enough memory for {what} of {entries} positions (the allocation was refused)"
     ))
+    .with_hint(Hint::SmallerDomain)
 }
 
 /// The labels of a whole domain: bit `r` of the little-endian word sequence is 1 when

@@ -100,7 +100,7 @@ impl TierLabeller<AtomicU64> for Forward<'_> {
 /// Whether the loaded position has a move to an unsafe position; `None` when it has no
 /// move at all.
 #[inline]
-fn scan(
+pub(crate) fn scan(
     options: &Options,
     runs: &mut Runs,
     strides: &Strides,
@@ -134,7 +134,8 @@ fn scan(
         any_move |= !heap_options.is_empty();
         let tried = value ^ options.nim(h);
         for option in heap_options {
-            if value != 0 && option.nim == tried {
+            // An option's note is the nim-value of the parts it leaves.
+            if value != 0 && option.note == tried {
                 continue;
             }
             if !bits.is_safe(runs.replace(strides, i, option.taken, option.parts())) {

@@ -9,6 +9,8 @@
 
 mod backward;
 mod bits;
+mod chunk;
+pub mod cluster;
 mod drive;
 mod forward;
 mod nim_values;
@@ -24,7 +26,8 @@ mod work;
 
 pub use plan::{Labelled, Plan};
 pub use remoteness::Remotenesses;
-pub use tiers::child_into;
+pub(crate) use window::Packer;
+pub(crate) use work::STREAM_WORDS;
 pub use work::{Resumed, WorkDir, WORK_FORMAT};
 
 use std::fmt;
@@ -32,7 +35,7 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
 use crate::domain::Ranker;
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Ruleset};
 use crate::theory::grundy::Periodicity;
 pub use bits::Labels;
@@ -64,18 +67,6 @@ impl Derivation {
             Derivation::Words => "words",
             Derivation::Period(_) => "period",
             Derivation::NimValues => "nim-values",
-        }
-    }
-}
-
-impl From<Derivation> for crate::table::Provenance {
-    fn from(derivation: Derivation) -> Self {
-        use crate::table::Provenance;
-        match derivation {
-            Derivation::Retrograde => Provenance::Retrograde,
-            Derivation::Words => Provenance::Words,
-            Derivation::Period(period) => Provenance::Period(period),
-            Derivation::NimValues => Provenance::NimValues,
         }
     }
 }
@@ -226,12 +217,15 @@ fn label_tiers(
 }
 
 /// Labels remotenesses tier by tier, checkpointing into `store` when given.
+/// Remotenesses finished in the store's tier files are gathered when `gather` says so,
+/// else left there (`None`).
 fn label_remoteness_tiers(
     game: &Game,
     ranker: &Ranker,
     mut store: Option<&mut work::Store>,
+    gather: bool,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Remotenesses> {
+) -> Result<Option<Remotenesses>> {
     let count = ranker.count();
     let labeller = remoteness::Retrograde::new(game, ranker);
     let reach = remoteness::Retrograde::reach(game);
@@ -245,14 +239,15 @@ fn label_remoteness_tiers(
     )?;
     let values = match (finished, store) {
         (Finished::Held(slots), _) => slots.into_iter().map(AtomicU32::into_inner).collect(),
-        (Finished::Stored, Some(store)) => store.assemble_cells(count)?,
+        (Finished::Stored, Some(store)) if gather => store.assemble_cells(count)?,
+        (Finished::Stored, Some(_)) => return Ok(None),
         (Finished::Stored, None) => return Err(stored_without_store()),
     };
-    Ok(Remotenesses::new(values, game.convention))
+    Ok(Some(Remotenesses::new(values, game.convention)))
 }
 
 fn stored_without_store() -> Error {
-    Error::input("internal: labels evicted without a work directory")
+    Error::internal("labels evicted without a work directory")
 }
 
 /// Labels every position of the domain with its remoteness: retrograde, or with
@@ -267,7 +262,8 @@ pub fn label_remoteness(
     match strategy {
         Strategy::Plain => plain::label_remoteness(game, ranker, progress),
         Strategy::Forward | Strategy::Backward => {
-            label_remoteness_tiers(game, ranker, None, progress)
+            label_remoteness_tiers(game, ranker, None, true, progress)?
+                .ok_or_else(stored_without_store)
         }
     }
 }
@@ -278,9 +274,10 @@ pub fn check_strategy(game: &Game, strategy: Strategy) -> Result<()> {
         // Unsafe positions of take-and-break games are common, and each would scan its
         // merges: forward labelling, which stops at the first unsafe child, is the fit.
         Strategy::Backward if !game.ruleset.reversible() => Err(Error::input(format!(
-            "the backward strategy needs nim, subtraction, wythoff or moore rules, not {}; use --strategy forward",
+            "the backward strategy needs nim, subtraction, wythoff or moore rules, not {}",
             game.ruleset
-        ))),
+        ))
+        .with_hint(Hint::UseForward)),
         Strategy::Forward | Strategy::Backward | Strategy::Plain => Ok(()),
     }
 }

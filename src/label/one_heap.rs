@@ -19,7 +19,7 @@ use super::bits::{out_of_memory, Labels};
 use super::Derivation;
 use crate::error::Result;
 use crate::game::{Game, Heap};
-use crate::theory::grundy::period::{PeriodFinder, ProofBound};
+use crate::theory::grundy::{PeriodFinder, ProofBound};
 
 /// Bits resolved per table lookup inside a word.
 const CHUNK: u32 = 8;

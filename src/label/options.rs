@@ -1,127 +1,80 @@
-//! Every option of every heap size of a domain, listed once: labellers walk a
-//! position's runs of equal heaps and rank each option's child from the runs, instead of
-//! generating moves and sorting their parts anew for every heap of every position.
-
-use std::ops::ControlFlow;
+//! The labellers' view of the game model's option table: each heap size's options by
+//! nim-value, with the heap sizes' nim-values. Labellers walk a position's runs of equal
+//! heaps and rank each option's child from the runs, instead of generating moves and
+//! sorting their parts anew for every heap of every position; in normal and misère play
+//! alike, the moves to nim-value 0 are tried first.
 
 use crate::domain::incremental::MAX_PUT_BACK;
-use crate::game::{Heap, Ruleset};
+use crate::game::{Heap, HeapOption, OptionTable, Ruleset, MAX_PARTS};
+use crate::theory::grundy::MexSet;
 
-/// One option of a lone heap: the tokens it takes and the parts it leaves.
-#[derive(Clone, Copy)]
-pub(crate) struct HeapOption {
-    /// Nim-value of the parts left (normal play).
-    pub(crate) nim: u32,
-    len: u8,
-    /// Tokens the option takes away.
-    pub(crate) taken: Heap,
-    /// Ascending, non-zero.
-    parts: [Heap; MAX_PUT_BACK],
-}
+// Every option's parts fit the incremental ranking of children.
+const _: () = assert!(MAX_PARTS <= MAX_PUT_BACK);
 
-/// Every option of every heap size up to `T`, listed once instead of regenerated for
-/// every heap of every position, with the heap sizes' nim-values.
+/// Every option of every heap size up to `T`, listed once, each heap's by nim-value, with
+/// the heap sizes' nim-values.
 pub(crate) struct Options {
-    /// `list[first[h]..first[h + 1]]`: the options of a heap of size `h`, by nim-value.
-    first: Vec<usize>,
-    list: Vec<HeapOption>,
+    /// The options, each noted with the nim-value of the parts it leaves, each heap's
+    /// sorted by it.
+    table: OptionTable<u32>,
     /// Normal-play nim-value of a lone heap of each size.
     nim: Vec<u32>,
     /// `by_nim[at[h] + v]`: where the options of `h` with nim-value `v` start within
-    /// `list`, for `v` up to one past the largest (`at[h + 1]` ends the entries of `h`).
+    /// the table's list, for `v` up to one past the largest (`at[h + 1]` ends the entries
+    /// of `h`).
     by_nim: Vec<usize>,
     at: Vec<usize>,
 }
 
+/// One option of a lone heap, noted with the nim-value of the parts it leaves.
+pub(crate) type NimOption = HeapOption<u32>;
+
 impl Options {
     /// `None` unless every move changes one heap into at most [`MAX_PUT_BACK`] smaller ones.
     pub(crate) fn new(ruleset: &Ruleset, total: Heap) -> Option<Self> {
-        if !ruleset.moves_one_heap() {
-            return None;
-        }
-        let mut first = vec![0];
-        let mut list = Vec::new();
-        let mut nim: Vec<u32> = Vec::new();
+        let mut nim: Vec<u32> = Vec::with_capacity(total as usize + 1);
+        let mut seen = MexSet::new();
+        // Heap by heap from the smallest: the parts' nim-values are known.
+        let mut table = OptionTable::new(ruleset, total)?.with_notes(|_, options, values| {
+            values.extend(
+                options
+                    .iter()
+                    .map(|o| o.parts().iter().fold(0, |x, &p| x ^ nim[p as usize])),
+            );
+            seen.clear();
+            for &v in values.iter() {
+                seen.insert(u64::from(v));
+            }
+            nim.push(seen.mex() as u32);
+        });
         let (mut by_nim, mut at) = (Vec::new(), vec![0]);
         for h in 0..=total {
-            let shaped = ruleset.for_each_heap_option(h, |left| {
-                let mut option = HeapOption {
-                    nim: 0,
-                    len: 0,
-                    taken: h,
-                    parts: [0; MAX_PUT_BACK],
-                };
-                for &part in left.iter().filter(|&&p| p != 0) {
-                    if option.len as usize == MAX_PUT_BACK || part >= h {
-                        return ControlFlow::Break(());
-                    }
-                    option.parts[option.len as usize] = part;
-                    option.len += 1;
-                    option.taken -= part;
-                    option.nim ^= nim[part as usize];
-                }
-                option.parts[..option.len as usize].sort_unstable();
-                list.push(option);
-                ControlFlow::Continue(())
-            });
-            if shaped.is_break() {
-                return None;
-            }
-            let options = &mut list[first[h as usize]..];
-            options.sort_by_key(|o| o.nim);
-            // The options' nim-values are sorted, so the mex is the first gap.
-            let mut mex = 0;
-            for o in options.iter() {
-                if o.nim == mex {
-                    mex += 1;
-                } else if o.nim > mex {
-                    break;
-                }
-            }
-            nim.push(mex);
-            let base = first[h as usize];
-            let largest = options.last().map_or(0, |o| o.nim + 1);
-            by_nim.extend((0..=largest).map(|v| base + options.partition_point(|o| o.nim < v)));
+            table.sort_by_key(h, |o| o.note);
+            let options = table.of(h);
+            let base = table.start(h);
+            let largest = options.last().map_or(0, |o| o.note + 1);
+            by_nim.extend((0..=largest).map(|v| base + options.partition_point(|o| o.note < v)));
             at.push(by_nim.len());
-            first.push(list.len());
         }
         Some(Options {
-            first,
-            list,
+            table,
             nim,
             by_nim,
             at,
         })
     }
-}
 
-impl HeapOption {
-    /// The parts the option leaves, ascending, non-zero.
-    #[inline]
-    pub(crate) fn parts(&self) -> &[Heap] {
-        &self.parts[..self.len as usize]
-    }
-}
-
-impl Options {
     /// Bytes the options of heaps up to `total` take (what [`Options::new`] builds).
     pub(crate) fn bytes(ruleset: &Ruleset, total: Heap) -> u64 {
-        let mut options = 0u64;
-        for h in 0..=total {
-            let _ = ruleset.for_each_heap_option(h, |_| {
-                options += 1;
-                ControlFlow::Continue(())
-            });
-        }
+        let options = OptionTable::count(ruleset, total);
         // Each option, with about as many nim-value bounds as options.
-        options * (std::mem::size_of::<HeapOption>() + 8) as u64 + (total + 1) * 32
+        options * (std::mem::size_of::<NimOption>() + 8) as u64 + (total + 1) * 32
     }
 
-    /// The options of a heap of size `h`, by nim-value.
+    /// The options of a heap of size `h`, by nim-value (each option's note).
     #[inline]
-    pub(crate) fn of(&self, h: Heap) -> &[HeapOption] {
-        let h = h as usize;
-        &self.list[self.first[h]..self.first[h + 1]]
+    pub(crate) fn of(&self, h: Heap) -> &[NimOption] {
+        self.table.of(h)
     }
 
     /// Normal-play nim-value of a lone heap of size `h`.
@@ -132,13 +85,13 @@ impl Options {
 
     /// The options of a heap of size `h` whose parts have nim-value `value`.
     #[inline]
-    pub(crate) fn with_nim(&self, h: Heap, value: u32) -> &[HeapOption] {
+    pub(crate) fn with_nim(&self, h: Heap, value: u32) -> &[NimOption] {
         let h = h as usize;
         let bounds = &self.by_nim[self.at[h]..self.at[h + 1]];
         let v = value as usize;
         if v + 1 >= bounds.len() {
             return &[];
         }
-        &self.list[bounds[v]..bounds[v + 1]]
+        &self.table.all()[bounds[v]..bounds[v + 1]]
     }
 }

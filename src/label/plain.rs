@@ -4,10 +4,9 @@
 use std::ops::ControlFlow;
 
 use super::bits::{out_of_memory, Labels};
-use super::tiers::child_into;
 use crate::domain::Ranker;
 use crate::error::Result;
-use crate::game::Game;
+use crate::game::{child_into, Game};
 
 pub(crate) fn label(
     game: &Game,

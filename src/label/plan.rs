@@ -6,20 +6,27 @@ use std::sync::atomic::{AtomicU32, AtomicU64};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
+use rayon::ThreadPool;
+
+use super::chunk::{self, ChunkLabeller, ForwardChunks, PullRemoteness};
+use super::cluster::manager::{manage, Chunking};
+use super::cluster::rank::Rank;
+use super::cluster::{self, worker, Link, Terms};
 use super::drive::{widest, window_bytes, Reach};
 use super::tiers::Tiers;
-use super::work::{Identity, Resumed, Store, WorkDir, IO_BYTES, STREAM_WORDS};
+use super::window::Atom;
+use super::work::{Identity, Resumed, Store, WorkDir, IO_BYTES, STREAM_WORDS, WORK_FORMAT};
 use super::{
     backward, check_strategy, forward, label_remoteness_tiers, label_tiers, nim_values, one_heap,
     plain, remoteness, Derivation, Labels, Remotenesses, Strategy,
 };
 use crate::domain::{Domain, Ranker};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::Game;
 
-/// Bytes that stream outcomes from the work directory to a table writer: a run of words
-/// here, and the writer's batch of blocks with their encodings.
-const STREAM_BYTES: u64 = STREAM_WORDS as u64 * 8 + crate::table::WRITER_BYTES;
+/// Bytes that stream outcomes from the work directory: a run of words handed on at a
+/// time (the consumer's own buffers are added, see [`Plan::streaming`]).
+const STREAM_BYTES: u64 = STREAM_WORDS as u64 * 8;
 
 /// Everything decided before labelling starts.
 pub struct Plan {
@@ -30,10 +37,23 @@ pub struct Plan {
     remoteness: bool,
     shortcuts: bool,
     /// Leave outcomes finished in the work directory there (see [`Plan::streaming`]).
-    stream: bool,
+    /// Streaming out of the work directory, to a consumer holding this many bytes.
+    stream: Option<u64>,
+    /// Leave remotenesses in the work directory too (see [`Plan::streaming_remoteness`]).
+    stream_remoteness: bool,
     work: Option<WorkDir>,
     /// The open work directory, once [`Plan::prepare`] or [`Plan::run`] opened it.
     store: Mutex<Option<Store>>,
+    /// Shared between the ranks of a job (see [`Plan::across_ranks`]).
+    ranks: Option<Ranks>,
+}
+
+/// How a labelling is shared between ranks.
+#[derive(Clone, Copy, Debug)]
+struct Ranks {
+    count: usize,
+    /// Positions per chunk, when forced.
+    chunk: Option<u64>,
 }
 
 /// A labelled domain with its timing.
@@ -41,7 +61,8 @@ pub struct Labelled {
     /// The outcomes, by rank; `None` when a streaming plan left them in the work
     /// directory ([`Plan::stream_outcomes`] reads them).
     pub labels: Option<Labels>,
-    /// The remotenesses, by rank, when the plan asked for them.
+    /// The remotenesses, by rank, when the plan asked for them; `None` when a plan
+    /// streaming them left them in the work directory ([`Plan::stream_remoteness`]).
     pub remoteness: Option<Remotenesses>,
     /// How the labels were found.
     pub derivation: Derivation,
@@ -56,7 +77,7 @@ impl Labelled {
     pub fn held(&self) -> Result<&Labels> {
         self.labels
             .as_ref()
-            .ok_or_else(|| Error::input("internal: the outcomes were left in the work directory"))
+            .ok_or_else(|| Error::internal("the outcomes were left in the work directory"))
     }
 }
 
@@ -71,6 +92,8 @@ enum Method {
     NimValues,
     /// Tier by tier, checkpointing into the work directory when there is one.
     Tiers,
+    /// Tier by tier, each tier's chunks shared between the ranks of a job.
+    Ranks,
 }
 
 impl Plan {
@@ -93,10 +116,31 @@ impl Plan {
             threads,
             remoteness: false,
             shortcuts: true,
-            stream: false,
+            stream: None,
+            stream_remoteness: false,
             work: None,
             store: Mutex::new(None),
+            ranks: None,
         })
+    }
+
+    /// Shares the labelling between the `ranks` ranks of a job (rank 0 manages; see
+    /// [`super::cluster`]) when it goes tier by tier over a `--total` domain with a work
+    /// directory; otherwise rank 0 labels alone. `chunk` forces the positions per chunk
+    /// (tests: tiny chunks); by default each tier is cut into a few chunks per rank.
+    /// Outcomes are labelled forward and remotenesses pulled from the children, whatever
+    /// the strategy: a rank only writes its own chunk.
+    pub fn across_ranks(mut self, ranks: usize, chunk: Option<u64>) -> Self {
+        self.ranks = Some(Ranks {
+            count: ranks.max(1),
+            chunk,
+        });
+        self
+    }
+
+    /// True when the labelling is shared between ranks (not rank 0's alone).
+    pub fn shared(&self) -> bool {
+        self.method() == Method::Ranks
     }
 
     /// Labels remotenesses (and the outcomes they imply) instead of outcomes alone.
@@ -122,9 +166,19 @@ impl Plan {
     /// Leaves outcomes that were evicted to the work directory there instead of gathering
     /// the whole domain's in memory: [`Labelled::labels`] is then `None`, and
     /// [`Plan::stream_outcomes`] hands them on in order (to a table writer), so only the
-    /// tiers that moves reach are ever held.
-    pub fn streaming(mut self) -> Self {
-        self.stream = true;
+    /// tiers that moves reach are ever held. `consumer_bytes` is what the consumer holds
+    /// at its peak (a table writer's buffers), counted in [`Plan::bytes_needed`].
+    pub fn streaming(mut self, consumer_bytes: u64) -> Self {
+        self.stream = Some(consumer_bytes);
+        self
+    }
+
+    /// With [`Plan::streaming`], leaves remotenesses evicted to the work directory there
+    /// too: [`Labelled::remoteness`] and [`Labelled::labels`] are then `None`, and
+    /// [`Plan::stream_remoteness`] hands them on in order (twice if need be: a table's
+    /// width is known only once the largest is).
+    pub fn streaming_remoteness(mut self) -> Self {
+        self.stream_remoteness = true;
         self
     }
 
@@ -146,6 +200,14 @@ impl Plan {
     /// The labeller that will run, by name: remoteness tables have one of their own
     /// (unless the plain baseline is asked for), outcome tables the strategy's.
     pub fn labeller(&self) -> String {
+        if self.method() == Method::Ranks {
+            let kind = if self.remoteness {
+                "pulled remoteness"
+            } else {
+                "forward"
+            };
+            return kind.into();
+        }
         match (self.remoteness, self.strategy) {
             (true, strategy) if strategy != Strategy::Plain => "retrograde remoteness".into(),
             (_, strategy) => strategy.to_string(),
@@ -160,13 +222,16 @@ impl Plan {
     fn method(&self) -> Method {
         let lone = matches!(&self.ranker, Ranker::Heaps(t) if t.heaps() == 1);
         if self.strategy == Strategy::Plain {
-            Method::Plain
-        } else if self.remoteness {
-            Method::Tiers
-        } else if lone {
-            Method::OneHeap
-        } else if self.shortcuts && nim_values::applies(&self.game) {
-            Method::NimValues
+            return Method::Plain;
+        } else if !self.remoteness && lone {
+            return Method::OneHeap;
+        } else if !self.remoteness && self.shortcuts && nim_values::applies(&self.game) {
+            return Method::NimValues;
+        }
+        // Tier by tier: shared between ranks where tiers are rank ranges.
+        let shareable = matches!(self.ranker, Ranker::Total(_)) && self.work.is_some();
+        if self.ranks.is_some() && shareable {
+            Method::Ranks
         } else {
             Method::Tiers
         }
@@ -184,6 +249,9 @@ impl Plan {
             back: None,
             ahead: None,
         };
+        if self.method() == Method::Ranks {
+            return chunk::chunk_reach(&self.game);
+        }
         match (&self.work, self.remoteness, self.strategy) {
             (None, _, _) => whole,
             (Some(_), true, _) => remoteness::Retrograde::reach(&self.game),
@@ -197,14 +265,16 @@ impl Plan {
     pub fn positions_held(&self) -> u64 {
         let count = self.ranker.count();
         match self.method() {
-            Method::Tiers => widest(self.tiers(), count, self.reach()).min(count),
+            Method::Tiers | Method::Ranks => widest(self.tiers(), count, self.reach()).min(count),
             Method::Plain | Method::OneHeap | Method::NimValues => count,
         }
     }
 
     /// Bytes the labelling will hold at its peak: the labels of the tiers held, the
     /// tables built for the domain, and the whole domain's labels gathered at the end,
-    /// or with [`Plan::streaming`] the buffers that stream them on instead.
+    /// or with [`Plan::streaming`] the buffers that stream them on instead. A labelling
+    /// shared between ranks needs this on every rank (the streaming at the end on rank 0
+    /// only).
     pub fn bytes_needed(&self) -> u64 {
         let count = self.ranker.count();
         let tables = self.ranker.table_bytes();
@@ -216,12 +286,32 @@ impl Plan {
             Method::Plain => tables + count + bits,
             Method::OneHeap => tables + one_heap::estimate_bytes(count),
             Method::NimValues => tables + bits + nim_values::table_bytes(&self.ranker),
+            Method::Ranks => {
+                let labeller = remoteness::Retrograde::table_bytes(&self.game, &self.ranker);
+                let (window, gathered) = if self.remoteness {
+                    let window = window_bytes::<AtomicU32>(tiers, count, self.reach());
+                    (window, count * 4 + bits)
+                } else {
+                    (window_bytes::<AtomicU64>(tiers, count, self.reach()), bits)
+                };
+                let end = match self.stream {
+                    Some(consumer) => STREAM_BYTES * 3 / 2 + consumer,
+                    None => gathered,
+                };
+                tables + labeller + io + window.max(end)
+            }
             Method::Tiers if self.remoteness => {
                 let window = window_bytes::<AtomicU32>(tiers, count, self.reach());
                 let labeller = remoteness::Retrograde::table_bytes(&self.game, &self.ranker);
-                // The remotenesses gathered (in place of a whole-domain window), then the
-                // outcomes they imply.
-                tables + labeller + io + window.max(count * 4) + bits
+                match self.stream {
+                    // A run of remotenesses and of the words packed from them at a time.
+                    Some(consumer) if self.stream_remoteness && self.positions_held() < count => {
+                        tables + labeller + io + window.max(STREAM_BYTES * 3 / 2 + consumer)
+                    }
+                    // The remotenesses gathered (in place of a whole-domain window), then
+                    // the outcomes they imply.
+                    _ => tables + labeller + io + window.max(count * 4) + bits,
+                }
             }
             Method::Tiers => {
                 let window = window_bytes::<AtomicU64>(tiers, count, self.reach());
@@ -229,10 +319,9 @@ impl Plan {
                     Strategy::Forward => forward::Forward::table_bytes(&self.game, &self.ranker),
                     Strategy::Backward | Strategy::Plain => 0,
                 };
-                let end = if self.stream && self.positions_held() < count {
-                    STREAM_BYTES
-                } else {
-                    bits
+                let end = match self.stream {
+                    Some(consumer) if self.positions_held() < count => STREAM_BYTES + consumer,
+                    _ => bits,
                 };
                 tables + labeller + io + window.max(end)
             }
@@ -244,12 +333,18 @@ impl Plan {
         crate::memory::check_fits(
             &format!("labelling {}", self.ranker.domain().flags()),
             u128::from(self.bytes_needed()),
-            "pass --force-memory to try anyway",
+            Hint::ForceMemory,
         )
     }
 
     /// What the labels are called in the work directory.
     fn identity(&self) -> Identity {
+        // Ranks share chunks labelled forward (outcomes) or pulled (remotenesses).
+        let strategy = match (self.method(), self.remoteness) {
+            (Method::Ranks, false) => "forward".into(),
+            (Method::Ranks, true) => "pull".into(),
+            _ => self.strategy.to_string(),
+        };
         Identity {
             game: self.game.ruleset.spec(),
             convention: self.game.convention.to_string(),
@@ -259,8 +354,35 @@ impl Plan {
             } else {
                 "outcomes".into()
             },
-            strategy: self.strategy.to_string(),
+            strategy,
             entries: self.ranker.count(),
+        }
+    }
+
+    /// Bits per position in the work directory's files.
+    fn width(&self) -> u32 {
+        if self.remoteness {
+            32
+        } else {
+            1
+        }
+    }
+
+    /// What every rank of a job must agree on.
+    pub(crate) fn terms(&self) -> Terms {
+        Terms {
+            sicher: env!("CARGO_PKG_VERSION").to_string(),
+            work_format: WORK_FORMAT,
+            table_format: self.work.as_ref().map_or(0, |w| w.output_format()),
+            identity: self.identity(),
+            shared: self.shared(),
+            shortcuts: self.shortcuts,
+            work_dir: self
+                .work
+                .as_ref()
+                .map_or(String::new(), |w| w.path().display().to_string()),
+            chunk: self.ranks.and_then(|r| r.chunk),
+            ranks: self.ranks.map_or(1, |r| r.count),
         }
     }
 
@@ -269,7 +391,7 @@ impl Plan {
     pub fn prepare(&self) -> Result<Option<Resumed>> {
         let mut store = self.store()?;
         self.open(&mut store)?;
-        if self.method() != Method::Tiers {
+        if !matches!(self.method(), Method::Tiers | Method::Ranks) {
             return Ok(None);
         }
         Ok(store.as_ref().and_then(|s| s.resumed(self.tiers().count())))
@@ -278,7 +400,7 @@ impl Plan {
     fn store(&self) -> Result<MutexGuard<'_, Option<Store>>> {
         self.store
             .lock()
-            .map_err(|_| Error::input("internal: the work directory's lock was poisoned"))
+            .map_err(|_| Error::internal("the work directory's lock was poisoned"))
     }
 
     fn open(&self, store: &mut Option<Store>) -> Result<()> {
@@ -288,9 +410,14 @@ impl Plan {
         // Labellers that do not go tier by tier leave no work behind, but a work
         // directory already there is checked all the same: other work is refused, not
         // removed when the table is written.
-        if store.is_none() && (self.method() == Method::Tiers || work.path().exists()) {
-            let width = if self.remoteness { 32 } else { 1 };
-            *store = Some(Store::open(work, self.identity(), width)?);
+        let tiered = matches!(self.method(), Method::Tiers | Method::Ranks);
+        if store.is_none() && (tiered || work.path().exists()) {
+            *store = Some(Store::open(
+                work,
+                self.identity(),
+                self.width(),
+                self.tiers(),
+            )?);
         }
         Ok(())
     }
@@ -310,9 +437,158 @@ impl Plan {
         let store = self.store()?;
         match store.as_ref() {
             Some(store) if !self.remoteness => store.stream_bits(self.ranker.count(), push),
-            _ => Err(Error::input(
-                "internal: no outcomes left in a work directory to stream",
+            _ => Err(Error::internal(
+                "no outcomes left in a work directory to stream",
             )),
+        }
+    }
+
+    /// Hands the remotenesses a plan streaming them left in the work directory to
+    /// `push` in rank order, a run at a time (never the whole domain at once).
+    pub fn stream_remoteness(&self, push: impl FnMut(&[u32]) -> Result<()>) -> Result<()> {
+        let store = self.store()?;
+        match store.as_ref() {
+            Some(store) if self.remoteness => store.stream_cells(self.ranker.count(), push),
+            _ => Err(Error::internal(
+                "no remotenesses left in a work directory to stream",
+            )),
+        }
+    }
+
+    /// The thread pool labelling runs in, when a thread count was given.
+    fn pool(&self) -> Result<Option<ThreadPool>> {
+        self.threads
+            .map(|threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| Error::resource(format!("cannot start {threads} threads: {e}")))
+            })
+            .transpose()
+    }
+
+    /// Makes sure every rank of the job behind `link` was started for the same labelling
+    /// (version, formats, game, domain, kind, work directory, ranks): call it on every
+    /// rank before anything else. Rank 0 gets the error naming what differs; workers end
+    /// with [`Error::Interrupted`].
+    pub fn agree(&self, link: &dyn Link) -> Result<()> {
+        cluster::agree(link, &self.terms())
+    }
+
+    /// Rank 0 of a job: labels every position, sharing the tiers out between the ranks of
+    /// `link` when the plan is [`shared`](Plan::shared) (else alone, as [`Plan::run`]
+    /// does, the workers waiting); `progress` hears every rank's finished positions.
+    /// The labels stay in the work directory for [`Plan::stream_outcomes`] or
+    /// [`Plan::stream_remoteness`] (gathered unless the plan streams). End the job with
+    /// [`cluster::release`] once they are written.
+    pub fn run_ranked(&self, link: &dyn Link, progress: &(dyn Fn(u64) + Sync)) -> Result<Labelled> {
+        if !self.shared() {
+            return self.run(progress);
+        }
+        let started = Instant::now();
+        let mut guard = self.store()?;
+        self.open(&mut guard)?;
+        let store = guard
+            .as_mut()
+            .ok_or_else(|| Error::internal("a shared labelling without a work directory"))?;
+        let resumed = store.positions_done();
+        let pool = self.pool()?;
+        let chunking = Chunking {
+            ranks: link.ranks(),
+            forced: self.ranks.and_then(|r| r.chunk),
+            splittable: chunk::splittable(&self.game),
+        };
+        let (game, ranker) = (&self.game, &self.ranker);
+        let Ranker::Total(partitions) = ranker else {
+            return Err(Error::internal("a shared labelling of a --heaps domain"));
+        };
+        let (dir, binding, reach) = (store.dir().to_path_buf(), store.binding(), self.reach());
+        let no_labeller = || Error::internal("a shared labelling of a --heaps domain");
+        if self.remoteness {
+            let labeller = PullRemoteness::new(game, ranker).ok_or_else(no_labeller)?;
+            let mut rank = Rank::new(&labeller, partitions, reach, dir, binding, pool.as_ref())?;
+            manage(&mut rank, store, link, chunking, progress)?;
+        } else {
+            let labeller = ForwardChunks::new(game, ranker).ok_or_else(no_labeller)?;
+            let mut rank = Rank::new(&labeller, partitions, reach, dir, binding, pool.as_ref())?;
+            manage(&mut rank, store, link, chunking, progress)?;
+        }
+        let count = ranker.count();
+        let (labels, remoteness) = match (self.stream, self.remoteness) {
+            (Some(_), _) => (None, None),
+            (None, false) => (
+                Some(Labels::from_words(store.assemble_bits(count)?, count)),
+                None,
+            ),
+            (None, true) => {
+                let remoteness = Remotenesses::new(store.assemble_cells(count)?, game.convention);
+                (Some(remoteness.outcomes()?), Some(remoteness))
+            }
+        };
+        Ok(Labelled {
+            labels,
+            remoteness,
+            derivation: Derivation::Retrograde,
+            seconds: started.elapsed().as_secs_f64(),
+            resumed,
+        })
+    }
+
+    /// A worker of a job (any rank but 0): labels the chunks rank 0 hands it until rank 0
+    /// ends the job, `Ok` once the table is written; when the plan is not shared it only
+    /// waits. A failure here is also sent to rank 0, which stops the job; a worker
+    /// stopped by rank 0 ends with [`Error::Interrupted`].
+    pub fn serve(&self, link: &dyn Link) -> Result<()> {
+        fn serve_with<A: Atom>(
+            labeller: Result<&dyn ChunkLabeller<A>>,
+            plan: &Plan,
+            partitions: &crate::domain::Partitions,
+            link: &dyn Link,
+        ) -> Result<()> {
+            let pool = plan.pool();
+            let rank = labeller.and_then(|labeller| {
+                let work = plan.work.as_ref().ok_or_else(|| {
+                    Error::internal("a shared labelling without a work directory")
+                })?;
+                let binding = plan.identity().binding(plan.width());
+                let pool = pool.as_ref().map_err(|e| Error::resource(e.message()))?;
+                Rank::new(
+                    labeller,
+                    partitions,
+                    plan.reach(),
+                    work.path().to_path_buf(),
+                    binding,
+                    pool.as_ref(),
+                )
+            });
+            match rank {
+                Ok(rank) => worker::serve(&mut Some(rank), link),
+                Err(error) => {
+                    worker::fail(link, &error);
+                    Err(error)
+                }
+            }
+        }
+        let (game, ranker) = (&self.game, &self.ranker);
+        let partitions = match ranker {
+            Ranker::Total(partitions) if self.shared() => partitions,
+            _ => return worker::serve::<AtomicU64>(&mut None, link),
+        };
+        let missing = || Error::internal("a shared labelling of a --heaps domain");
+        if self.remoteness {
+            let labeller = PullRemoteness::new(game, ranker);
+            let labeller = labeller
+                .as_ref()
+                .map(|l| l as &dyn ChunkLabeller<AtomicU32>)
+                .ok_or_else(missing);
+            serve_with(labeller, self, partitions, link)
+        } else {
+            let labeller = ForwardChunks::new(game, ranker);
+            let labeller = labeller
+                .as_ref()
+                .map(|l| l as &dyn ChunkLabeller<AtomicU64>)
+                .ok_or_else(missing);
+            serve_with(labeller, self, partitions, link)
         }
     }
 
@@ -325,7 +601,7 @@ impl Plan {
         self.open(&mut guard)?;
         let store = &mut *guard;
         let resumed = match method {
-            Method::Tiers => store.as_ref().map_or(0, |s| s.positions_done()),
+            Method::Tiers | Method::Ranks => store.as_ref().map_or(0, |s| s.positions_done()),
             Method::Plain | Method::OneHeap | Method::NimValues => 0,
         };
         let (game, ranker) = (&self.game, &self.ranker);
@@ -358,21 +634,23 @@ impl Plan {
                     Derivation::NimValues,
                 )),
                 Method::Tiers if self.remoteness => {
+                    let gather = self.stream.is_none() || !self.stream_remoteness;
                     let remoteness =
-                        label_remoteness_tiers(game, ranker, store.as_mut(), progress)?;
-                    Ok((
-                        Some(remoteness.outcomes()?),
-                        Some(remoteness),
-                        Derivation::Retrograde,
-                    ))
+                        label_remoteness_tiers(game, ranker, store.as_mut(), gather, progress)?;
+                    let outcomes = remoteness.as_ref().map(|r| r.outcomes()).transpose()?;
+                    Ok((outcomes, remoteness, Derivation::Retrograde))
                 }
+                // A shared plan runs through `run_ranked`, which has the link.
+                Method::Ranks => Err(Error::internal(
+                    "a labelling shared between ranks run without its link",
+                )),
                 Method::Tiers => Ok((
                     label_tiers(
                         game,
                         ranker,
                         self.strategy,
                         store.as_mut(),
-                        !self.stream,
+                        self.stream.is_none(),
                         progress,
                     )?,
                     None,
@@ -380,12 +658,8 @@ impl Plan {
                 )),
             }
         };
-        let (labels, remoteness, derivation) = match self.threads {
-            Some(threads) => rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| Error::input(format!("cannot start {threads} threads: {e}")))?
-                .install(work)?,
+        let (labels, remoteness, derivation) = match self.pool()? {
+            Some(pool) => pool.install(work)?,
             None => work()?,
         };
         Ok(Labelled {

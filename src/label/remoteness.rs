@@ -14,7 +14,7 @@
 //!
 //! On `--total` domains of one-heap moves, children are listed from each heap size's
 //! options and parents by runs of equal heaps, both ranked from the position's runs
-//! ([`crate::domain::incremental`]). All ranks of a position are gathered before any
+//! (`domain/incremental.rs`). All ranks of a position are gathered before any
 //! label is read: the labels span megabytes, and their reads, issued together, overlap
 //! instead of missing the cache one after another.
 
@@ -23,12 +23,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use super::bits::{out_of_memory, Labels};
 use super::drive::{Reach, TierLabeller};
 use super::options::Options;
-use super::parents::{for_each_merged_parent_rank, for_each_parent, Limits};
+use super::parents::{bounds_of, for_each_merged_parent_rank, merge_shapes};
 use super::tiers::{visit_tier, Scratch, Tiers};
 use super::window::{Window, UNKNOWN};
 use crate::domain::{ChildRanks, Ranker};
 use crate::error::Result;
-use crate::game::{Convention, Game};
+use crate::game::{Convention, Game, OptionShape};
 use crate::value::{Outcome, Value};
 
 /// The remoteness of every position of a domain, by rank.
@@ -103,19 +103,25 @@ pub(crate) struct Retrograde<'a> {
     children: ChildRanks,
     /// One-heap moves on `--total` domains: every heap size's options, listed once.
     options: Option<Options>,
+    /// `--total` domains whose parents merge heaps: the shapes they are merged back from.
+    merges: Option<Vec<OptionShape>>,
 }
 
 impl<'a> Retrograde<'a> {
     pub(crate) fn new(game: &'a Game, ranker: &'a Ranker) -> Self {
-        let options = match ranker {
-            Ranker::Total(p) => Options::new(&game.ruleset, p.total()),
-            Ranker::Heaps(_) => None,
+        let (options, merges) = match ranker {
+            Ranker::Total(p) => (
+                Options::new(&game.ruleset, p.total()),
+                merge_shapes(&game.ruleset, p.total()),
+            ),
+            Ranker::Heaps(_) => (None, None),
         };
         Retrograde {
             game,
             ranker,
             children: ChildRanks::new(ranker),
             options,
+            merges,
         }
     }
 
@@ -197,24 +203,21 @@ impl TierLabeller<AtomicU32> for Retrograde<'_> {
                     return;
                 }
                 let offer = remoteness + 1;
-                let limits = Limits::of(ranker, heaps);
+                let bounds = bounds_of(ranker, heaps);
                 let ranks = scratch.children.as_mut().expect("loaded above");
                 let gathered = &mut scratch.ranks;
                 gathered.clear();
-                let merged = for_each_merged_parent_rank(&game.ruleset, ranks, limits, |rank| {
-                    cells.prefetch(rank);
-                    gathered.push(rank)
-                });
+                let merged =
+                    for_each_merged_parent_rank(self.merges.as_deref(), ranks, bounds, |rank| {
+                        cells.prefetch(rank);
+                        gathered.push(rank)
+                    });
                 if !merged {
-                    for_each_parent(
-                        &game.ruleset,
-                        heaps,
-                        limits,
-                        &mut scratch.slots,
-                        |removed, added| {
+                    let slots = &mut scratch.slots;
+                    game.ruleset
+                        .for_each_parent(heaps, bounds, slots, |removed, added| {
                             gathered.push(ranks.parent_rank(ranker, heaps, removed, added));
-                        },
-                    );
+                        });
                 }
                 for &parent in gathered.iter() {
                     let cell = cells.slot(parent);

@@ -607,7 +607,8 @@ mod work_directory {
                 }
             })
         }));
-        let again = plan(dir.path(), spec, convention, domain, remote).streaming();
+        let again = plan(dir.path(), spec, convention, domain, remote)
+            .streaming(crate::table::WRITER_BYTES);
         let resumed = again.prepare().unwrap();
         let labelled = again.run(&|_| {}).unwrap();
         // A window smaller than the domain leaves the outcomes in the work directory (a

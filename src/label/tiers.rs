@@ -286,27 +286,6 @@ where
     ranks.end - ranks.start
 }
 
-/// Builds, in `out`, the ascending zero-free position `heaps` becomes after a move that
-/// removes the heaps at `removed` (ascending indices) and adds `added`.
-#[inline]
-pub fn child_into(heaps: &[Heap], removed: &[usize], added: &[Heap], out: &mut Vec<Heap>) {
-    out.clear();
-    let mut skip = removed.iter().peekable();
-    for (i, &h) in heaps.iter().enumerate() {
-        if skip.peek() == Some(&&i) {
-            skip.next();
-        } else {
-            out.push(h);
-        }
-    }
-    for &a in added {
-        if a != 0 {
-            let at = out.partition_point(|&h| h < a);
-            out.insert(at, a);
-        }
-    }
-}
-
 /// True when the position has at least one move.
 #[inline]
 pub(crate) fn has_move(game: &Game, heaps: &[Heap]) -> bool {

@@ -2,8 +2,8 @@
 //! one shaded bar per outcome showing exactly the shades its remoteness values get.
 
 use super::canvas::Canvas;
+use super::cell::MapCell;
 use super::colour::{remoteness_colour, Rgb, BACKGROUND, UNKNOWN};
-use super::map::MapCell;
 use super::text::{self, Align};
 use crate::error::Result;
 

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+use super::cell::MapCell;
 use super::colour::{remoteness_colour, Rgb, BACKGROUND, SAFE, UNKNOWN, UNSAFE};
 use super::file::save_atomically;
 use super::legend::{self, Remoteness, LEGEND_HEIGHT, LEGEND_WIDTH};
@@ -17,16 +18,6 @@ pub const MAX_IMAGE_SIDE: u32 = 1 << 16;
 /// Memory the PNG encoder and the output buffer take whatever the image (deflate state,
 /// chunk and write buffers), as counted by [`map_bytes`].
 const ENCODER_BYTES: u64 = 1 << 20;
-
-/// What a map shows of one position.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct MapCell {
-    /// True when the position is safe (the player to move wins).
-    pub win: bool,
-    /// Moves to the end of the game under best play, when known; only
-    /// [`MapMode::Remoteness`] draws it.
-    pub remoteness: Option<u32>,
-}
 
 /// How a map is coloured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -70,7 +61,7 @@ impl Map {
             .ok()
             .and_then(|n| cells.try_reserve_exact(n).ok())
             .ok_or_else(|| {
-                Error::input(format!(
+                Error::resource(format!(
                     "a map of 0..={max} needs {} bytes, more than this machine can hold",
                     map_bytes(max, 1, MapMode::Outcome)
                 ))
@@ -108,7 +99,7 @@ impl Map {
 fn cell_count(max: u64) -> Result<u64> {
     max.checked_add(1)
         .and_then(|side| side.checked_mul(side))
-        .ok_or_else(|| Error::input(format!("a map of 0..={max} has too many positions")))
+        .ok_or_else(|| Error::resource(format!("a map of 0..={max} has too many positions")))
 }
 
 /// The image size `(width, height)` in pixels of the map of 0..=N at `scale`: `(N+1)·S`
@@ -134,7 +125,7 @@ pub fn map_png_size(max: u64, scale: u32, mode: MapMode) -> Result<(u32, u32)> {
         (None, _) => (u64::MAX, u64::MAX),
     };
     if width > u64::from(MAX_IMAGE_SIDE) || height > u64::from(MAX_IMAGE_SIDE) {
-        return Err(Error::input(format!(
+        return Err(Error::resource(format!(
             "a map of 0..={max} at scale {scale} would be more than {MAX_IMAGE_SIDE} pixels wide"
         )));
     }

@@ -6,7 +6,8 @@
 //! answers, check the memory estimate ([`map_bytes`], [`plot_bytes`]) against their budget,
 //! and pass the result here. Nothing here prints.
 //!
-//! - `map.rs`: [`Map`] and [`MapCell`], the PNG map ([`write_map_png`], [`save_map_png`]), its
+//! - `cell.rs`: [`MapCell`], what a map shows of one position.
+//! - `map.rs`: [`Map`], the PNG map ([`write_map_png`], [`save_map_png`]), its
 //!   exact size ([`map_png_size`]) and memory ([`map_bytes`]).
 //! - `colour.rs`: the outcome colours and the remoteness palettes.
 //! - `legend.rs`: the remoteness legend strip drawn beside a map.
@@ -26,6 +27,7 @@
 //! legend is top-aligned; anything outside the map and the legend is background).
 
 mod canvas;
+mod cell;
 mod colour;
 mod file;
 mod legend;
@@ -34,11 +36,10 @@ mod plot;
 mod terminal;
 mod text;
 
+pub use cell::MapCell;
 pub use colour::{remoteness_colour, Rgb, BACKGROUND, SAFE, UNKNOWN, UNSAFE};
 pub use legend::{LEGEND_HEIGHT, LEGEND_WIDTH};
-pub use map::{
-    map_bytes, map_png_size, save_map_png, write_map_png, Map, MapCell, MapMode, MAX_IMAGE_SIDE,
-};
+pub use map::{map_bytes, map_png_size, save_map_png, write_map_png, Map, MapMode, MAX_IMAGE_SIDE};
 pub use plot::{
     plot_bytes, save_plot_png, write_plot_png, Series, SeriesKind, DEFAULT_PLOT_SIZE,
     MAX_PLOT_SIDE, MIN_PLOT_SIZE,

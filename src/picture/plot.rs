@@ -185,12 +185,12 @@ fn render(series: &Series, size: (u32, u32)) -> Result<Vec<u8>> {
     let bytes = plot_bytes(size) - ENCODER_BYTES;
     pixels
         .try_reserve_exact(bytes as usize)
-        .map_err(|_| Error::input(format!("a {width}x{height} plot needs {bytes} bytes")))?;
+        .map_err(|_| Error::resource(format!("a {width}x{height} plot needs {bytes} bytes")))?;
     pixels.resize(bytes as usize, 255);
 
     let layout = Layout::new(series, size)?;
     let labels = draw_shapes(series, &layout, &mut pixels, size)
-        .map_err(|e| Error::input(format!("drawing the plot: {e}")))?;
+        .map_err(|e| Error::internal(format!("drawing the plot: {e}")))?;
     let mut canvas = Canvas::new(&mut pixels, width as usize, height as usize);
     for label in &labels {
         if label.backdrop {

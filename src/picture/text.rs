@@ -33,7 +33,7 @@ fn font() -> Result<&'static FontRef<'static>> {
     FONT_REF
         .get_or_init(|| FontRef::try_from_slice(FONT).ok())
         .as_ref()
-        .ok_or_else(|| Error::input("the embedded font could not be read"))
+        .ok_or_else(|| Error::internal("the embedded font could not be read"))
 }
 
 /// The advance width of `text` at `size` pixels per em.

@@ -10,6 +10,7 @@
 use crate::game::{Game, Heap, Position};
 use crate::search::guide::NimGuide;
 use crate::search::key::{heap_code, Key};
+use crate::theory::quotient::tame::misere_nim_safe;
 
 /// Largest heap whose key code is cached.
 pub const CODE_CACHE: u64 = 1 << 16;
@@ -73,8 +74,8 @@ impl NimSum {
     pub fn guess_unsafe(self, misere: bool) -> bool {
         if self == NimSum::UNKNOWN {
             false
-        } else if misere && self.big == 0 {
-            self.xor == 1
+        } else if misere {
+            !misere_nim_safe(u64::from(self.xor), self.big > 0)
         } else {
             self.xor == 0
         }
@@ -96,7 +97,7 @@ pub fn prepare(
         codes.push(heap_code_for(game, simplify, h));
     }
     if let Some(guide) = guide {
-        guide.extend_to(game, largest);
+        guide.extend_to(largest);
     }
 }
 

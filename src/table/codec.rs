@@ -96,7 +96,9 @@ pub fn encode(words: &[u64], level: i32, scratch: &mut Vec<u8>) -> (u8, Vec<u8>)
     }
 }
 
-/// Builds the index entry of an encoded block ending at `end`.
+/// Builds the index entry of an encoded block ending at `end` (the tests forge entries
+/// with it).
+#[cfg(test)]
 pub fn entry(end: u64, encoding: u8, predicted: bool, stored: &[u8], words: &[u64]) -> Entry {
     let info = u64::from(encoding) | if predicted { PREDICTED } else { 0 };
     Entry {

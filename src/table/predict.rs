@@ -18,21 +18,15 @@
 //! A prediction is a function of the position alone, the same in the writer and the
 //! reader; the header records which one was used and a checksum of the tables behind it.
 
-use std::collections::HashMap;
-use std::ops::ControlFlow;
-
-use super::format::{checksum, Prediction, QuotientModel};
-use crate::domain::{Domain, Ranker};
+use super::format::{checksum, Prediction};
+use crate::domain::Domain;
 use crate::game::{Convention, Game, Heap, Ruleset};
-use crate::label::{label, Labels, Strategy};
+use crate::theory::closed::moore;
 use crate::theory::grundy::{nim_values, Method};
+use crate::theory::quotient::learn::MAX_ELEMENTS;
 
 /// Largest heap size whose nim-values a predictor computes.
 const MAX_VALUES: u64 = 1 << 24;
-/// Most tokens of the domain the quotient is learned from.
-const LEARN_TOTAL: u64 = 50;
-/// Most elements of a learned quotient (element ids are bytes).
-const MAX_ELEMENTS: usize = 255;
 
 /// A prediction ready to use.
 #[derive(Clone, Debug)]
@@ -178,7 +172,7 @@ impl Predictor {
     ) -> bool {
         match self {
             Predictor::Quotient { .. } => {
-                crate::label::child_into(heaps, removed, added, scratch);
+                crate::game::child_into(heaps, removed, added, scratch);
                 return self.safe(scratch);
             }
             // XOR is its own inverse: the parent's sum, less the removed, plus the added.
@@ -232,33 +226,15 @@ impl Predictor {
             Predictor::None | Predictor::Quotient { .. } => false,
             Predictor::NimSum { values } => heaps.fold(0, |x, h| x ^ nim_value(values, h)) != 0,
             Predictor::Tame { values } => {
-                let (mut sum, mut ones, mut tame) = (0u64, 0u32, true);
-                for h in heaps {
-                    let v = nim_value(values, h);
-                    sum ^= v;
-                    ones += u32::from(v == 1);
-                    tame &= v <= 1;
-                }
-                if tame {
-                    ones % 2 == 0
-                } else {
-                    sum != 0
-                }
+                crate::theory::quotient::tame::tame_misere_safe(heaps.map(|h| nim_value(values, h)))
             }
             Predictor::Moore { modulus, misere } => {
-                if *misere && heaps.clone().all(|h| h <= 1) {
-                    let ones = heaps.filter(|&h| h == 1).count() as u32;
-                    return ones % modulus != 1 % modulus;
-                }
-                let mut counts = [0u32; 64];
-                for h in heaps {
-                    let mut bits = h;
-                    while bits != 0 {
-                        counts[bits.trailing_zeros() as usize] += 1;
-                        bits &= bits - 1;
-                    }
-                }
-                counts.iter().any(|c| c % modulus != 0)
+                let convention = if *misere {
+                    Convention::Misere
+                } else {
+                    Convention::Normal
+                };
+                !moore::is_unsafe_in(heaps, modulus - 1, convention)
             }
         }
     }
@@ -273,11 +249,11 @@ fn nim_value(values: &Option<Vec<u32>>, h: Heap) -> u64 {
     }
 }
 
-/// The prediction a writer uses for outcome tables of `game` over `domain`: the exact
-/// theory where there is one, else a learned quotient (labelling the positions of at
-/// most 50 tokens to learn it), else none.
+/// The exact prediction a writer uses for outcome tables of `game` over `domain` when
+/// its caller gave none: the theory that decides every position where there is one (the
+/// nim-sum, Moore's rule), the tame misère rule otherwise for one-heap rules, else none.
+/// A learned misère quotient is the caller's to give (see `theory::quotient::learn`).
 pub(crate) fn choose(game: &Game, domain: Domain) -> Prediction {
-    let largest = largest_heap(domain);
     let fits = |p: Prediction| {
         Predictor::build(&p, game, domain)
             .ok()
@@ -293,243 +269,28 @@ pub(crate) fn choose(game: &Game, domain: Domain) -> Prediction {
     if game.convention == Convention::Normal {
         return fits(Prediction::NimSum);
     }
-    match domain {
-        Domain::Total { total } if total >= 3 && !game.ruleset.nim_values_are_sizes() => {
-            match learn_quotient(game, total.min(LEARN_TOTAL), largest) {
-                Some(model) => Prediction::Quotient(model),
-                None => fits(Prediction::TameMisere),
-            }
-        }
-        _ => fits(Prediction::TameMisere),
-    }
+    fits(Prediction::TameMisere)
 }
 
-/// Outcomes of every position of at most `total` tokens, for learning.
-struct Oracle {
-    ranker: Ranker,
-    labels: Labels,
-    scratch: Vec<Heap>,
-}
-
-impl Oracle {
-    /// True when the union of `a` and `b` (total within the domain) is safe.
-    fn safe(&mut self, a: &[Heap], b: &[Heap]) -> bool {
-        self.scratch.clear();
-        self.scratch
-            .extend(a.iter().chain(b).copied().filter(|&h| h != 0));
-        self.scratch.sort_unstable();
-        self.labels
-            .is_safe(self.ranker.rank_unchecked(&self.scratch))
-    }
-}
-
-/// Learns a quotient from the positions of at most `learn` tokens, mapping heap sizes
-/// `0..=largest`: elements are told apart by their outcomes together with every
-/// position of at most `learn / 3` tokens (the tests), products come from those
-/// outcomes while they stay within `learn` tokens, and heaps too large to test are
-/// placed by their options (the element that agrees best with the recursion
-/// `unsafe = no unsafe option` against every element). `None` when labelling fails.
-fn learn_quotient(game: &Game, learn: u64, largest: u64) -> Option<QuotientModel> {
-    let ranker = Ranker::new(Domain::Total { total: learn }).ok()?;
-    let labels = label(game, &ranker, Strategy::auto(&game.ruleset), &|_| {}).ok()?;
-    let test_total = learn / 3;
-    let limit = learn - test_total;
-    let Ranker::Total(partitions) = &ranker else {
-        return None;
-    };
-    let tests: Vec<Vec<Heap>> = (0..partitions.tier(test_total).end)
-        .map(|r| ranker.unrank(r).heaps().to_vec())
-        .collect();
-    // Tests are in rank order, so by total: those of at most `t` tokens are a prefix.
-    let prefix = |t: u64| partitions.tier(t.min(test_total)).end as usize;
-    let mut oracle = Oracle {
-        ranker: ranker.clone(),
-        labels,
-        scratch: Vec::new(),
-    };
-    let signature = |oracle: &mut Oracle, x: &[Heap], len: usize| -> Vec<bool> {
-        tests[..len].iter().map(|z| oracle.safe(x, z)).collect()
-    };
-    let full = tests.len();
-    let total = |x: &[Heap]| x.iter().sum::<Heap>();
-
-    let mut reps: Vec<Vec<Heap>> = vec![Vec::new()];
-    let mut sigs: Vec<Vec<bool>> = vec![signature(&mut oracle, &[], full)];
-    let mut known: HashMap<Vec<bool>, usize> = HashMap::from([(sigs[0].clone(), 0)]);
-    let mut phi = vec![0u8; largest as usize + 1];
-    let mut generators: Vec<usize> = Vec::new();
-    for h in 1..=limit.min(largest) {
-        let sig = signature(&mut oracle, &[h], full);
-        let id = match known.get(&sig) {
-            Some(&id) => id,
-            None if reps.len() < MAX_ELEMENTS => {
-                reps.push(vec![h]);
-                sigs.push(sig.clone());
-                known.insert(sig, reps.len() - 1);
-                reps.len() - 1
-            }
-            None => return None,
-        };
-        phi[h as usize] = id as u8;
-        if !generators.contains(&id) {
-            generators.push(id);
-        }
-    }
-    // Close under multiplication by generators: `right[a][g]` is a times generator g.
-    let mut right: Vec<Vec<Option<usize>>> = Vec::new();
-    let mut a = 0;
-    while a < reps.len() {
-        let mut row = vec![None; generators.len()];
-        for (gi, &g) in generators.iter().enumerate() {
-            let mut union = reps[a].clone();
-            union.extend_from_slice(&reps[g]);
-            if total(&union) > limit {
-                continue;
-            }
-            let sig = signature(&mut oracle, &union, full);
-            row[gi] = match known.get(&sig) {
-                Some(&id) => Some(id),
-                None if reps.len() < MAX_ELEMENTS => {
-                    union.sort_unstable();
-                    reps.push(union);
-                    sigs.push(sig.clone());
-                    known.insert(sig, reps.len() - 1);
-                    Some(reps.len() - 1)
-                }
-                None => None,
-            };
-        }
-        right.push(row);
-        a += 1;
-    }
-    let n = reps.len();
-    // Products too large to test against every test: the element agreeing best with
-    // the tests that still fit.
-    for a in 0..n {
-        for gi in 0..generators.len() {
-            if right[a][gi].is_some() {
-                continue;
-            }
-            let mut union = reps[a].clone();
-            union.extend_from_slice(&reps[generators[gi]]);
-            let t = total(&union);
-            let len = if t <= learn { prefix(learn - t) } else { 0 };
-            let sig = if len > 0 {
-                signature(&mut oracle, &union, len)
-            } else {
-                Vec::new()
-            };
-            let best = (0..n).min_by_key(|&e| {
-                sigs[e][..len]
-                    .iter()
-                    .zip(&sig)
-                    .filter(|(x, y)| x != y)
-                    .count()
-            });
-            right[a][gi] = best;
-        }
-    }
-    let generator_of: HashMap<usize, usize> = generators
-        .iter()
-        .enumerate()
-        .map(|(i, &g)| (g, i))
-        .collect();
-    let times = |x: usize, h: Heap, phi: &[u8]| -> usize {
-        if h == 0 {
-            return x;
-        }
-        generator_of
-            .get(&(phi[h as usize] as usize))
-            .and_then(|&gi| right[x][gi])
-            .unwrap_or(x)
-    };
-    let mut mul = vec![0u8; n * n];
-    for a in 0..n {
-        for b in 0..n {
-            mul[a * n + b] = reps[b].iter().fold(a, |x, &h| times(x, h, &phi)) as u8;
-        }
-    }
-    let unsafe_element: Vec<bool> = (0..n).map(|e| !oracle.safe(&reps[e], &[])).collect();
-    let product = |heaps: &[Heap], phi: &[u8]| -> usize {
-        heaps.iter().fold(0usize, |x, &h| {
-            mul[x * n + phi[h as usize] as usize] as usize
-        })
-    };
-    // Heaps too large to test: placed by their options.
-    let rep_children: Vec<Vec<Vec<Heap>>> = reps
-        .iter()
-        .map(|rep| {
-            let mut children = Vec::new();
-            let _ = game.ruleset.for_each_move(rep, |removed, added| {
-                let mut child = Vec::new();
-                crate::label::child_into(rep, removed, added, &mut child);
-                children.push(child);
-                ControlFlow::Continue(())
-            });
-            children
-        })
-        .collect();
-    for h in limit.min(largest) + 1..=largest {
-        let mut options = Vec::new();
-        let _ = game.ruleset.for_each_heap_option(h, |parts| {
-            let mut sorted = parts.to_vec();
-            sorted.sort_unstable();
-            options.push(product(&sorted, &phi));
-            ControlFlow::Continue(())
-        });
-        let children: Vec<Vec<usize>> = rep_children
-            .iter()
-            .map(|c| c.iter().map(|child| product(child, &phi)).collect())
-            .collect();
-        let mut best = (usize::MAX, 0);
-        for x in 0..n {
-            let wrong = (0..n)
-                .filter(|&y| {
-                    let has_unsafe_option = options
-                        .iter()
-                        .any(|&o| unsafe_element[mul[o * n + y] as usize])
-                        || children[y]
-                            .iter()
-                            .any(|&c| unsafe_element[mul[x * n + c] as usize]);
-                    // Safe exactly when some option is unsafe (h has a move, or
-                    // no option at all and misère makes it safe).
-                    let safe = has_unsafe_option || (options.is_empty() && children[y].is_empty());
-                    unsafe_element[mul[x * n + y] as usize] == safe
-                })
-                .count();
-            if wrong < best.0 {
-                best = (wrong, x);
-            }
-        }
-        phi[h as usize] = best.1 as u8;
-    }
-    let mut unsafe_bits = vec![0u8; n.div_ceil(8)];
-    for (e, &u) in unsafe_element.iter().enumerate() {
-        unsafe_bits[e / 8] |= u8::from(u) << (e % 8);
-    }
-    Some(QuotientModel {
-        learned_total: learn,
-        phi,
-        mul,
-        unsafe_bits,
-    })
+/// Positions of `domain` whose outcome `prediction` gets wrong, and how many there are
+/// (the labeller's outcomes are the truth).
+#[cfg(test)]
+pub(crate) fn mispredicted(game: &Game, domain: Domain, prediction: &Prediction) -> (u64, u64) {
+    use crate::domain::Ranker;
+    use crate::label::{label, Strategy};
+    let ranker = Ranker::new(domain).unwrap();
+    let labels = label(game, &ranker, Strategy::auto(&game.ruleset), &|_| {}).unwrap();
+    let predictor = Predictor::build(prediction, game, domain).unwrap();
+    let wrong = (0..ranker.count())
+        .filter(|&r| predictor.safe(ranker.unrank(r).heaps()) != labels.is_safe(r))
+        .count() as u64;
+    (wrong, ranker.count())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::resolve;
-
-    fn mispredicted(game: &Game, domain: Domain) -> (u64, u64) {
-        let ranker = Ranker::new(domain).unwrap();
-        let labels = label(game, &ranker, Strategy::auto(&game.ruleset), &|_| {}).unwrap();
-        let prediction = choose(game, domain);
-        let predictor = Predictor::build(&prediction, game, domain).unwrap();
-        let wrong = (0..ranker.count())
-            .filter(|&r| predictor.safe(ranker.unrank(r).heaps()) != labels.is_safe(r))
-            .count() as u64;
-        (wrong, ranker.count())
-    }
 
     #[test]
     fn exact_theories_predict_every_position() {
@@ -546,16 +307,12 @@ mod tests {
             } else {
                 Domain::Heaps { heaps: 3, max: 20 }
             };
-            assert_eq!(mispredicted(&game, domain).0, 0, "{name} {convention}");
+            let prediction = choose(&game, domain);
+            assert_eq!(
+                mispredicted(&game, domain, &prediction).0,
+                0,
+                "{name} {convention}"
+            );
         }
-    }
-
-    #[test]
-    fn the_learned_quotient_predicts_misere_kayles_well() {
-        let game = resolve("kayles")
-            .unwrap()
-            .with_convention(Convention::Misere);
-        let (wrong, count) = mispredicted(&game, Domain::Total { total: 40 });
-        assert!(wrong * 100 < count, "{wrong} of {count}");
     }
 }

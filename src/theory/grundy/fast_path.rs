@@ -6,9 +6,8 @@ use std::ops::ControlFlow;
 
 use super::period::{find_proved, Periodicity, ProofBound};
 use super::values::{check_request, engine, Method, Nimber, Sequence};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Convention, Game, Heap, Position, Ruleset};
-use crate::table::{BodyKind, Table};
 
 /// Heaps up to this size are simply computed; above it sicher first looks for a proved
 /// period, which makes every heap size cheap.
@@ -18,12 +17,12 @@ const DIRECT_LIMIT: u64 = 1 << 16;
 /// beyond them the proved periodic form when there is one.
 pub struct NimOracle {
     ruleset: Ruleset,
-    /// The values computed so far; `None` for Nim and for a table.
+    /// The values computed so far; `None` for Nim and for stored values.
     sequence: Option<Box<dyn Sequence>>,
     /// Most values the sequence may hold.
     max_len: u64,
-    /// A nim-value table standing in for the sequence.
-    table: Option<Table>,
+    /// Values read from elsewhere (a nim-value table), standing in for the sequence.
+    stored: Option<Vec<Nimber>>,
     periodicity: Option<Periodicity>,
     bound: Option<ProofBound>,
 }
@@ -77,7 +76,7 @@ impl NimOracle {
             ruleset: ruleset.clone(),
             sequence,
             max_len,
-            table: None,
+            stored: None,
             periodicity: None,
             bound: ProofBound::for_ruleset(ruleset),
         })
@@ -96,10 +95,8 @@ impl NimOracle {
         }
         let ruleset = &self.ruleset;
         let Some(sequence) = self.sequence.as_mut() else {
-            let path = self.table.as_ref().map(|t| t.path().display().to_string());
             return Err(Error::input(format!(
-                "{}: heap {largest} is beyond the {} values stored and the table holds no proved period",
-                path.unwrap_or_default(),
+                "heap {largest} is beyond the {} values stored, and they come with no proved period",
                 self.computed()
             )));
         };
@@ -107,9 +104,10 @@ impl NimOracle {
         if self.bound.is_none() && wanted > self.max_len {
             // Only computing every value up to the heap could answer: refuse at once.
             return Err(Error::input(format!(
-                "heap {largest} is beyond the {} nim-values sicher may compute, and {ruleset} has no periodicity theorem; raise --max or use --method search",
+                "heap {largest} is beyond the {} nim-values sicher may compute, and {ruleset} has no periodicity theorem",
                 self.max_len
-            )));
+            ))
+            .with_hint(Hint::MoreValuesOrSearch));
         }
         let done = sequence.values().len() as u64;
         let mut target = wanted.min(DIRECT_LIMIT).max(done + 1).min(self.max_len);
@@ -131,72 +129,55 @@ impl NimOracle {
                     format!("no period of {ruleset} is proved within them")
                 };
                 return Err(Error::input(format!(
-                    "heap {largest} is beyond the {} nim-values sicher may compute, and {why}; raise --max or use --method search",
+                    "heap {largest} is beyond the {} nim-values sicher may compute, and {why}",
                     self.max_len
-                )));
+                ))
+                .with_hint(Hint::MoreValuesOrSearch));
             }
             target = (target + target / 8).min(wanted).min(self.max_len);
         }
     }
 
-    /// Answers from a nim-value table of `ruleset` (checked to be its table, and read
-    /// whole once against its checksums).
-    pub fn from_table(ruleset: &Ruleset, table: Table) -> Result<Self> {
-        let BodyKind::NimValues { period } = table.header().kind else {
-            return Err(Error::input(format!(
-                "{}: this table holds outcomes of positions, not nim-values; give it to --table",
-                table.path().display()
-            )));
-        };
-        if table.header().game != ruleset.spec() {
-            return Err(Error::input(format!(
-                "{}: this nim-value table is for {}, not {}",
-                table.path().display(),
-                table.header().game,
-                ruleset.spec()
-            )));
-        }
-        table.verify()?;
+    /// Answers from stored values `G(0..values.len())` of `ruleset` (read from a
+    /// nim-value table, say) and the period they were stored with. A period is used
+    /// beyond the values only as far as its proof reaches: one whose proof needs more
+    /// values than are given is refused as damaged (it would make the lift of a huge
+    /// heap's option underflow).
+    pub fn from_values(
+        ruleset: &Ruleset,
+        values: Vec<Nimber>,
+        periodicity: Option<Periodicity>,
+    ) -> Result<Self> {
         let bound = ProofBound::for_ruleset(ruleset);
-        // A period is used beyond the stored values only as far as its proof reaches; one
-        // whose proof needs more values than the table holds was not written by sicher
-        // (and would make the lift of a huge heap's option underflow).
-        if let (Some(found), Some(bound)) = (period, bound) {
-            if bound.needed_len(found.preperiod, found.period) > table.header().entries {
-                return Err(Error::input(format!(
-                    "{}: corrupted table header (its period's proof needs more values than it stores)",
-                    table.path().display()
-                )));
+        if let (Some(found), Some(bound)) = (periodicity, bound) {
+            if bound.needed_len(found.preperiod, found.period) > values.len() as u64 {
+                return Err(Error::damaged(
+                    "its period's proof needs more values than it stores",
+                ));
             }
         }
         Ok(NimOracle {
             ruleset: ruleset.clone(),
             sequence: None,
             max_len: 0,
-            periodicity: period,
+            periodicity,
             bound,
-            table: Some(table),
+            stored: Some(values),
         })
     }
 
     /// Heap sizes whose values are known without the period: `0..computed`.
     pub fn computed(&self) -> u64 {
-        match (&self.table, &self.sequence) {
-            (Some(table), _) => table.header().entries,
+        match (&self.stored, &self.sequence) {
+            (Some(values), _) => values.len() as u64,
             (None, Some(sequence)) => sequence.values().len() as u64,
             (None, None) => 0,
         }
     }
 
     fn stored(&self, h: u64) -> Option<Nimber> {
-        match (&self.table, &self.sequence) {
-            // The table was verified whole when the oracle was built.
-            (Some(table), _) if h < table.header().entries => table
-                .value_at(h)
-                .ok()
-                .and_then(|v| v.nimber())
-                .map(|v| v as Nimber),
-            (Some(_), _) => None,
+        match (&self.stored, &self.sequence) {
+            (Some(values), _) => values.get(h as usize).copied(),
             (None, Some(sequence)) => sequence.values().get(h as usize).copied(),
             (None, None) => None,
         }

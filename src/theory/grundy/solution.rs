@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use super::period::{find_apparent, PeriodFinder, Periodicity, ProofBound};
 use super::values::{check_request, engine, Method, Nimber};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::game::{Convention, Game, Ruleset};
 
 /// Heaps computed before the first look for a period; later looks come every 1/64 more
@@ -16,7 +16,7 @@ const FIRST_CHECKPOINT: u64 = 256;
 
 /// What a complete solution found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Sequence {
+pub enum SolvedSequence {
     /// Normal play: nim-values (the pre-period and one period when periodic).
     NimValues(Vec<Nimber>),
     /// Misère play: whether a lone heap is safe (the player to move wins), same layout.
@@ -39,7 +39,7 @@ pub struct Solution {
     /// A closed form replacing the sequence (Nim).
     pub closed_form: Option<&'static str>,
     /// The pre-period then one period (when a period is known), else empty.
-    pub sequence: Sequence,
+    pub sequence: SolvedSequence,
 }
 
 impl Solution {
@@ -82,9 +82,9 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         periodicity: None,
         no_theorem: false,
         closed_form: None,
-        sequence: Sequence::NimValues(Vec::new()),
+        sequence: SolvedSequence::NimValues(Vec::new()),
     };
-    if *ruleset == Ruleset::Nim {
+    if ruleset.nim_values_are_sizes() {
         solution.closed_form = Some(
             "G(n) = n for every n: a position is unsafe exactly when the XOR of its heaps is 0",
         );
@@ -116,7 +116,7 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     solution.computed = values.len() as u64;
     if let Some(found) = solution.periodicity {
         values.truncate((found.preperiod + found.period) as usize);
-        solution.sequence = Sequence::NimValues(values);
+        solution.sequence = SolvedSequence::NimValues(values);
     }
     Ok(solution)
 }
@@ -126,8 +126,9 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
 fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
     if ruleset.splits() {
         return Err(Error::input(format!(
-            "no complete misère solution for {ruleset}: its moves split heaps, and misère play of splitting games is described by its misère quotient: `sicher quotient {ruleset} --max N`; or ask `check` or `solve` about a position"
-        )));
+            "no complete misère solution for {ruleset}: its moves split heaps"
+        ))
+        .with_hint(Hint::UseQuotient(ruleset.spec())));
     }
     let mut solution = Solution {
         ruleset: ruleset.spec(),
@@ -136,18 +137,18 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         periodicity: None,
         no_theorem: false,
         closed_form: None,
-        sequence: Sequence::Outcomes(Vec::new()),
+        sequence: SolvedSequence::Outcomes(Vec::new()),
     };
-    if *ruleset == Ruleset::Nim {
+    if ruleset.nim_values_are_sizes() {
         solution.closed_form = Some("a lone heap is unsafe only at size 1 (misère Nim: a position is unsafe exactly when its XOR is 0 with some heap above 1, or 1 with every heap at most 1)");
         return Ok(solution);
     }
     let bound = ProofBound::for_ruleset(ruleset);
     solution.no_theorem = bound.is_none();
     let mut outcomes: Vec<bool> = Vec::new();
-    outcomes
-        .try_reserve_exact(len as usize)
-        .map_err(|_| Error::input(format!("not enough memory for {len} outcomes; lower --max")))?;
+    outcomes.try_reserve_exact(len as usize).map_err(|_| {
+        Error::resource(format!("not enough memory for {len} outcomes")).with_hint(Hint::LowerMax)
+    })?;
     let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
@@ -170,7 +171,7 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     solution.computed = outcomes.len() as u64;
     if let Some(found) = solution.periodicity {
         outcomes.truncate((found.preperiod + found.period) as usize);
-        solution.sequence = Sequence::Outcomes(outcomes);
+        solution.sequence = SolvedSequence::Outcomes(outcomes);
     }
     Ok(solution)
 }
@@ -207,7 +208,10 @@ pub fn lone_heap_outcomes(ruleset: &Ruleset, len: u64) -> Result<Vec<bool>> {
     let mut outcomes: Vec<bool> = Vec::new();
     outcomes
         .try_reserve_exact(usize::try_from(len).unwrap_or(usize::MAX))
-        .map_err(|_| Error::input(format!("not enough memory for {len} outcomes; lower --max")))?;
+        .map_err(|_| {
+            Error::resource(format!("not enough memory for {len} outcomes"))
+                .with_hint(Hint::LowerMax)
+        })?;
     while (outcomes.len() as u64) < len {
         push_lone_heap_outcome(ruleset, &mut outcomes);
     }

@@ -40,6 +40,17 @@ pub struct Budget {
     pub max_rebuilds: u32,
     /// Longest preperiod plus period looked for in one heap's rows.
     pub max_rows: u32,
+    /// When to stop, wherever the construction is (checked before each heap and each
+    /// rebuild); `None`, the default, keeps the construction deterministic.
+    pub deadline: Option<std::time::Instant>,
+}
+
+impl Budget {
+    /// True once the deadline, if any, has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline
+            .is_some_and(|deadline| std::time::Instant::now() >= deadline)
+    }
 }
 
 impl Default for Budget {
@@ -50,6 +61,7 @@ impl Default for Budget {
             max_pairs: 2_000_000,
             max_rebuilds: 5000,
             max_rows: 256,
+            deadline: None,
         }
     }
 }
@@ -69,6 +81,8 @@ pub enum Stop {
     Rows,
     /// No single change of the layout moved the least failure further on.
     Stuck,
+    /// The deadline passed.
+    Time,
 }
 
 impl std::fmt::Display for Stop {
@@ -82,6 +96,7 @@ impl std::fmt::Display for Stop {
             Stop::Rebuilds => f.write_str("recalibration used up its rebuilds"),
             Stop::Rows => f.write_str("a heap's rows showed no period in the rows allowed"),
             Stop::Stuck => f.write_str("no change of the layout moved the first failure on"),
+            Stop::Time => f.write_str("it ran past its time limit"),
         }
     }
 }

@@ -45,7 +45,8 @@ pub(crate) fn representatives<M: Monoid>(m: &M, heaps: &[(u32, u32)]) -> Represe
             for &z in &layer {
                 let y = m.mul(z, e);
                 if word[y as usize].is_none() {
-                    let mut w = Vec::with_capacity(word[z as usize].as_ref().map_or(0, Vec::len) + 1);
+                    let mut w =
+                        Vec::with_capacity(word[z as usize].as_ref().map_or(0, Vec::len) + 1);
                     w.push(h);
                     w.extend_from_slice(word[z as usize].as_deref().unwrap_or_default());
                     word[y as usize] = Some(w);

@@ -197,9 +197,7 @@ impl Partial {
                 refused.push(i);
             }
         }
-        let t0 = std::time::Instant::now();
         let (table, p, class) = quotient(&product, &self.p, &gens, &mut congruence);
-        if std::env::var("QDEBUG2").is_ok() { eprintln!("      impose: product {} -> {} in {:?}", product.order(), table.order(), t0.elapsed()); }
         let map = |x: &u32| class[*x as usize];
         self.element = self.element.iter().map(map).collect();
         for s in &mut self.options {
@@ -217,6 +215,7 @@ impl Partial {
 }
 
 /// Builds and reduces the candidate of a layout (heaps `1..kinds.len()`).
+#[allow(clippy::needless_range_loop)] // heaps index several per-heap tables at once
 pub(crate) fn build(
     layout: &Layout,
     opts: &HeapOptions,
@@ -242,17 +241,13 @@ pub(crate) fn build(
             }
             Kind::Fresh { min_r, d_mult } => {
                 let product = partial.product();
-                let tr = std::time::Instant::now();
                 let reps = representatives(&product, &distinct_heaps(&partial.element, h as u32));
                 let s_h = option_elements(&product, &partial.element, heap_options);
                 let view = View {
                     element: &partial.element,
                     options: &partial.options,
                 };
-                if std::env::var("QDEBUG2").is_ok() { eprintln!("      stage {h}: rows over {}", product.order()); }
-                let tr2 = std::time::Instant::now();
                 let ro = RepOptions::new(&product, &view, reps);
-                let tr3 = std::time::Instant::now();
                 let found = rows(
                     &product,
                     &partial.p,
@@ -263,7 +258,6 @@ pub(crate) fn build(
                     budget.max_rows,
                 )
                 .map_err(|_| Stop::Rows)?;
-                if std::env::var("QDEBUG2").is_ok() { eprintln!("      stage {h}: reps {:?} repopts {:?} rows {:?} ({} rows, |S|={})", tr2-tr, tr3-tr2, tr3.elapsed(), found.rows.len(), s_h.len()); }
                 let size = product.order() as u64 * u64::from(found.preperiod + found.period);
                 if size > budget.max_candidate {
                     return Err(Stop::Candidate(size));
@@ -276,9 +270,7 @@ pub(crate) fn build(
                 partial.p = next;
                 partial.cycles.push((found.preperiod, found.period));
                 cycle_of[h] = Some((found.preperiod, found.period));
-                let x = partial
-                    .product()
-                    .cycle_generator(partial.cycles.len() - 1);
+                let x = partial.product().cycle_generator(partial.cycles.len() - 1);
                 partial.element.push(x);
                 partial.fresh.push((h as u32, x));
                 let due: Vec<(usize, &Relation)> = layout
@@ -297,20 +289,13 @@ pub(crate) fn build(
         partial.options.push(s_h);
     }
     let product = partial.product();
-    if std::env::var("QDEBUG2").is_ok() { eprintln!("      final product {} (base {}, cycles {:?})", product.order(), partial.base.order(), partial.cycles); }
     let mut gens: Vec<u32> = partial.element[1..].to_vec();
     gens.sort_unstable();
     gens.dedup();
-    let trd = std::time::Instant::now();
     let (q, qp, class) = reduce(&product, &partial.p, &gens, budget.max_order as usize)
         .map_err(|order| Stop::Order(order as u64))?;
-    if std::env::var("QDEBUG2").is_ok() { eprintln!("      reduce {:?} -> {}", trd.elapsed(), q.order()); }
     let stage = Stage {
-        element: partial
-            .element
-            .iter()
-            .map(|&x| class[x as usize])
-            .collect(),
+        element: partial.element.iter().map(|&x| class[x as usize]).collect(),
         options: partial
             .options
             .iter()

@@ -41,6 +41,7 @@ mod congruence;
 mod construct;
 mod extend;
 mod layout;
+pub mod learn;
 mod monoid;
 pub mod nim;
 mod options;
@@ -164,7 +165,12 @@ pub fn compute(
     let mut changes = Vec::new();
     let mut last = String::new();
     for n in 1..=max_heap {
-        let changed = match builder.step(&opts) {
+        let step = if budget.past_deadline() {
+            Err(Stop::Time)
+        } else {
+            builder.step(&opts)
+        };
+        let changed = match step {
             Ok(changed) => changed,
             Err(stop) => {
                 return Err(QuotientError::Incomplete {
@@ -268,5 +274,18 @@ impl MisereQuotient {
             .map(|x| self.normal_forms[x].as_str())
             .collect();
         format!("{{{}}}", words.join(", "))
+    }
+}
+
+impl From<QuotientError> for crate::error::Error {
+    /// Rules the construction does not take are bad input; a budget that ran out is a
+    /// refused resource.
+    fn from(error: QuotientError) -> Self {
+        match error {
+            QuotientError::Unsupported(why) => crate::error::Error::input(why),
+            incomplete @ QuotientError::Incomplete { .. } => {
+                crate::error::Error::resource(incomplete.to_string())
+            }
+        }
     }
 }

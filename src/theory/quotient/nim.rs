@@ -6,12 +6,8 @@
 /// mover wins exactly when the number of 1s is even; otherwise exactly when the
 /// nim-sum is non-zero.
 pub fn outcome(heaps: &[u64]) -> bool {
-    let sum = heaps.iter().fold(0, |a, &h| a ^ h);
-    if heaps.iter().all(|&h| h <= 1) {
-        sum == 0
-    } else {
-        sum != 0
-    }
+    // A nim heap's nim-value is its size.
+    super::tame::tame_misere_safe(heaps.iter().copied())
 }
 
 /// A winning move in misère Nim, as the position after it (ascending, no zeros); `None`

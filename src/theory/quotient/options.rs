@@ -1,9 +1,7 @@
-//! The options of every heap up to a bound, as lists of parts, read once from the
-//! ruleset's move generator.
+//! The quotient construction's view of the game model's option table: each heap's
+//! options as lists of parts, the form `construct.rs` and `extend.rs` read.
 
-use std::ops::ControlFlow;
-
-use crate::game::Ruleset;
+use crate::game::{OptionTable, Ruleset};
 
 /// Options of heaps `1..=max` (index 0 is the empty heap, which has none).
 pub(crate) struct HeapOptions {
@@ -12,24 +10,23 @@ pub(crate) struct HeapOptions {
 }
 
 impl HeapOptions {
-    /// Reads the options of heaps `1..=max`.
+    /// Reads the options of heaps `1..=max` from the game model's table; `ruleset` must
+    /// move one heap at a time (as every quotient needs, and its callers check first).
     pub fn new(ruleset: &Ruleset, max: u32) -> Self {
+        let table = OptionTable::new(ruleset, u64::from(max))
+            .expect("one-heap rulesets list their options (callers refuse the others)");
         let mut options = vec![Vec::new()];
-        for h in 1..=max {
-            options.push(Self::of(ruleset, h));
+        for h in 1..=u64::from(max) {
+            let mut of: Vec<Vec<u32>> = table
+                .of(h)
+                .iter()
+                .map(|option| option.parts().iter().map(|&p| p as u32).collect())
+                .collect();
+            of.sort_unstable();
+            of.dedup();
+            options.push(of);
         }
         HeapOptions { options }
-    }
-
-    fn of(ruleset: &Ruleset, h: u32) -> Vec<Vec<u32>> {
-        let mut out: Vec<Vec<u32>> = Vec::new();
-        let _ = ruleset.for_each_heap_option(h as u64, |parts| {
-            out.push(parts.iter().map(|&p| p as u32).collect());
-            ControlFlow::Continue(())
-        });
-        out.sort_unstable();
-        out.dedup();
-        out
     }
 
     /// The options of heap `h`.

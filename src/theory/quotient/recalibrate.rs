@@ -91,11 +91,7 @@ fn times(word: &[(u32, u64)], g: u32) -> Vec<(u32, u64)> {
 }
 
 /// The stage of heaps `1..=n` that the search accepts, or why it stopped.
-pub(crate) fn recalibrate(
-    old: &Stage,
-    opts: &HeapOptions,
-    budget: &Budget,
-) -> Result<Stage, Stop> {
+pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> Result<Stage, Stop> {
     let n = old.n() + 1;
     let mut layout = Layout::rebuilding(old);
     let mut current = build(&layout, opts, budget)?;
@@ -137,8 +133,10 @@ pub(crate) fn recalibrate(
                 if rebuilds > budget.max_rebuilds {
                     return Err(Stop::Rebuilds);
                 }
+                if budget.past_deadline() {
+                    return Err(Stop::Time);
+                }
                 let changed = apply(&layout, &changes, &failure);
-                let tb = std::time::Instant::now();
                 let next = match build(&changed, opts, budget) {
                     Ok(next) => next,
                     // A change that blows a budget is just not taken.
@@ -148,19 +146,17 @@ pub(crate) fn recalibrate(
                 let to_beat = best.as_ref().map_or(&failure, |(b, _, _)| b);
                 let stage = &next.stage;
                 let ruled_out = known.iter().any(|w| {
-                    w <= to_beat && mispredicts(&stage.q, &stage.p, &stage.element, &stage.options, w)
+                    w <= to_beat
+                        && mispredicts(&stage.q, &stage.p, &stage.element, &stage.options, w)
                 });
-                if std::env::var("QDEBUG").is_ok() && ruled_out { eprintln!("   try {changes:?}: order {} ruled out {:?}", stage.q.order(), tb.elapsed()); }
                 if ruled_out {
                     continue;
                 }
-                let t0 = std::time::Instant::now();
                 let verdict = match least_failure(stage, budget) {
                     Ok(verdict) => verdict,
                     Err(Stop::Pairs) => continue,
                     Err(stop) => return Err(stop),
                 };
-                if std::env::var("QDEBUG").is_ok() { eprintln!("   try {changes:?}: order {} verdict {:?} verify {:?} build {:?}", stage.q.order(), verdict, t0.elapsed(), t0 - tb); }
                 let Some(w) = verdict else {
                     return Ok(next.stage);
                 };
@@ -194,7 +190,6 @@ pub(crate) fn recalibrate(
                 let compact = Layout::of(&next.stage);
                 if let Ok(rebuilt) = build(&compact, opts, budget) {
                     let v = least_failure(&rebuilt.stage, budget)?;
-                    if std::env::var("QDEBUG").is_ok() { eprintln!("  compact: order {} failure {v:?} vs {w:?}", rebuilt.stage.q.order()); }
                     match v {
                         None => return Ok(rebuilt.stage),
                         Some(v) if v >= w => {
@@ -206,7 +201,6 @@ pub(crate) fn recalibrate(
                         _ => {}
                     }
                 }
-                if std::env::var("QDEBUG").is_ok() { eprintln!("n={n} by {best_changes:?} failure {w:?} order {} refused {:?} active rels {}", next.stage.q.order(), next.refused, changed.relations.iter().filter(|r| r.is_some()).count()); }
                 failure = w;
                 layout = changed;
                 current = next;
@@ -311,12 +305,7 @@ fn singles(
 }
 
 /// Pairs of cheap single changes at two different heaps of `heaps`.
-fn pairs(
-    layout: &Layout,
-    attempt: &Candidate,
-    heaps: &[u32],
-    streak: &[u32],
-) -> Vec<Vec<Change>> {
+fn pairs(layout: &Layout, attempt: &Candidate, heaps: &[u32], streak: &[u32]) -> Vec<Vec<Change>> {
     let per_heap: Vec<Vec<Vec<Change>>> = heaps
         .iter()
         .map(|&h| at_heap(layout, attempt, h, Cost::Cheap, streak))

@@ -24,10 +24,10 @@ use std::ops::ControlFlow;
 
 use super::construct::Budget;
 use super::monoid::Table;
-use super::options::HeapOptions;
 use super::verify::{verify, Generator, Verdict};
 use super::{QuotientError, MAX_HEAPS};
-use crate::game::Ruleset;
+use crate::game::{child_into, OptionTable, Ruleset};
+use crate::theory::grundy::MexSet;
 
 /// A genus `g^{γ0 γ1 ...}`; the last two `γ`s repeat forever.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -62,32 +62,23 @@ impl Genus {
     /// The genus of a game whose options have these genera.
     pub fn from_options(nim_value: u64, options: &[&Genus]) -> Self {
         let longest = options.iter().map(|o| o.gammas.len()).max().unwrap_or(0);
-        let mex = |values: &mut Vec<u64>| {
-            values.sort_unstable();
-            values.dedup();
-            values
-                .iter()
-                .enumerate()
-                .find(|&(i, &v)| v != i as u64)
-                .map_or(values.len() as u64, |(i, _)| i as u64)
-        };
         let mut gammas = Vec::new();
-        let mut values = Vec::new();
+        let mut values = MexSet::new();
         let first = if options.is_empty() {
             1
         } else {
-            values.extend(options.iter().map(|o| o.gamma(0)));
-            mex(&mut values)
+            options.iter().for_each(|o| values.insert(o.gamma(0)));
+            values.mex()
         };
         gammas.push(first);
         let mut k = 1;
         loop {
             values.clear();
-            values.extend(options.iter().map(|o| o.gamma(k)));
+            options.iter().for_each(|o| values.insert(o.gamma(k)));
             let prev = gammas[k - 1];
-            values.push(prev);
-            values.push(prev ^ 1);
-            gammas.push(mex(&mut values));
+            values.insert(prev);
+            values.insert(prev ^ 1);
+            gammas.push(values.mex());
             // Past every option's own tail the recursion only depends on (γ(k-1), k mod 2).
             if k >= longest + 3 && gammas[k] == gammas[k - 2] && gammas[k - 1] == gammas[k - 3] {
                 break;
@@ -141,12 +132,15 @@ pub fn analyse(
     max_heap: u64,
     budget: &Budget,
 ) -> Result<TameAnalysis, QuotientError> {
-    if !ruleset.moves_one_heap() || max_heap > MAX_HEAPS {
+    let table = match max_heap <= MAX_HEAPS {
+        true => OptionTable::new(ruleset, max_heap),
+        false => None,
+    };
+    let Some(table) = table else {
         return Err(QuotientError::Unsupported(format!(
             "genus analysis needs a one-heap ruleset and at most {MAX_HEAPS} heaps, not {ruleset} up to {max_heap}"
         )));
-    }
-    let opts = HeapOptions::new(ruleset, max_heap as u32);
+    };
     let mut nim = vec![0u64];
     let mut genus: Vec<Option<Genus>> = vec![Some(Genus::tame(0, false))];
     let mut firm = vec![false];
@@ -154,20 +148,21 @@ pub fn analyse(
     let mut tame_open = true;
     let mut keys: HashSet<(u32, Vec<u32>)> = HashSet::new();
     let mut bits = 2u32;
+    let mut seen = MexSet::new();
     for h in 1..=max_heap as usize {
-        let options = opts.of_heap(h as u32);
-        let values: HashSet<u64> = options
-            .iter()
-            .map(|parts| parts.iter().fold(0, |a, &p| a ^ nim[p as usize]))
-            .collect();
-        let g = (0..).find(|v| !values.contains(v)).unwrap_or(0);
+        let options = table.of(h as u64);
+        seen.clear();
+        for option in options {
+            seen.insert(option.parts().iter().fold(0, |a, &p| a ^ nim[p as usize]));
+        }
+        let g = seen.mex();
         nim.push(g);
         let option_genera: Option<Vec<Genus>> = options
             .iter()
-            .map(|parts| match parts.as_slice() {
+            .map(|option| match option.parts() {
                 [] => Some(Genus::tame(0, false)),
                 [one] => genus[*one as usize].clone(),
-                many if many.iter().all(|&p| p as u64 <= tame_through) => Some(Genus::tame(
+                many if many.iter().all(|&p| p <= tame_through) => Some(Genus::tame(
                     many.iter().fold(0, |a, &p| a ^ nim[p as usize]),
                     many.iter().any(|&p| firm[p as usize]),
                 )),
@@ -192,7 +187,8 @@ pub fn analyse(
                 let element = |g: u64, f: bool| ((g << 1) | f as u64) as u32;
                 let mut option_elements: Vec<u32> = options
                     .iter()
-                    .map(|parts| {
+                    .map(|option| {
+                        let parts = option.parts();
                         element(
                             parts.iter().fold(0, |a, &p| a ^ nim[p as usize]),
                             parts.iter().any(|&p| firm[p as usize]),
@@ -284,7 +280,7 @@ impl TameAnalysis {
         let (g, f) = heaps.iter().try_fold((0u64, false), |(g, f), &h| {
             self.heap(h).map(|(v, w)| (g ^ v, f || w))
         })?;
-        Some(!is_p(g, f))
+        Some(misere_nim_safe(g, f))
     }
 
     /// A winning move within the tame range, as the position after it.
@@ -297,7 +293,7 @@ impl TameAnalysis {
             .collect::<Option<_>>()?;
         let g = values.iter().fold(0, |a, v| a ^ v.0);
         let firm_count = values.iter().filter(|v| v.1).count();
-        if is_p(g, firm_count > 0) {
+        if !misere_nim_safe(g, firm_count > 0) {
             return None;
         }
         for i in 0..sorted.len() {
@@ -311,31 +307,66 @@ impl TameAnalysis {
                 let after = parts.iter().try_fold((rest_g, rest_firm), |(g, f), &h| {
                     self.heap(h).map(|(v, w)| (g ^ v, f || w))
                 });
-                if after.is_some_and(|(g, f)| is_p(g, f)) {
-                    found = Some(parts.to_vec());
+                if after.is_some_and(|(g, f)| !misere_nim_safe(g, f)) {
+                    let mut child = Vec::new();
+                    child_into(&sorted, &[i], parts, &mut child);
+                    found = Some(child);
                     return ControlFlow::Break(());
                 }
                 ControlFlow::Continue(())
             });
-            if let Some(parts) = found {
-                let mut after: Vec<u64> = sorted[..i]
-                    .iter()
-                    .chain(&sorted[i + 1..])
-                    .chain(&parts)
-                    .copied()
-                    .collect();
-                after.sort_unstable();
-                return Some(after);
+            if found.is_some() {
+                return found;
             }
         }
         None
     }
 }
 
-fn is_p(nim_sum: u64, firm: bool) -> bool {
+/// Misère Nim's rule on nim-values (Bouton; Conway's tame games): whether the player
+/// to move wins a tame position of nim-sum `nim_sum`, `firm` when some heap is firm (a
+/// heap of nim-value 2 or more, in misère Nim). Without a firm heap the position is
+/// fickle heaps of values 0 and 1 only, lost exactly when an odd number are 1 (nim-sum
+/// 1); with one, it is lost exactly at nim-sum 0, as in normal play.
+#[inline]
+pub fn misere_nim_safe(nim_sum: u64, firm: bool) -> bool {
     if firm {
-        nim_sum == 0
+        nim_sum != 0
     } else {
-        nim_sum == 1
+        nim_sum != 1
+    }
+}
+
+/// The tame misère rule on the heaps' nim-values alone, each heap of value 2 or more
+/// counting as firm: whether the player to move wins. Exact for misère Nim (the values
+/// are the sizes) and for heaps whose genus is that of a nim heap of their value.
+#[inline]
+pub fn tame_misere_safe(values: impl IntoIterator<Item = u64>) -> bool {
+    let (mut nim_sum, mut firm) = (0, false);
+    for v in values {
+        nim_sum ^= v;
+        firm |= v >= 2;
+    }
+    misere_nim_safe(nim_sum, firm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule on values is the rule on nim-sum and firmness, and misère Nim's.
+    #[test]
+    fn tame_rule_on_values() {
+        assert!(tame_misere_safe([]));
+        assert!(!tame_misere_safe([1]));
+        assert!(tame_misere_safe([1, 1]));
+        assert!(!tame_misere_safe([1, 1, 1]));
+        assert!(tame_misere_safe([2]));
+        assert!(!tame_misere_safe([2, 2]));
+        assert!(!tame_misere_safe([1, 2, 3]));
+        assert!(tame_misere_safe([1, 2, 2]));
+        assert!(!misere_nim_safe(0, true));
+        assert!(!misere_nim_safe(1, false));
+        assert!(misere_nim_safe(0, false));
     }
 }

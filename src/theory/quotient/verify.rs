@@ -250,10 +250,7 @@ impl Closure {
     fn child(&mut self, node: Node, terms: &[(u32, u32)], g: usize) -> (Node, Terms) {
         let (x, _, nonempty) = node;
         let (gx, gne) = (self.gens[g].element, self.gens[g].nonempty);
-        let mut next: Terms = terms
-            .iter()
-            .map(|&(h, y)| (h, self.q.mul(y, gx)))
-            .collect();
+        let mut next: Terms = terms.iter().map(|&(h, y)| (h, self.q.mul(y, gx))).collect();
         next.push((g as u32, x));
         next.sort_unstable();
         next.dedup();

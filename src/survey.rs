@@ -1,13 +1,28 @@
-//! Answers over whole families of positions, as pictures show them: every two-heap
-//! position up to a size (the map), and one value per heap size (the plotted series).
+//! Surveys for pictures, a use case over the answer layer: every two-heap position up to
+//! a size (the map), and one value per heap size (the plotted series), with what each
+//! will hold in memory, so that callers refuse what will not fit before starting.
 
-use super::{Chain, Query, Remoteness};
+use crate::answer::{Chain, Query, Remoteness};
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Position};
-use crate::picture::{Map, MapCell, Series, SeriesKind};
-use crate::theory::grundy::solution::{lone_heap_outcomes, solve};
+use crate::picture::{map_bytes, plot_bytes, Map, MapCell, MapMode, Series, SeriesKind};
+use crate::theory::grundy::{lone_heap_outcomes, solve};
 use crate::theory::grundy::{nim_values, Method};
 use crate::theory::quotient;
+
+/// Bytes a map of every two-heap position up to `max` holds at its peak: the answers of
+/// one symmetric half (12 bytes a cell) and the image at `scale`.
+pub fn map_bytes_needed(max: u64, scale: u32, mode: MapMode) -> u128 {
+    u128::from(map_bytes(max, scale.max(1), mode)).saturating_add(u128::from(max).pow(2) * 12 / 2)
+}
+
+/// Bytes a plot of the series up to `max` holds at its peak: the image of `size` pixels,
+/// the engine computing the values (the nim-value engine's values and their two 16-bit
+/// copies: 8 bytes a heap size), the values it hands back (4) and the series made of
+/// them (8), and the solution's own values kept beside (4): 24 bytes a heap size.
+pub fn plot_bytes_needed(size: (u32, u32), max: u64) -> u128 {
+    u128::from(plot_bytes(size)).saturating_add((u128::from(max) + 1) * 24)
+}
 
 /// Every position `(a, b)` with `0 <= a, b <= max`, answered by the chain; `progress` hears
 /// how many positions each step finished. With `remoteness`, every cell carries it.
@@ -27,13 +42,13 @@ pub fn two_heap_map(
     };
     let side = max
         .checked_add(1)
-        .ok_or_else(|| Error::input("the map's side does not fit in 64 bits"))?;
+        .ok_or_else(|| Error::resource("the map's side does not fit in 64 bits"))?;
     // Positions are multisets: (a, b) and (b, a) are one position, answered once.
     let mut upper: Vec<MapCell> = Vec::new();
     let count = usize::try_from(side.saturating_mul(side)).unwrap_or(usize::MAX);
     upper
         .try_reserve_exact(count)
-        .map_err(|_| Error::input(format!("not enough memory for a map of {side} x {side}")))?;
+        .map_err(|_| Error::resource(format!("not enough memory for a map of {side} x {side}")))?;
     for b in 0..side {
         for a in 0..=b {
             let value = chain.answer(&Position::new(vec![a, b]), query)?.value;
@@ -58,7 +73,7 @@ pub fn two_heap_map(
 pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
     let len = max
         .checked_add(1)
-        .ok_or_else(|| Error::input("--max does not fit"))?;
+        .ok_or_else(|| Error::resource("the largest heap does not fit"))?;
     if game.convention == Convention::Misere && game.ruleset.splits() {
         return quotient_series(game, max);
     }
@@ -83,7 +98,7 @@ pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
     };
     let period = solution.periodicity;
     Ok(Series {
-        title: format!("{} ({} play)", game.ruleset, game.convention),
+        title: format!("{}, {} play", game.title(), game.convention),
         y_label: y_label.to_string(),
         values,
         preperiod: period.map(|p| p.preperiod),
@@ -99,12 +114,12 @@ pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
 fn quotient_series(game: &Game, max: u64) -> Result<Series> {
     // The budget of answers on the fly: a wild quotient stops within seconds, and the
     // plot shows the heaps it reached.
-    let budget = super::quotient::on_the_fly_budget();
+    let budget = crate::answer::on_the_fly_budget();
     let (quotient, stopped) =
         quotient::compute_as_far_as(&game.ruleset, max, &budget).map_err(Error::input)?;
     let stopped_at = stopped.as_ref().map(|(heap, _)| *heap);
     if let (Some((heap, stop)), 0) = (stopped, quotient.max_heap) {
-        return Err(Error::input(format!(
+        return Err(Error::resource(format!(
             "misère quotient of {} stopped at heap {heap} ({stop})",
             game.ruleset
         )));
@@ -119,8 +134,9 @@ fn quotient_series(game: &Game, max: u64) -> Result<Series> {
         .collect();
     Ok(Series {
         title: format!(
-            "{} (misère play): misère quotient of order {}{reach}",
-            game.ruleset, quotient.order
+            "{}, misère play: misère quotient of order {}{reach}",
+            game.title(),
+            quotient.order
         ),
         y_label: "element of heap n".to_string(),
         values,

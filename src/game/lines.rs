@@ -1,13 +1,14 @@
-//! Positions from standard input: whole blocks are read and lines parsed in place, so a
-//! batch of millions of positions is bound by answering, not by reading.
+//! Positions from text, one per line: whole blocks are read and lines parsed in place, so
+//! a batch of millions of positions is bound by answering, not by reading.
 
 use std::io::Read;
 
+use super::{Heap, Position};
 use crate::error::{Error, Result};
-use crate::game::{Heap, Position};
 
 /// Calls `each(heaps)` for every line of `input` (heaps ascending, zeros dropped), in
-/// order; an error (in parsing or from `each`) stops the batch and names the line.
+/// order; an error (in parsing or from `each`) stops the batch and names the line. Lines
+/// end with `\n`, `\r\n` or a lone `\r` (old Mac text), so no two lines run together.
 pub fn for_each_line(
     mut input: impl Read,
     mut each: impl FnMut(&[Heap]) -> Result<()>,
@@ -16,13 +17,14 @@ pub fn for_each_line(
     // at a time makes every read a short one.
     let mut block: Vec<u8> = vec![0; 1 << 20];
     let mut filled = 0;
+    // Bytes before `scanned` hold no line end: a long line read in many pieces is
+    // searched once.
+    let mut scanned = 0;
     let mut heaps = Vec::new();
     let mut number = 0usize;
     let mut finished = false;
-    let at_line = |number: usize, error: Error| match error {
-        Error::Input(message) => Error::input(format!("stdin line {number}: {message}")),
-        other => other,
-    };
+    // Whatever went wrong on a line names it (I/O errors name their file instead).
+    let at_line = |number: usize, error: Error| error.context(format_args!("stdin line {number}"));
     while !finished {
         if filled == block.len() {
             block.resize(block.len() * 2, 0);
@@ -33,30 +35,43 @@ pub fn for_each_line(
                 other => break other.map_err(|e| Error::io("<stdin>", e))?,
             }
         };
-        // What was kept from earlier reads holds no newline: only the new bytes are searched.
-        let searched = filled;
         filled += read;
         finished = read == 0;
-        // Complete lines only, unless the input has ended.
-        let end = if finished {
-            filled
-        } else {
-            match block[searched..filled].iter().rposition(|&b| b == b'\n') {
-                Some(at) => searched + at + 1,
-                None => continue,
-            }
-        };
-        let mut lines = block[..end].split(|&b| b == b'\n');
-        if block[..end].last() == Some(&b'\n') || end == 0 {
-            lines.next_back();
-        }
-        for line in lines {
+        let mut line_start = 0;
+        let mut at = scanned;
+        while let Some(found) = block[at..filled]
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+        {
+            let end = at + found;
+            // `\r` then `\n` is one line end; a `\r` last in the block waits for the
+            // next read to say which it is (unless the input has ended).
+            let ending = match (block[end], block.get(end + 1).filter(|_| end + 1 < filled)) {
+                (b'\r', Some(b'\n')) => 2,
+                (b'\r', None) if !finished => break,
+                _ => 1,
+            };
             number += 1;
-            parse_heaps(line, &mut heaps).map_err(|e| at_line(number, e))?;
+            parse_heaps(&block[line_start..end], &mut heaps).map_err(|e| at_line(number, e))?;
             each(&heaps).map_err(|e| at_line(number, e))?;
+            at = end + ending;
+            line_start = at;
         }
-        block.copy_within(end..filled, 0);
-        filled -= end;
+        if finished && line_start < filled {
+            // The last line, without a line end.
+            number += 1;
+            parse_heaps(&block[line_start..filled], &mut heaps).map_err(|e| at_line(number, e))?;
+            each(&heaps).map_err(|e| at_line(number, e))?;
+            line_start = filled;
+        }
+        // What is left of the block is the start of a line; a `\r` waiting for its
+        // partner is searched again.
+        scanned = match block[line_start..filled].last() {
+            Some(b'\r') => filled - line_start - 1,
+            _ => filled - line_start,
+        };
+        block.copy_within(line_start..filled, 0);
+        filled -= line_start;
     }
     Ok(())
 }
@@ -138,5 +153,47 @@ mod tests {
         .unwrap_err();
         assert_eq!(seen, vec![vec![1, 2], vec![]]);
         assert!(err.to_string().starts_with("stdin line 3: "), "{err}");
+    }
+
+    /// Reads `text` in pieces of `piece` bytes, as a pipe may deliver it.
+    struct Pieces<'a> {
+        text: &'a [u8],
+        piece: usize,
+    }
+
+    impl Read for Pieces<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.piece.min(buf.len()).min(self.text.len());
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line_and_crlf_is_one_line_end() {
+        for (text, expected) in [
+            ("1 2\r3 4\r", vec![vec![1, 2], vec![3, 4]]),
+            ("1 2\r\n3 4\r\n", vec![vec![1, 2], vec![3, 4]]),
+            ("1 2\r\r\n3", vec![vec![1, 2], vec![], vec![3]]),
+            ("5\n\r6", vec![vec![5], vec![], vec![6]]),
+            ("7\r", vec![vec![7]]),
+            ("", vec![]),
+            ("\n", vec![vec![]]),
+        ] {
+            for piece in [1, 2, 3, 64] {
+                let mut seen = Vec::new();
+                let input = Pieces {
+                    text: text.as_bytes(),
+                    piece,
+                };
+                for_each_line(input, |heaps| {
+                    seen.push(heaps.to_vec());
+                    Ok(())
+                })
+                .unwrap();
+                assert_eq!(seen, expected, "{text:?} in pieces of {piece}");
+            }
+        }
     }
 }

@@ -1,0 +1,70 @@
+//! How the command line words the library's errors: hints become this program's flags,
+//! kinds become exit codes.
+
+use sicher::error::{Error, ErrorKind, Hint, TableKind};
+
+/// Exit code for anything the user can fix: bad input, damaged data, refused resources.
+pub const USAGE: i32 = 2;
+/// Exit code of a verification that found a disagreement.
+pub const DISAGREEMENT: i32 = 1;
+/// Exit code of a fault in sicher itself (EX_SOFTWARE): told apart from the user's.
+pub const INTERNAL: i32 = 70;
+/// Exit code after an interruption (128 + SIGINT, as shells report it).
+pub const INTERRUPTED: i32 = 130;
+
+/// The process exit code for an error.
+pub fn exit_code(error: &Error) -> i32 {
+    match error.kind() {
+        ErrorKind::Disagreement => DISAGREEMENT,
+        ErrorKind::Internal => INTERNAL,
+        ErrorKind::Interrupted => INTERRUPTED,
+        _ => USAGE,
+    }
+}
+
+/// The one line printed after `sicher: `.
+pub fn render(error: &Error) -> String {
+    let message = error.message();
+    match error.kind() {
+        ErrorKind::Internal => format!("{message} (a bug in sicher: please report it)"),
+        _ => match error.hint() {
+            Some(hint) => format!("{message}; {}", flag_hint(hint)),
+            None => message,
+        },
+    }
+}
+
+/// A hint in terms of this program's flags and commands.
+fn flag_hint(hint: &Hint) -> String {
+    match hint {
+        Hint::Overwrite => "pass --force to overwrite it".into(),
+        Hint::Restart => "pass --restart to throw the work away".into(),
+        Hint::MoveAway => "move it away".into(),
+        Hint::Wait => "wait for it to finish".into(),
+        Hint::LowerMax => "lower --max".into(),
+        Hint::MoreValuesOrSearch => "raise --max or use --method search".into(),
+        Hint::SmallerDomain => "label a smaller domain".into(),
+        Hint::ForceMemory => "pass --force-memory to try anyway".into(),
+        Hint::UseTotal => "use --total T instead".into(),
+        Hint::UseForward => "use --strategy forward".into(),
+        Hint::UseAsTable => "give it to --table".into(),
+        Hint::UseAsNimTable => "give it to --nim-table".into(),
+        Hint::UseMisere => "add --misere".into(),
+        Hint::UseNimValues => "use --method grundy (nim-values) instead".into(),
+        Hint::MakeRemotenessTable => {
+            "make a remoteness table with `sicher table --remoteness`, or leave out --remoteness"
+                .into()
+        }
+        Hint::WriteAgain(TableKind::Positions) => "make the table again".into(),
+        Hint::WriteAgain(TableKind::NimValues) => {
+            "write it again with `sicher nim-values GAME --max N --write FILE`".into()
+        }
+        Hint::WriteAgain(TableKind::Quotient) => {
+            "write it again with `sicher quotient GAME --max N --write FILE`".into()
+        }
+        Hint::UseQuotient(ruleset) => format!(
+            "misère play of splitting games is described by its misère quotient: `sicher quotient {ruleset} --max N`; or ask `check` or `solve` about a position"
+        ),
+        other => other.to_string(),
+    }
+}
