@@ -256,7 +256,8 @@ fn stored_quotient(game: &Game, path: &std::path::Path) -> Result<QuotientSource
         ))
         .with_hint(Hint::UseMisere));
     }
-    let quotient = crate::table::read_quotient(path)?;
+    let mut quotient = crate::table::read_quotient(path)?;
+    quotient.prove_final(&game.ruleset);
     if quotient.ruleset != game.ruleset.spec() {
         return Err(Error::input(format!(
             "{}: this quotient is of {}, not {}",

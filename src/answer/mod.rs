@@ -177,6 +177,8 @@ pub enum Evidence {
         order: u32,
         /// Heaps `1..=max_heap` are covered.
         max_heap: u64,
+        /// Set when the quotient is final (every heap size) by the periodicity theorem.
+        periodicity: Option<crate::theory::quotient::Periodicity>,
     },
     /// The table that held the answer.
     Table {

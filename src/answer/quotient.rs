@@ -94,7 +94,8 @@ impl QuotientSource {
     }
 
     /// The quotient covering heaps up to `largest`, computing it if needed; `None` when
-    /// it cannot be had.
+    /// it cannot be had. A final quotient covers every heap; for a heap beyond the
+    /// ceiling, quotients are grown by doubling up to the ceiling in search of one.
     fn covering(&mut self, largest: Heap) -> Option<&MisereQuotient> {
         let ceiling = self.ceiling;
         let Rule::Quotient {
@@ -105,27 +106,44 @@ impl QuotientSource {
         else {
             return None;
         };
-        let covered = quotient.as_ref().map_or(0, |q| q.max_heap);
-        if largest > covered {
+        let covers = |q: &MisereQuotient| q.is_final() || q.max_heap >= largest;
+        if !quotient.as_deref().is_some_and(covers) {
             let budget = budget.as_ref()?;
-            if largest > ceiling || failed_at.is_some_and(|failed| largest >= failed) {
-                return None;
-            }
-            // Grow by doubling, so a batch of growing heaps costs little more than its
-            // largest; fall back to the heap asked for when the doubling runs out of budget.
-            let target = largest.max(covered.saturating_mul(2)).min(ceiling);
-            match quotient::compute(&self.ruleset, target, budget) {
-                Ok(q) => *quotient = Some(Box::new(q)),
-                Err(QuotientError::Incomplete { partial, heap, .. }) => {
-                    *failed_at = Some(heap);
-                    if partial.max_heap > covered {
-                        *quotient = Some(partial);
+            let beyond = largest > ceiling;
+            let mut covered = quotient.as_ref().map_or(0, |q| q.max_heap);
+            loop {
+                // Grow by doubling, so a batch of growing heaps costs little more than
+                // its largest, and a final quotient is found near the least heap range
+                // that proves it; never to a heap the budget could not reach before.
+                let target = if beyond {
+                    covered.saturating_mul(2).max(64).min(ceiling)
+                } else {
+                    largest.max(covered.saturating_mul(2)).min(ceiling)
+                };
+                let target = failed_at.map_or(target, |failed| target.min(failed - 1));
+                if target <= covered || (!beyond && target < largest) {
+                    break;
+                }
+                match quotient::compute(&self.ruleset, target, budget) {
+                    Ok(q) => *quotient = Some(Box::new(q)),
+                    Err(QuotientError::Incomplete { partial, heap, .. }) => {
+                        *failed_at = Some(heap);
+                        if partial.max_heap > covered {
+                            *quotient = Some(partial);
+                        }
+                    }
+                    Err(QuotientError::Unsupported(_)) => {
+                        *failed_at = Some(1);
+                        break;
                     }
                 }
-                Err(QuotientError::Unsupported(_)) => *failed_at = Some(0),
+                covered = quotient.as_ref().map_or(0, |q| q.max_heap);
+                if quotient.as_deref().is_some_and(covers) || !beyond {
+                    break;
+                }
             }
         }
-        quotient.as_deref().filter(|q| q.max_heap >= largest)
+        quotient.as_deref().filter(|q| covers(q))
     }
 
     /// The outcome and one winning move, or `None` when not covered.
@@ -155,9 +173,11 @@ impl QuotientSource {
     }
 
     /// Every winning move: children whose product lies in the P-portion (for misère Nim,
-    /// the rule's few candidates per heap).
-    fn winning_moves(&mut self, heaps: &[Heap]) -> Vec<Position> {
+    /// the rule's few candidates per heap), and false when a heap beyond the computed
+    /// range of a final quotient had only one move per kind of option tried.
+    fn winning_moves(&mut self, heaps: &[Heap]) -> (Vec<Position>, bool) {
         let mut moves = Vec::new();
+        let mut complete = true;
         let mut previous = None;
         for (i, &h) in heaps.iter().enumerate() {
             if previous == Some(h) {
@@ -186,10 +206,19 @@ impl QuotientSource {
                 }
                 Rule::Quotient { .. } => {
                     let mut options = Vec::new();
-                    let _ = self.ruleset.for_each_heap_option(h, |parts| {
+                    let ruleset = self.ruleset.clone();
+                    let push = |parts: &[Heap]| {
                         options.push(parts.to_vec());
                         ControlFlow::Continue(())
-                    });
+                    };
+                    // Beyond the computed heaps of a final quotient: one option per way of
+                    // leaving heaps of the same elements, not all of them.
+                    match self.covering(h) {
+                        Some(q) => complete &= q.for_each_heap_option(&ruleset, h, push).1,
+                        None => {
+                            let _ = ruleset.for_each_heap_option(h, push);
+                        }
+                    }
                     for parts in options {
                         try_leaving(&parts, self);
                     }
@@ -198,7 +227,7 @@ impl QuotientSource {
         }
         moves.sort();
         moves.dedup();
-        moves
+        (moves, complete)
     }
 }
 
@@ -224,23 +253,24 @@ impl Oracle for QuotientSource {
         let Some(answer) = self.answer(position, query)? else {
             return Ok(None);
         };
-        let winning_moves = if answer.value.is_win() {
+        let (winning_moves, complete) = if answer.value.is_win() {
             self.winning_moves(position.heaps())
         } else {
-            Vec::new()
+            (Vec::new(), true)
         };
         let evidence = match &self.rule {
             Rule::MisereNim => Evidence::MisereNim,
             Rule::Quotient { quotient, .. } => Evidence::Quotient {
                 order: quotient.as_ref().map_or(0, |q| q.order),
                 max_heap: quotient.as_ref().map_or(0, |q| q.max_heap),
+                periodicity: quotient.as_ref().and_then(|q| q.periodicity),
             },
         };
         Ok(Some(Solution {
             answer,
             winning_moves,
             moves: Vec::new(),
-            complete: true,
+            complete,
             evidence,
         }))
     }

@@ -35,7 +35,7 @@ impl MisereQuotient {
                 continue;
             }
             let mut found = None;
-            let _ = ruleset.for_each_heap_option(sorted[i], |parts| {
+            let _ = self.for_each_heap_option(ruleset, sorted[i], |parts| {
                 let x = parts.iter().try_fold(rest, |acc, &h| {
                     self.heap_element(h).map(|e| self.mul(acc, e))
                 });
