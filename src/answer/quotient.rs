@@ -34,6 +34,8 @@ pub struct QuotientSource {
     rule: Rule,
     /// The largest heap a quotient is built to on the fly.
     ceiling: Heap,
+    /// Why the last position declined was not answered.
+    declined: Option<String>,
 }
 
 enum Rule {
@@ -44,6 +46,8 @@ enum Rule {
         quotient: Option<Box<MisereQuotient>>,
         /// The smallest heap the construction could not reach within its budget.
         failed_at: Option<Heap>,
+        /// Why it could not.
+        stop: Option<quotient::Stop>,
         /// `None` for a stored quotient, which never grows.
         budget: Option<Budget>,
     },
@@ -60,6 +64,7 @@ impl QuotientSource {
                 Rule::Quotient {
                     quotient: None,
                     failed_at: None,
+                    stop: None,
                     budget: Some(budget),
                 }
             };
@@ -67,6 +72,7 @@ impl QuotientSource {
                 ruleset: game.ruleset.clone(),
                 rule,
                 ceiling: ON_THE_FLY_MAX_HEAP,
+                declined: None,
             });
         }
         None
@@ -79,9 +85,11 @@ impl QuotientSource {
             rule: Rule::Quotient {
                 quotient: Some(Box::new(quotient)),
                 failed_at: None,
+                stop: None,
                 budget: None,
             },
             ceiling: 0,
+            declined: None,
         }
     }
 
@@ -101,6 +109,7 @@ impl QuotientSource {
         let Rule::Quotient {
             quotient,
             failed_at,
+            stop,
             budget,
         } = &mut self.rule
         else {
@@ -126,8 +135,13 @@ impl QuotientSource {
                 }
                 match quotient::compute(&self.ruleset, target, budget) {
                     Ok(q) => *quotient = Some(Box::new(q)),
-                    Err(QuotientError::Incomplete { partial, heap, .. }) => {
+                    Err(QuotientError::Incomplete {
+                        partial,
+                        heap,
+                        stop: why,
+                    }) => {
                         *failed_at = Some(heap);
+                        *stop = Some(why);
                         if partial.max_heap > covered {
                             *quotient = Some(partial);
                         }
@@ -146,6 +160,33 @@ impl QuotientSource {
         quotient.as_deref().filter(|q| covers(q))
     }
 
+    /// Why heap `largest` is beyond the quotient, in words.
+    fn why_not(&self, largest: Heap) -> String {
+        let Rule::Quotient {
+            quotient,
+            failed_at,
+            stop,
+            budget,
+        } = &self.rule
+        else {
+            return String::new();
+        };
+        let covered = quotient.as_ref().map_or(0, |q| q.max_heap);
+        let of = format!("the misère quotient of {}", self.ruleset);
+        match (budget, failed_at, stop) {
+            (None, _, _) => format!(
+                "{of} read from the file covers heaps up to {covered} and is not final, so not heap {largest}"
+            ),
+            (Some(_), Some(failed), Some(stop)) => format!(
+                "{of}, built on the fly, stopped at heap {failed} ({stop}), so it covers heaps up to {covered}, not heap {largest}"
+            ),
+            _ => format!(
+                "{of} is built on the fly to heap {} at most, and is not final there, so it does not cover heap {largest}",
+                self.ceiling.max(covered)
+            ),
+        }
+    }
+
     /// The outcome and one winning move, or `None` when not covered.
     fn decide(&mut self, heaps: &[Heap]) -> Option<(bool, Option<Vec<Heap>>)> {
         if let Rule::MisereNim = self.rule {
@@ -160,6 +201,11 @@ impl QuotientSource {
         }
         let ruleset = self.ruleset.clone();
         let largest = heaps.last().copied().unwrap_or(0);
+        if self.covering(largest).is_none() {
+            self.declined = Some(self.why_not(largest));
+            return None;
+        }
+        self.declined = None;
         let q = self.covering(largest)?;
         let win = q.outcome(heaps)?;
         Some((
@@ -234,6 +280,10 @@ impl QuotientSource {
 impl Oracle for QuotientSource {
     fn kind(&self) -> SourceKind {
         SourceKind::Quotient
+    }
+
+    fn declined(&self) -> Option<String> {
+        self.declined.clone()
     }
 
     fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>> {
