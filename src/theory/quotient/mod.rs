@@ -34,7 +34,10 @@
 //! - `monoid.rs`: tables, products with cyclic monoids, reduction by indistinguishability.
 //! - `extend.rs`: least representatives and the outcome rows of one more heap.
 //! - `verify.rs`: the transition-table check and the least mispredicted position.
-//! - `construct.rs`: the heap-by-heap driver, recalibration and the [`Budget`].
+//! - `construct.rs`: the heap-by-heap driver and the [`Budget`].
+//! - `recalibrate.rs`: the search for the relations of `Q_{n-1}` that heap `n` breaks;
+//!   `layout.rs`: candidates rebuilt from a presentation with relations dropped or
+//!   weakened; `congruence.rs`: imposing relations on a product of cycles.
 //! - `presentation.rs`: generators, relations and normal forms.
 //! - `answer.rs`: outcomes and winning moves from a quotient.
 //! - `periodic.rs`: the periodicity theorem that makes a quotient final.
