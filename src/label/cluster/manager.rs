@@ -1,6 +1,8 @@
 //! Rank 0 of a shared labelling: hands out the chunks of each tier, labels chunks itself
 //! when it has nothing else to do, records each finished tier in the work directory, and
-//! tells every rank to load the tier before the next one starts.
+//! tells every rank to load the tier before the next one starts. Once the last tier is
+//! done it waits until every worker has said it reads no more of the work directory:
+//! only then may the table be written from it and the directory removed.
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -169,20 +171,39 @@ pub(crate) fn manage<A: Atom>(
         }
         let parts: Vec<Part> = tier.parts.into_iter().flatten().collect();
         // The workers go on first (they load the tier, then label the next one's
-        // chunks), while rank 0 records the tier and loads it.
-        let tier_done = Message::TierDone {
-            tier: t,
-            parts: parts.clone(),
-        };
-        broadcast(link, &tier_done)?;
-        next = (t + 1 < tiers)
-            .then(|| start_tier(rank, link, chunking, t + 1))
-            .transpose()?;
+        // chunks), while rank 0 records the tier and loads it (checking the workers'
+        // parts). No chunk reads the last tier: the workers do not load it.
+        if t + 1 < tiers {
+            let tier_done = Message::TierDone {
+                tier: t,
+                parts: parts.clone(),
+            };
+            broadcast(link, &tier_done)?;
+            next = Some(start_tier(rank, link, chunking, t + 1)?);
+        }
         let whole = rank.tier_ranks(t);
         store.record_tier(t, parts.clone(), whole.end - whole.start)?;
         rank.finish_tier(t, &parts)?;
     }
-    store.seal_recorded()
+    // A worker may be tiers behind, loading tiers rank 0 labelled alone: the work
+    // directory is read whole (into the table) and removed only once every worker has
+    // said it reads no more of it.
+    broadcast(link, &Message::Finish)?;
+    store.seal_recorded()?;
+    wait_finished(link)
+}
+
+/// Waits until every worker answered [`Message::Finish`] (a worker's failure instead
+/// is its error).
+fn wait_finished(link: &dyn Link) -> Result<()> {
+    let mut left: Vec<bool> = (0..link.ranks()).map(|r| r != 0).collect();
+    while left.contains(&true) {
+        match wait(link)? {
+            (from, Message::Finished) if left.get(from) == Some(&true) => left[from] = false,
+            (from, other) => return Err(unexpected(from, &other)),
+        }
+    }
+    Ok(())
 }
 
 /// Cuts tier `t` into chunks and hands the first to the workers (a tier of one chunk is

@@ -111,6 +111,12 @@ pub(crate) enum Message {
     },
     /// Rank 0 to workers: every chunk of tier `tier` is done; load the others' parts.
     TierDone { tier: u64, parts: Vec<Part> },
+    /// Rank 0 to workers: every tier is labelled; answer [`Message::Finished`] once done
+    /// with the messages before (the tiers to load).
+    Finish,
+    /// Worker to rank 0: it read all it will read of the work directory (rank 0 may
+    /// now write the table from it and remove it).
+    Finished,
     /// Worker to rank 0: it failed (rank 0 stops the job).
     Failed { kind: String, message: String },
     /// Rank 0 to workers: the table is written; end.

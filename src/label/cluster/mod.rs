@@ -9,7 +9,11 @@
 //! not label. Chunks are labelled by pulling from the children (`label/chunk.rs`), so a
 //! rank only ever writes its own chunk; its labels go to a part file of their own in the
 //! work directory, which every rank reads (a filesystem shared between the machines). The
-//! links between ranks ([`Link`]) carry only small messages. Labels are a function of
+//! links between ranks ([`Link`]) carry only small messages, and the files follow them:
+//! a rank reads a part only once a message has named it (written whole and renamed
+//! before), and rank 0 writes the table from the work directory and removes it only once
+//! every worker has said it reads no more of it (a worker may be tiers behind, loading
+//! tiers rank 0 labelled alone). Labels are a function of
 //! the game alone, so the parts, and the table assembled from them, are the same for any
 //! number of ranks and any cut into chunks.
 //!

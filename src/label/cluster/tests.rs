@@ -5,6 +5,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use super::*;
@@ -183,6 +184,128 @@ fn any_ranks_and_chunks_label_what_one_process_does() {
         Domain::Heaps { heaps: 3, max: 8 },
         false,
     );
+}
+
+/// Holds the messages to workers back until rank 0 waits for one (or the test lets them
+/// go), so that the workers fall as far behind rank 0 as the protocol allows.
+#[derive(Default)]
+struct Gate {
+    open: Mutex<bool>,
+    opened: Condvar,
+}
+
+impl Gate {
+    fn open(&self) {
+        *self.open.lock().unwrap() = true;
+        self.opened.notify_all();
+    }
+
+    fn pass(&self) {
+        let mut open = self.open.lock().unwrap();
+        while !*open {
+            open = self.opened.wait(open).unwrap();
+        }
+    }
+}
+
+/// A link behind a [`Gate`]: rank 0's opens it when it waits for a message, a worker's
+/// passes it before every receive.
+struct Gated<'a> {
+    link: &'a dyn Link,
+    gate: &'a Gate,
+}
+
+impl Link for Gated<'_> {
+    fn rank(&self) -> usize {
+        self.link.rank()
+    }
+
+    fn ranks(&self) -> usize {
+        self.link.ranks()
+    }
+
+    fn send(&self, to: usize, message: &[u8]) -> Result<()> {
+        self.link.send(to, message)
+    }
+
+    fn receive(&self, wait: bool) -> Result<Option<(usize, Vec<u8>)>> {
+        match self.link.rank() {
+            0 if wait => self.gate.open(),
+            0 => {}
+            _ => self.gate.pass(),
+        }
+        self.link.receive(wait)
+    }
+}
+
+#[test]
+fn workers_far_behind_rank_0_read_every_part_before_it_is_removed() {
+    // Tiers never cut (moves keep the total), or cut among 3 ranks: rank 0 may label on
+    // without waiting for a worker, which reads nothing until rank 0 has written the
+    // table and removed the work directory, unless rank 0 waits for it first.
+    for (spec, convention, total, remote, chunk) in [
+        ("grundy", Convention::Normal, 14, true, None),
+        ("octal:4.07", Convention::Misere, 12, false, None),
+        ("kayles", Convention::Misere, 16, false, Some(40)),
+    ] {
+        let game = resolve(spec).unwrap().with_convention(convention);
+        let domain = Domain::Total { total };
+        let ranker = Ranker::new(domain).unwrap();
+        let strategy = Strategy::auto(&game.ruleset);
+        let expected = label(&game, &ranker, strategy, &|_| {}).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (dir, game, gate) = (dir.path(), &game, &Gate::default());
+        let links = local_links(3);
+        let served: Vec<Result<()>> = std::thread::scope(|scope| {
+            let mut links = links.into_iter();
+            let zero = links.next().unwrap();
+            let workers: Vec<_> = links
+                .map(|link| {
+                    scope.spawn(move || {
+                        let plan = plan(dir, game, domain, remote, 3, chunk);
+                        plan.agree(&link)?;
+                        plan.serve(&Gated { link: &link, gate })
+                    })
+                })
+                .collect();
+            let plan = plan(dir, game, domain, remote, 3, chunk);
+            plan.agree(&zero).unwrap();
+            let labelled = plan.run_ranked(&Gated { link: &zero, gate }, &|_| {});
+            labelled.unwrap();
+            let mut words = Vec::new();
+            if remote {
+                let mut cells = Vec::new();
+                plan.stream_remoteness(|run| {
+                    cells.extend_from_slice(run);
+                    Ok(())
+                })
+                .unwrap();
+                words = Remotenesses::new(cells, game.convention)
+                    .outcomes()
+                    .unwrap()
+                    .words()
+                    .to_vec();
+            } else {
+                plan.stream_outcomes(|run| {
+                    words.extend_from_slice(run);
+                    Ok(())
+                })
+                .unwrap();
+            }
+            assert_eq!(
+                Labels::from_words(words, ranker.count()),
+                expected,
+                "{spec}"
+            );
+            release(&zero, true).unwrap();
+            plan.discard_work().unwrap();
+            gate.open();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        for result in served {
+            assert!(result.is_ok(), "{spec}: {:?}", result.err());
+        }
+    }
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! A worker rank of a shared labelling: labels the chunks rank 0 hands it and loads each
-//! finished tier, until rank 0 says the table is written.
+//! finished tier, until rank 0 says the table is written. It reads a part only once rank
+//! 0 has named it in a message (the part is whole by then), and tells rank 0 when it
+//! reads no more: rank 0 removes the work directory only after that.
 
 use super::super::window::Atom;
 use super::link::Link;
@@ -35,6 +37,8 @@ pub(crate) fn fail(link: &dyn Link, error: &crate::error::Error) {
 }
 
 fn work<A: Atom>(rank: &mut Option<Rank<'_, A>>, link: &dyn Link) -> Result<()> {
+    // Once rank 0 is told this rank reads no more, it may remove the work directory.
+    let mut finished = false;
     loop {
         let (from, message) = wait(link)?;
         if from != 0 {
@@ -43,6 +47,11 @@ fn work<A: Atom>(rank: &mut Option<Rank<'_, A>>, link: &dyn Link) -> Result<()> 
         match (message, rank.as_mut()) {
             (Message::Stop, _) => return Ok(()),
             (Message::Abort, _) => return Err(aborted()),
+            (other, _) if finished => return Err(unexpected(from, &other)),
+            (Message::Finish, Some(_)) => {
+                send(link, 0, &Message::Finished)?;
+                finished = true;
+            }
             (Message::Start { first, parts }, Some(rank)) => rank.start(first, &parts)?,
             (Message::Chunk { tier, index, ranks }, Some(rank)) => {
                 let (part, labelled) = rank.label(tier, index, ranks[0]..ranks[1])?;

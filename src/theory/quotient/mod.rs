@@ -14,7 +14,7 @@
 //! descriptions of MisereSolver (Plambeck, "Advances in losing", 2006; Siegel's answers
 //! on the miseregames blog, 2007: candidates whose least failures increase, reduction
 //! at every stage, a verification theorem) and Siegel's valid transition tables; see
-//! [`construct`] and [`verify`] (module docs) for the algorithm. No code was consulted.
+//! `construct.rs` and `verify.rs` (module docs) for the algorithm. No code was consulted.
 //!
 //! # What is proved
 //!
@@ -205,6 +205,9 @@ pub fn compute_with_progress(
             "misère quotients cover at most {MAX_HEAPS} heap sizes, not {max_heap}"
         )));
     }
+    ruleset
+        .prepare(max_heap)
+        .map_err(|e| QuotientError::Unsupported(e.to_string()))?;
     let opts = options::HeapOptions::new(ruleset, max_heap as u32);
     let mut builder = construct::Builder::new(budget.clone());
     let mut changes = Vec::new();
