@@ -115,11 +115,11 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     chain.set_search_progress(spinner.hook());
     if show_progress(args.quiet) {
         // On a terminal, say once why theory passed before a search that may take a while.
-        let mut told: Option<String> = None;
+        let mut told = false;
         chain.set_fallback_notice(Box::new(move |why: &str| {
-            if told.as_deref() != Some(why) {
+            if !told {
                 eprintln!("{why}: the search answers instead (`sicher quotient` builds further)");
-                told = Some(why.to_string());
+                told = true;
             }
         }));
     }

@@ -112,11 +112,11 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
     let bar = progress_bar(args.max.saturating_add(1), args.quiet, "rows");
     if show_progress(args.quiet) {
         // Say once, above the bar, why theory passed before cells go to the search.
-        let (notice, mut told) = (bar.clone(), None::<String>);
+        let (notice, mut told) = (bar.clone(), false);
         chain.set_fallback_notice(Box::new(move |why: &str| {
-            if told.as_deref() != Some(why) {
+            if !told {
                 notice.println(format!("{why}: the search answers instead"));
-                told = Some(why.to_string());
+                told = true;
             }
         }));
     }
