@@ -119,7 +119,10 @@ impl Game {
         child(position, removed, added)
     }
 
-    /// Every position one move away, each once, in generation order.
+    /// Every position one move away, each once, in generation order. Rules given as a
+    /// script or a function are read from their checked cache: call
+    /// [`Ruleset::prepare`] with the largest heap first (every engine's entry point does),
+    /// which is where a failing script becomes an error.
     pub fn children(&self, position: &Position) -> Vec<Position> {
         let mut out = Vec::new();
         let _ = self
