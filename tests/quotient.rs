@@ -476,3 +476,103 @@ fn explore() {
     let analysis = tame::analyse(&rules, n, &Budget::default()).unwrap();
     println!("  tame through heap {}", analysis.tame_through);
 }
+
+// ---------------------------------------------------------------------------------
+// The research frontier and final quotients.
+
+/// Dawson's Kayles (0.07) has a quotient of order 360 for heaps up to 30 (Siegel, quoted
+/// in Plambeck's notes on MisereSolver) and 638 up to 33 (Plambeck and Siegel, "Misère
+/// quotients for impartial games", 2008); Dawson's Chess (0.137) up to 29 is the same
+/// quotient shifted by one heap. A few seconds in release builds, minutes in debug ones.
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn frontier_quotients_of_dawsons_kayles_and_chess() {
+    assert_eq!(compute(&octal("0.07"), 30).order, 360);
+    assert_eq!(compute(&octal("0.137"), 29).order, 360);
+    assert_eq!(compute(&octal("0.07"), 33).order, 638);
+}
+
+/// Misère Kayles is solved (Sibert and Conway 1992); its pretending function repeats
+/// with period 12 from heap 71, like its nim-values, and the periodicity theorem makes
+/// the quotient final once heaps up to 2 (71 + 12) + 2 = 168 are in.
+#[test]
+fn kayles_quotient_is_final() {
+    let rules = octal("0.77");
+    let q = compute(&rules, 200);
+    let period = q.periodicity.expect("misère Kayles is final");
+    assert_eq!((period.preperiod, period.period), (71, 12));
+    assert_eq!(period.proved_at, 168);
+    assert_eq!(q.order, 40);
+    assert!(!compute(&rules, 167).is_final());
+    // The final quotient proved at 168 answers larger heaps as the quotient of heaps up to
+    // 400, which the verification theorem established without any periodicity.
+    let small = compute(&rules, 168);
+    assert!(small.is_final());
+    let large = compute(&rules, 400);
+    for h in 169..=400 {
+        for position in [vec![h], vec![3, h], vec![5, 9, h], vec![h - 100, h]] {
+            assert_eq!(
+                small.outcome(&position),
+                large.outcome(&position),
+                "{position:?}"
+            );
+        }
+    }
+    // Huge heaps: an answer at once, and the winning move lands where the rule says unsafe.
+    let huge = [999_999, 1_000_001, 123_456_789];
+    assert_eq!(small.outcome(&huge), Some(true));
+    let after = small.winning_move(&rules, &huge).expect("a winning move");
+    assert_eq!(small.outcome(&after), Some(false));
+    // A Kayles move takes one or two tokens from one heap, leaving at most two parts.
+    let taken = huge.iter().sum::<u64>() - after.iter().sum::<u64>();
+    assert!((1..=2).contains(&taken) && after.len() <= 4, "{after:?}");
+}
+
+/// Final quotients proved from a few heaps answer larger heaps as brute force does, with
+/// winning moves that are moves and land on unsafe positions.
+#[test]
+fn final_quotients_beyond_their_heaps_match_brute_force() {
+    for (code, proved_at, max_heap, total) in [
+        ("0.71", 20, 34, 34),
+        ("0.73", 14, 30, 32),
+        ("0.52", 22, 34, 34),
+    ] {
+        let rules = octal(code);
+        let q = compute(&rules, proved_at);
+        let period = q.periodicity.unwrap_or_else(|| panic!("{code} is final"));
+        assert_eq!(period.proved_at, proved_at, "{code}");
+        let reference = Rules::parse_octal(code);
+        let mut brute = Brute::new(reference.clone());
+        let mut beyond = 0;
+        for position in positions(max_heap, total) {
+            if position.last().is_some_and(|&h| h > proved_at) {
+                beyond += 1;
+            }
+            let safe = brute.win(&position);
+            assert_eq!(q.outcome(&position), Some(safe), "{code} at {position:?}");
+            if let Some(after) = q.winning_move(&rules, &position) {
+                assert!(reference.children(&position).contains(&after), "{code}");
+                assert!(!brute.win(&after), "{code}: {position:?} -> {after:?}");
+            } else {
+                assert!(
+                    !safe || reference.children(&position).is_empty(),
+                    "{code}: no move found from safe {position:?}"
+                );
+            }
+        }
+        assert!(beyond > 500, "{code}: {beyond}");
+    }
+}
+
+/// The periodicity theorem needs its whole stretch: a quotient of fewer heaps than it
+/// asks for is not called final, whatever it looks like.
+#[test]
+fn finality_needs_the_theorems_stretch() {
+    let rules = octal("0.72");
+    let q = compute(&rules, 120);
+    let period = q.periodicity.expect("0.72 is final");
+    assert!(!compute(&rules, period.proved_at - 1).is_final());
+    assert!(compute(&rules, period.proved_at).is_final());
+    // Codes that repeat forever are never final by this theorem.
+    assert!(!compute(&Ruleset::Nim, 40).is_final());
+}

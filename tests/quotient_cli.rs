@@ -311,3 +311,109 @@ fn verify_checks_quotients_against_the_labeller() {
     assert_eq!(code, 2);
     assert!(err.contains("no theory answers"), "{err}");
 }
+
+fn json(line: &str) -> serde_json::Value {
+    serde_json::from_str(line.trim()).unwrap_or_else(|e| panic!("{e}: {line}"))
+}
+
+#[test]
+fn misere_kayles_is_final_and_answers_huge_heaps_at_once() {
+    let (code, out, err) = run(&["quotient", "kayles", "--max", "200", "--json"], None);
+    assert_eq!(code, 0, "{err}");
+    let report = json(&out);
+    assert_eq!(report["final"], true);
+    assert_eq!(report["preperiod"], 71);
+    assert_eq!(report["period"], 12);
+    let (code, out, _) = run(&["quotient", "kayles", "--max", "200"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("final, for every heap size"), "{out}");
+    assert!(out.contains("period 12 from heap 71"), "{out}");
+
+    let started = std::time::Instant::now();
+    let (code, out, err) = run(
+        &[
+            "check",
+            "kayles",
+            "1000001",
+            "999999",
+            "123456789",
+            "--misere",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    let answer = json(&out);
+    assert_eq!(answer["source"], "quotient");
+    assert_eq!(answer["win"], true);
+    let after: Vec<String> = answer["move"]
+        .as_array()
+        .expect("a winning move")
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    let mut args = vec!["check", "kayles"];
+    args.extend(after.iter().map(String::as_str));
+    args.extend(["--misere", "--json"]);
+    let (code, out, err) = run(&args, None);
+    assert_eq!(code, 0, "{err}");
+    let answer = json(&out);
+    assert_eq!(answer["source"], "quotient");
+    assert_eq!(answer["win"], false, "{after:?}");
+}
+
+/// A final quotient stored from heaps up to 20 answers positions of larger heaps as the
+/// search does.
+#[test]
+fn a_final_quotient_file_answers_beyond_its_heaps_like_search() {
+    let path = temp("octal071.quotient");
+    let file = path.to_str().unwrap();
+    let (code, _, err) = run(
+        &[
+            "quotient",
+            "octal:0.71",
+            "--max",
+            "20",
+            "--write",
+            file,
+            "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let input = "23\n31 5\n40 3 2\n44 1\n50\n29 3 4\n26 21\n";
+    let (code, by_quotient, err) = run(
+        &[
+            "check",
+            "octal:0.71",
+            "--misere",
+            "--quotient",
+            file,
+            "--json",
+        ],
+        Some(input),
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, by_search, err) = run(
+        &[
+            "check",
+            "octal:0.71",
+            "--misere",
+            "--method",
+            "search",
+            "--json",
+        ],
+        Some(input),
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut lines = 0;
+    for (q, s) in by_quotient.lines().zip(by_search.lines()) {
+        let (q, s) = (json(q), json(s));
+        assert_eq!(q["source"], "quotient", "{q}");
+        assert_eq!(s["source"], "search", "{s}");
+        assert_eq!(q["win"], s["win"], "{q} {s}");
+        lines += 1;
+    }
+    assert_eq!(lines, input.lines().count());
+}

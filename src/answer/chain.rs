@@ -90,7 +90,12 @@ pub struct Chain {
     sources: Vec<Box<dyn Oracle>>,
     /// Tried last: it covers whatever it can hold.
     search: Option<SearchSource>,
+    /// Told why theory passed, before the search takes a position theory declined.
+    fallback: Option<FallbackHook>,
 }
+
+/// A hook told, in words, why the sources before the search passed on a position.
+pub type FallbackHook = Box<dyn FnMut(&str) + Send>;
 
 impl Chain {
     /// The chain `policy` describes for `game`.
@@ -168,6 +173,7 @@ impl Chain {
             game: game.clone(),
             sources,
             search: None,
+            fallback: None,
         }
     }
 
@@ -210,20 +216,36 @@ impl Chain {
         }
     }
 
-    /// The sources in the order they are tried.
-    fn in_order(&mut self) -> impl Iterator<Item = &mut dyn Oracle> {
-        let search = self.search.as_mut().map(|s| s as &mut dyn Oracle);
-        self.sources
-            .iter_mut()
-            .map(|s| s.as_mut() as &mut dyn Oracle)
-            .chain(search)
+    /// Installs a hook told why theory passed on a position, just before the search
+    /// takes it (e.g. a misère quotient that stops short of its heaps).
+    pub fn set_fallback_notice(&mut self, hook: FallbackHook) {
+        self.fallback = Some(hook);
+    }
+
+    /// Tells the fallback hook why the sources passed, if one of them says.
+    fn notify_fallback(&mut self) {
+        let Some(hook) = &mut self.fallback else {
+            return;
+        };
+        if self.search.is_none() {
+            return;
+        }
+        if let Some(why) = self.sources.iter().find_map(|s| s.declined()) {
+            hook(&why);
+        }
     }
 
     /// Answers a position from the first source that covers it.
     pub fn answer(&mut self, position: &Position, query: Query) -> Result<Answer> {
         self.prepare(position)?;
-        for source in self.in_order() {
+        for source in &mut self.sources {
             if let Some(answer) = source.answer(position, query)? {
+                return Ok(answer);
+            }
+        }
+        self.notify_fallback();
+        if let Some(search) = &mut self.search {
+            if let Some(answer) = search.answer(position, query)? {
                 return Ok(answer);
             }
         }
@@ -234,8 +256,14 @@ impl Chain {
     /// requires the remoteness), from the first source that covers it.
     pub fn solve(&mut self, position: &Position, query: Query) -> Result<Solution> {
         self.prepare(position)?;
-        for source in self.in_order() {
+        for source in &mut self.sources {
             if let Some(solution) = source.solve(position, query)? {
+                return Ok(solution);
+            }
+        }
+        self.notify_fallback();
+        if let Some(search) = &mut self.search {
+            if let Some(solution) = search.solve(position, query)? {
                 return Ok(solution);
             }
         }
@@ -268,7 +296,8 @@ fn stored_quotient(game: &Game, path: &std::path::Path) -> Result<QuotientSource
         ))
         .with_hint(Hint::UseMisere));
     }
-    let quotient = crate::table::read_quotient(path)?;
+    let mut quotient = crate::table::read_quotient(path)?;
+    quotient.prove_final(&game.ruleset);
     if quotient.ruleset != game.ruleset.spec() {
         return Err(Error::input(format!(
             "{}: this quotient is of {}, not {}",

@@ -19,7 +19,7 @@ mod quotient;
 mod search;
 mod table;
 
-pub use chain::{Chain, Engine, Method, Policy};
+pub use chain::{Chain, Engine, FallbackHook, Method, Policy};
 pub use closed::ClosedFormSource;
 pub use nim::NimSource;
 pub use quotient::{on_the_fly_budget, QuotientSource};
@@ -177,6 +177,8 @@ pub enum Evidence {
         order: u32,
         /// Heaps `1..=max_heap` are covered.
         max_heap: u64,
+        /// Set when the quotient is final (every heap size) by the periodicity theorem.
+        periodicity: Option<crate::theory::quotient::Periodicity>,
     },
     /// The table that held the answer.
     Table {
@@ -203,4 +205,10 @@ pub trait Oracle {
     /// Every winning move of a position (and with [`Remoteness::Required`] every move with
     /// its value), or `Ok(None)` when this source does not cover it.
     fn solve(&mut self, position: &Position, query: Query) -> Result<Option<Solution>>;
+
+    /// Why this source passed on the last position it declined, in words, when a user
+    /// would want to know (a theory that stops short of the position); `None` otherwise.
+    fn declined(&self) -> Option<String> {
+        None
+    }
 }

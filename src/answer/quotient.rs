@@ -34,6 +34,8 @@ pub struct QuotientSource {
     rule: Rule,
     /// The largest heap a quotient is built to on the fly.
     ceiling: Heap,
+    /// Why the last position declined was not answered.
+    declined: Option<String>,
 }
 
 enum Rule {
@@ -44,6 +46,8 @@ enum Rule {
         quotient: Option<Box<MisereQuotient>>,
         /// The smallest heap the construction could not reach within its budget.
         failed_at: Option<Heap>,
+        /// Why it could not.
+        stop: Option<quotient::Stop>,
         /// `None` for a stored quotient, which never grows.
         budget: Option<Budget>,
     },
@@ -60,6 +64,7 @@ impl QuotientSource {
                 Rule::Quotient {
                     quotient: None,
                     failed_at: None,
+                    stop: None,
                     budget: Some(budget),
                 }
             };
@@ -67,6 +72,7 @@ impl QuotientSource {
                 ruleset: game.ruleset.clone(),
                 rule,
                 ceiling: ON_THE_FLY_MAX_HEAP,
+                declined: None,
             });
         }
         None
@@ -79,9 +85,11 @@ impl QuotientSource {
             rule: Rule::Quotient {
                 quotient: Some(Box::new(quotient)),
                 failed_at: None,
+                stop: None,
                 budget: None,
             },
             ceiling: 0,
+            declined: None,
         }
     }
 
@@ -94,38 +102,89 @@ impl QuotientSource {
     }
 
     /// The quotient covering heaps up to `largest`, computing it if needed; `None` when
-    /// it cannot be had.
+    /// it cannot be had. A final quotient covers every heap; for a heap beyond the
+    /// ceiling, quotients are grown by doubling up to the ceiling in search of one.
     fn covering(&mut self, largest: Heap) -> Option<&MisereQuotient> {
         let ceiling = self.ceiling;
         let Rule::Quotient {
             quotient,
             failed_at,
+            stop,
             budget,
         } = &mut self.rule
         else {
             return None;
         };
-        let covered = quotient.as_ref().map_or(0, |q| q.max_heap);
-        if largest > covered {
+        let covers = |q: &MisereQuotient| q.is_final() || q.max_heap >= largest;
+        if !quotient.as_deref().is_some_and(covers) {
             let budget = budget.as_ref()?;
-            if largest > ceiling || failed_at.is_some_and(|failed| largest >= failed) {
-                return None;
-            }
-            // Grow by doubling, so a batch of growing heaps costs little more than its
-            // largest; fall back to the heap asked for when the doubling runs out of budget.
-            let target = largest.max(covered.saturating_mul(2)).min(ceiling);
-            match quotient::compute(&self.ruleset, target, budget) {
-                Ok(q) => *quotient = Some(Box::new(q)),
-                Err(QuotientError::Incomplete { partial, heap, .. }) => {
-                    *failed_at = Some(heap);
-                    if partial.max_heap > covered {
-                        *quotient = Some(partial);
+            let beyond = largest > ceiling;
+            let mut covered = quotient.as_ref().map_or(0, |q| q.max_heap);
+            loop {
+                // Grow by doubling, so a batch of growing heaps costs little more than
+                // its largest, and a final quotient is found near the least heap range
+                // that proves it; never to a heap the budget could not reach before.
+                let target = if beyond {
+                    covered.saturating_mul(2).max(64).min(ceiling)
+                } else {
+                    largest.max(covered.saturating_mul(2)).min(ceiling)
+                };
+                let target = failed_at.map_or(target, |failed| target.min(failed - 1));
+                if target <= covered || (!beyond && target < largest) {
+                    break;
+                }
+                match quotient::compute(&self.ruleset, target, budget) {
+                    Ok(q) => *quotient = Some(Box::new(q)),
+                    Err(QuotientError::Incomplete {
+                        partial,
+                        heap,
+                        stop: why,
+                    }) => {
+                        *failed_at = Some(heap);
+                        *stop = Some(why);
+                        if partial.max_heap > covered {
+                            *quotient = Some(partial);
+                        }
+                    }
+                    Err(QuotientError::Unsupported(_)) => {
+                        *failed_at = Some(1);
+                        break;
                     }
                 }
-                Err(QuotientError::Unsupported(_)) => *failed_at = Some(0),
+                covered = quotient.as_ref().map_or(0, |q| q.max_heap);
+                if quotient.as_deref().is_some_and(covers) || !beyond {
+                    break;
+                }
             }
         }
-        quotient.as_deref().filter(|q| q.max_heap >= largest)
+        quotient.as_deref().filter(|q| covers(q))
+    }
+
+    /// Why heap `largest` is beyond the quotient, in words.
+    fn why_not(&self, largest: Heap) -> String {
+        let Rule::Quotient {
+            quotient,
+            failed_at,
+            stop,
+            budget,
+        } = &self.rule
+        else {
+            return String::new();
+        };
+        let covered = quotient.as_ref().map_or(0, |q| q.max_heap);
+        let of = format!("the misère quotient of {}", self.ruleset);
+        match (budget, failed_at, stop) {
+            (None, _, _) => format!(
+                "{of} read from the file covers heaps up to {covered} and is not final, so not heap {largest}"
+            ),
+            (Some(_), Some(failed), Some(stop)) => format!(
+                "{of}, built on the fly, stopped at heap {failed} ({stop}), so it covers heaps up to {covered}, not heap {largest}"
+            ),
+            _ => format!(
+                "{of} is built on the fly to heap {} at most, and is not final there, so it does not cover heap {largest}",
+                self.ceiling.max(covered)
+            ),
+        }
     }
 
     /// The outcome and one winning move, or `None` when not covered.
@@ -142,6 +201,11 @@ impl QuotientSource {
         }
         let ruleset = self.ruleset.clone();
         let largest = heaps.last().copied().unwrap_or(0);
+        if self.covering(largest).is_none() {
+            self.declined = Some(self.why_not(largest));
+            return None;
+        }
+        self.declined = None;
         let q = self.covering(largest)?;
         let win = q.outcome(heaps)?;
         Some((
@@ -155,9 +219,11 @@ impl QuotientSource {
     }
 
     /// Every winning move: children whose product lies in the P-portion (for misère Nim,
-    /// the rule's few candidates per heap).
-    fn winning_moves(&mut self, heaps: &[Heap]) -> Vec<Position> {
+    /// the rule's few candidates per heap), and false when a heap beyond the computed
+    /// range of a final quotient had only one move per kind of option tried.
+    fn winning_moves(&mut self, heaps: &[Heap]) -> (Vec<Position>, bool) {
         let mut moves = Vec::new();
+        let mut complete = true;
         let mut previous = None;
         for (i, &h) in heaps.iter().enumerate() {
             if previous == Some(h) {
@@ -186,10 +252,19 @@ impl QuotientSource {
                 }
                 Rule::Quotient { .. } => {
                     let mut options = Vec::new();
-                    let _ = self.ruleset.for_each_heap_option(h, |parts| {
+                    let ruleset = self.ruleset.clone();
+                    let push = |parts: &[Heap]| {
                         options.push(parts.to_vec());
                         ControlFlow::Continue(())
-                    });
+                    };
+                    // Beyond the computed heaps of a final quotient: one option per way of
+                    // leaving heaps of the same elements, not all of them.
+                    match self.covering(h) {
+                        Some(q) => complete &= q.for_each_heap_option(&ruleset, h, push).1,
+                        None => {
+                            let _ = ruleset.for_each_heap_option(h, push);
+                        }
+                    }
                     for parts in options {
                         try_leaving(&parts, self);
                     }
@@ -198,13 +273,17 @@ impl QuotientSource {
         }
         moves.sort();
         moves.dedup();
-        moves
+        (moves, complete)
     }
 }
 
 impl Oracle for QuotientSource {
     fn kind(&self) -> SourceKind {
         SourceKind::Quotient
+    }
+
+    fn declined(&self) -> Option<String> {
+        self.declined.clone()
     }
 
     fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>> {
@@ -224,23 +303,24 @@ impl Oracle for QuotientSource {
         let Some(answer) = self.answer(position, query)? else {
             return Ok(None);
         };
-        let winning_moves = if answer.value.is_win() {
+        let (winning_moves, complete) = if answer.value.is_win() {
             self.winning_moves(position.heaps())
         } else {
-            Vec::new()
+            (Vec::new(), true)
         };
         let evidence = match &self.rule {
             Rule::MisereNim => Evidence::MisereNim,
             Rule::Quotient { quotient, .. } => Evidence::Quotient {
                 order: quotient.as_ref().map_or(0, |q| q.order),
                 max_heap: quotient.as_ref().map_or(0, |q| q.max_heap),
+                periodicity: quotient.as_ref().and_then(|q| q.periodicity),
             },
         };
         Ok(Some(Solution {
             answer,
             winning_moves,
             moves: Vec::new(),
-            complete: true,
+            complete,
             evidence,
         }))
     }

@@ -93,6 +93,16 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     };
     let spinner = SearchSpinner::new(show_progress(args.quiet));
     chain.set_search_progress(spinner.hook());
+    if show_progress(args.quiet) {
+        // On a terminal, say once why theory passed before a search that may take a while.
+        let mut told = false;
+        chain.set_fallback_notice(Box::new(move |why: &str| {
+            if !told {
+                eprintln!("{why}: the search answers instead (`sicher quotient` builds further)");
+                told = true;
+            }
+        }));
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // Answers collect in a buffer written in large pieces: a batch is output-bound.

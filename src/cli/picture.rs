@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::args::{GameArgs, SearchArgs};
-use super::output::{print_json, progress_bar};
+use super::output::{print_json, progress_bar, show_progress};
 use sicher::answer::{Chain, Policy};
 use sicher::atomic_file::{check_destination, Replace};
 use sicher::error::{Hint, Result};
@@ -110,6 +110,16 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
     };
     let mut chain = Chain::new(&game, &policy)?;
     let bar = progress_bar(args.max.saturating_add(1), args.quiet, "rows");
+    if show_progress(args.quiet) {
+        // Say once, above the bar, why theory passed before cells go to the search.
+        let (notice, mut told) = (bar.clone(), false);
+        chain.set_fallback_notice(Box::new(move |why: &str| {
+            if !told {
+                notice.println(format!("{why}: the search answers instead"));
+                told = true;
+            }
+        }));
+    }
     let map = two_heap_map(&mut chain, args.max, args.remoteness, &mut |done| {
         bar.set_position(done)
     });

@@ -67,9 +67,18 @@ struct Report {
     stopped_at: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stop_reason: Option<String>,
-    /// Always false: no theorem in the literature is applied to make it final.
+    /// True when the periodicity theorem (Plambeck and Siegel 2008) proves the quotient
+    /// for every heap size.
     #[serde(rename = "final")]
     is_final: bool,
+    /// Final quotients: the pretending function repeats with `period` from heap `preperiod`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preperiod: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    period: Option<u64>,
+    /// Final quotients: the heap range the theorem needed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proved_at: Option<u64>,
     order: u32,
     presentation: String,
     generators: Vec<u64>,
@@ -97,7 +106,14 @@ pub fn run(args: &QuotientArgs) -> Result<()> {
         check_destination(path, replace(args.force))?;
     }
     let bar = spinner(args.quiet, "building the misère quotient heap by heap");
-    let computed = quotient::compute_as_far_as(&game.ruleset, args.max, &budget);
+    let mut show = |p: quotient::Progress| {
+        bar.set_message(format!(
+            "building the misère quotient: heap {} of {}, order {}",
+            p.heap, p.target, p.order
+        ));
+    };
+    let computed =
+        quotient::compute_as_far_as_with_progress(&game.ruleset, args.max, &budget, &mut show);
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let (q, stopped) = computed.map_err(Error::input)?;
@@ -138,10 +154,16 @@ pub fn run(args: &QuotientArgs) -> Result<()> {
     if let Some(path) = &args.write {
         outln!("wrote {}", path.display())?;
     }
-    outln!(
-        "a position of heaps 1..={} is unsafe (the player to move loses) exactly when the product of its heaps' elements lies in the P-portion ({seconds:.3} s)",
-        report.covered
-    )
+    match q.periodicity {
+        Some(period) => outln!(
+            "a position of any heaps is unsafe (the player to move loses) exactly when the product of its heaps' elements lies in the P-portion; heap n > {} has the element of heap {} + (n - {}) mod {} ({seconds:.3} s)",
+            q.max_heap, period.preperiod, period.preperiod, period.period
+        ),
+        None => outln!(
+            "a position of heaps 1..={} is unsafe (the player to move loses) exactly when the product of its heaps' elements lies in the P-portion ({seconds:.3} s)",
+            report.covered
+        ),
+    }
 }
 
 fn report(
@@ -153,10 +175,16 @@ fn report(
     seconds: f64,
 ) -> Report {
     let note = match &stopped {
-        None => format!(
-            "misère quotient of {game}, heaps 1..={}: established for every sum of heaps up to {} (checked by the transition-table theorem); no periodicity theorem is applied, so it is not called final",
-            q.max_heap, q.max_heap
-        ),
+        None => match q.periodicity {
+            Some(period) => format!(
+                "misère quotient of {game}: final, for every heap size (established for heaps up to {} by the transition-table theorem; its pretending function repeats with period {} from heap {}, which by the periodicity theorem of Plambeck and Siegel needs heaps up to {})",
+                q.max_heap, period.period, period.preperiod, period.proved_at
+            ),
+            None => format!(
+                "misère quotient of {game}, heaps 1..={}: established for every sum of heaps up to {} (checked by the transition-table theorem); its pretending function has not repeated long enough for the periodicity theorem, so it is not final",
+                q.max_heap, q.max_heap
+            ),
+        },
         Some((heap, why)) => format!(
             "misère quotient of {game}: the construction stopped at heap {heap} ({why}{raise}, or lower --max); established for heaps up to {}",
             q.max_heap
@@ -170,7 +198,10 @@ fn report(
         complete: stopped.is_none(),
         stopped_at: stopped.as_ref().map(|s| s.0),
         stop_reason: stopped.map(|s| s.1),
-        is_final: false,
+        is_final: q.is_final(),
+        preperiod: q.periodicity.map(|p| p.preperiod),
+        period: q.periodicity.map(|p| p.period),
+        proved_at: q.periodicity.map(|p| p.proved_at),
         order: q.order,
         presentation: q.presentation(),
         generators: q.generator_heaps.clone(),

@@ -96,6 +96,9 @@ struct Record {
     quotient_order: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     quotient_heaps: Option<u64>,
+    /// True when the quotient is final (every heap size, by the periodicity theorem).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    quotient_final: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     closed_form: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -216,6 +219,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         table: None,
         quotient_order: None,
         quotient_heaps: None,
+        quotient_final: false,
         closed_form: None,
         stats: None,
         table_bytes: None,
@@ -230,9 +234,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         Evidence::Table { path } => record.table = Some(path.display().to_string()),
         Evidence::MisereNim => {}
         Evidence::ClosedForm { rule } => record.closed_form = Some(rule),
-        Evidence::Quotient { order, max_heap } => {
+        Evidence::Quotient {
+            order,
+            max_heap,
+            periodicity,
+        } => {
             record.quotient_order = Some(*order);
             record.quotient_heaps = Some(*max_heap);
+            record.quotient_final = periodicity.is_some();
         }
         Evidence::Search { stats, table_bytes } => {
             record.stats = Some(*stats);
@@ -305,9 +314,21 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         Evidence::MisereNim => outln!(
             "by Bouton's misère Nim rule: unsafe exactly when the nim-sum is 0 with a heap above 1, or 1 with every heap at most 1"
         ),
-        Evidence::Quotient { order, max_heap } => outln!(
+        Evidence::Quotient {
+            order,
+            max_heap,
+            periodicity: None,
+        } => outln!(
             "by the misère quotient of heaps 1..={max_heap} (order {order}; `sicher quotient {}` shows it)",
             game.ruleset
+        ),
+        Evidence::Quotient {
+            order,
+            periodicity: Some(period),
+            ..
+        } => outln!(
+            "by the final misère quotient (order {order}, every heap size: its pretending function repeats with period {} from heap {}; `sicher quotient {}` shows it)",
+            period.period, period.preperiod, game.ruleset
         ),
         Evidence::ClosedForm { rule } => outln!("by the closed form: {rule}"),
         Evidence::NimValues { .. } => Ok(()),

@@ -103,6 +103,7 @@ pub fn read_quotient(path: &Path) -> Result<MisereQuotient> {
         normal_forms: meta.normal_forms.clone(),
         changes: meta.changes.clone(),
         recalibrations: meta.recalibrations.clone(),
+        periodicity: None,
     })
 }
 

@@ -12,8 +12,7 @@
 //! identifies positions that heap `n` tells apart, the rows of a representative are not
 //! those of every position with its element.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 
 use super::monoid::Monoid;
 
@@ -27,26 +26,36 @@ pub(crate) struct Representatives {
 
 /// Least representatives over the given heaps; `heaps` holds `(heap, element)` with one
 /// heap per element (the smallest).
+///
+/// Words are compared lexicographically with heap sizes descending, so a word whose
+/// largest heap is `h` comes after every word of smaller heaps, and one with `j + 1`
+/// copies of `h` after every one with `j`. The elements are therefore found in order
+/// layer by layer: heaps ascending, then copies of the heap, each layer multiplying the
+/// previous one by the heap's element in order. No word is ever compared.
 pub(crate) fn representatives<M: Monoid>(m: &M, heaps: &[(u32, u32)]) -> Representatives {
     let mut word: Vec<Option<Vec<u32>>> = vec![None; m.order()];
-    let mut order = Vec::new();
-    let mut queue: BinaryHeap<Reverse<(Vec<u32>, u32)>> = BinaryHeap::new();
-    queue.push(Reverse((Vec::new(), m.identity())));
-    while let Some(Reverse((w, x))) = queue.pop() {
-        if word[x as usize].is_some() {
-            continue;
-        }
-        for &(h, e) in heaps {
-            let y = m.mul(x, e);
-            if word[y as usize].is_none() {
-                let mut v = w.clone();
-                let at = v.partition_point(|&g| g > h);
-                v.insert(at, h);
-                queue.push(Reverse((v, y)));
+    word[m.identity() as usize] = Some(Vec::new());
+    let mut order = vec![m.identity()];
+    let mut sorted = heaps.to_vec();
+    sorted.sort_unstable();
+    for (h, e) in sorted {
+        let mut layer: Vec<u32> = order.clone();
+        while !layer.is_empty() {
+            let mut next = Vec::new();
+            for &z in &layer {
+                let y = m.mul(z, e);
+                if word[y as usize].is_none() {
+                    let mut w =
+                        Vec::with_capacity(word[z as usize].as_ref().map_or(0, Vec::len) + 1);
+                    w.push(h);
+                    w.extend_from_slice(word[z as usize].as_deref().unwrap_or_default());
+                    word[y as usize] = Some(w);
+                    next.push(y);
+                }
             }
+            order.extend_from_slice(&next);
+            layer = next;
         }
-        word[x as usize] = Some(w);
-        order.push(x);
     }
     Representatives { order, word }
 }

@@ -20,8 +20,11 @@
 //!
 //! A [`MisereQuotient`] for heaps `1..=N` is **exact for every position whose heaps are
 //! at most `N`**: it is accepted only after the verification theorem checked every
-//! transition pair of that closure. It says nothing about larger heaps: no periodicity
-//! theorem is applied, so a quotient is *established for heaps ≤ N*, never final.
+//! transition pair of that closure. When the pretending function has repeated long
+//! enough for the periodicity theorem ([`periodic`]: Plambeck and Siegel 2008, after Guy
+//! and Smith), the quotient is **final**: exact for every heap size, with
+//! `Φ(n + p) = Φ(n)` from the pre-period on ([`MisereQuotient::periodicity`]). Otherwise
+//! it is *established for heaps ≤ N* and says nothing about larger heaps.
 //! Misère Nim ([`nim`]) is final for all heap sizes (Bouton 1902). Tameness
 //! ([`tame`]) is established for the heap range it reports, by the same verification
 //! applied to the misère Nim quotient.
@@ -31,27 +34,37 @@
 //! - `monoid.rs`: tables, products with cyclic monoids, reduction by indistinguishability.
 //! - `extend.rs`: least representatives and the outcome rows of one more heap.
 //! - `verify.rs`: the transition-table check and the least mispredicted position.
-//! - `construct.rs`: the heap-by-heap driver, recalibration and the [`Budget`].
+//! - `construct.rs`: the heap-by-heap driver and the [`Budget`].
+//! - `recalibrate.rs`: the search for the relations of `Q_{n-1}` that heap `n` breaks;
+//!   `layout.rs`: candidates rebuilt from a presentation with relations dropped or
+//!   weakened; `congruence.rs`: imposing relations on a product of cycles.
 //! - `presentation.rs`: generators, relations and normal forms.
 //! - `answer.rs`: outcomes and winning moves from a quotient.
+//! - `periodic.rs`: the periodicity theorem that makes a quotient final.
 //! - `nim.rs`: Bouton's misère Nim rule; `tame.rs`: genus and tame heap ranges.
 
 mod answer;
+mod congruence;
 mod construct;
 mod extend;
+mod layout;
 pub mod learn;
 mod monoid;
 pub mod nim;
 mod options;
+pub mod periodic;
 mod presentation;
+mod recalibrate;
 pub mod tame;
 mod verify;
 
 use std::fmt;
+use std::ops::ControlFlow;
 
 use crate::game::Ruleset;
 
 pub use construct::{Budget, Stop};
+pub use periodic::Periodicity;
 
 /// Largest heap range a construction accepts.
 pub const MAX_HEAPS: u64 = 1 << 16;
@@ -83,6 +96,20 @@ pub struct MisereQuotient {
     pub changes: Vec<u64>,
     /// Heaps that split elements of the previous quotient and needed recalibration.
     pub recalibrations: Vec<u64>,
+    /// When the periodicity theorem applies: the quotient is final, exact for every heap
+    /// size, and heaps beyond `max_heap` take the element of [`Periodicity::fold`].
+    pub periodicity: Option<Periodicity>,
+}
+
+/// How far a construction has come: reported once per heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The heap just established.
+    pub heap: u64,
+    /// The heap range asked for.
+    pub target: u64,
+    /// The quotient's order after it.
+    pub order: u32,
 }
 
 /// Why a quotient could not be computed.
@@ -130,7 +157,17 @@ pub fn compute_as_far_as(
     max_heap: u64,
     budget: &Budget,
 ) -> Result<(MisereQuotient, Stopped), String> {
-    match compute(ruleset, max_heap, budget) {
+    compute_as_far_as_with_progress(ruleset, max_heap, budget, &mut |_| {})
+}
+
+/// [`compute_as_far_as`], calling `progress` after each heap.
+pub fn compute_as_far_as_with_progress(
+    ruleset: &Ruleset,
+    max_heap: u64,
+    budget: &Budget,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(MisereQuotient, Stopped), String> {
+    match compute_with_progress(ruleset, max_heap, budget, progress) {
         Ok(quotient) => Ok((quotient, None)),
         Err(QuotientError::Incomplete {
             partial,
@@ -146,6 +183,17 @@ pub fn compute(
     ruleset: &Ruleset,
     max_heap: u64,
     budget: &Budget,
+) -> Result<MisereQuotient, QuotientError> {
+    compute_with_progress(ruleset, max_heap, budget, &mut |_| {})
+}
+
+/// [`compute`], calling `progress` after each heap (the caller decides whether and how
+/// often to show it; the construction never prints).
+pub fn compute_with_progress(
+    ruleset: &Ruleset,
+    max_heap: u64,
+    budget: &Budget,
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<MisereQuotient, QuotientError> {
     if !ruleset.moves_one_heap() {
         return Err(QuotientError::Unsupported(format!(
@@ -180,6 +228,11 @@ pub fn compute(
                 })
             }
         };
+        progress(Progress {
+            heap: n,
+            target: max_heap,
+            order: monoid::Monoid::order(&builder.stage.q) as u32,
+        });
         if !changed {
             continue;
         }
@@ -223,6 +276,7 @@ fn assemble(ruleset: &Ruleset, builder: &construct::Builder, changes: Vec<u64>) 
             .collect(),
         changes,
         recalibrations: builder.recalibrated.iter().map(|&h| h as u64).collect(),
+        periodicity: periodic::find(ruleset, &stage.element[1..]),
     }
 }
 
@@ -233,13 +287,48 @@ impl MisereQuotient {
         self.table[a as usize * self.order as usize + b as usize]
     }
 
-    /// The element of heap `h` (`h = 0` is the identity), if within range.
+    /// The element of heap `h` (`h = 0` is the identity), if within range: up to
+    /// `max_heap`, or any size when the quotient is final.
     #[inline]
     pub fn heap_element(&self, h: u64) -> Option<u32> {
         match h {
             0 => Some(self.identity),
             h if h <= self.max_heap => Some(self.heap_elements[h as usize - 1]),
-            _ => None,
+            h => self
+                .periodicity
+                .map(|period| self.heap_elements[period.fold(h) as usize - 1]),
+        }
+    }
+
+    /// True when the periodicity theorem made the quotient exact for every heap size.
+    pub fn is_final(&self) -> bool {
+        self.periodicity.is_some()
+    }
+
+    /// Looks for the periodicity theorem's proof in the heaps computed (for a quotient
+    /// read back from a file, which stores the pretending function but not the proof).
+    pub fn prove_final(&mut self, ruleset: &Ruleset) {
+        self.periodicity = periodic::find(ruleset, &self.heap_elements);
+    }
+
+    /// Visits the options of a lone heap `h`: all of them, or beyond `max_heap` of a final
+    /// quotient one per way of leaving heaps of the same elements
+    /// ([`periodic::for_each_folded_option`]); the flag says which.
+    pub fn for_each_heap_option<F>(
+        &self,
+        ruleset: &Ruleset,
+        h: u64,
+        visit: F,
+    ) -> (ControlFlow<()>, bool)
+    where
+        F: FnMut(&[u64]) -> ControlFlow<()>,
+    {
+        match self.periodicity {
+            Some(period) if h > self.max_heap => (
+                periodic::for_each_folded_option(ruleset, &period, h, visit),
+                false,
+            ),
+            _ => (ruleset.for_each_heap_option(h, visit), true),
         }
     }
 

@@ -61,21 +61,65 @@ impl Monoid for Table {
     }
 }
 
+/// A finite commutative monoid given by its generators' action: element 0 is the
+/// identity and every other element was first reached from an earlier one by one
+/// generator. A product follows the second factor's path from the identity, so it costs
+/// the depth of that element instead of a table of `order²` cells: what a candidate
+/// under construction needs, whose intermediate monoids can have thousands of elements.
+pub(crate) struct Action {
+    generators: usize,
+    /// `act[x * generators + g]` is `x` times generator `g`.
+    act: Vec<u32>,
+    /// How each element was first reached: (earlier element, generator index).
+    parent: Vec<(u32, u32)>,
+}
+
+impl Action {
+    /// An action from its parts (`parent[0]` is ignored: element 0 is the identity).
+    pub fn from_parts(generators: usize, act: Vec<u32>, parent: Vec<(u32, u32)>) -> Self {
+        debug_assert_eq!(act.len(), generators * parent.len());
+        Action {
+            generators,
+            act,
+            parent,
+        }
+    }
+}
+
+impl Monoid for Action {
+    fn order(&self) -> usize {
+        self.parent.len()
+    }
+    fn identity(&self) -> u32 {
+        0
+    }
+    #[inline]
+    fn mul(&self, a: u32, b: u32) -> u32 {
+        let (mut x, mut y) = (a, b);
+        while y != 0 {
+            let (earlier, g) = self.parent[y as usize];
+            x = self.act[x as usize * self.generators + g as usize];
+            y = earlier;
+        }
+        x
+    }
+}
+
 /// `base × C(r_1, d_1) × ... × C(r_k, d_k)`, where `C(r, d)` is the cyclic monoid
 /// `{1, x, ..., x^(r+d-1)}` with `x^(r+d) = x^r`. An element is `b + |base| · digits`
 /// with the digits in mixed radix, the last cycle most significant, so extending by one
 /// more cycle keeps every old element's number.
-pub(crate) struct Product<'a> {
-    base: &'a Table,
+pub(crate) struct Product<'a, B: Monoid = Table> {
+    base: &'a B,
     cycles: Vec<(u32, u32)>,
     /// `strides[j]` is the weight of digit `j` (already multiplied by `|base|`).
     strides: Vec<usize>,
     order: usize,
 }
 
-impl<'a> Product<'a> {
+impl<'a, B: Monoid> Product<'a, B> {
     /// The product of `base` with the given cycles `(r, d)`.
-    pub fn new(base: &'a Table, cycles: &[(u32, u32)]) -> Self {
+    pub fn new(base: &'a B, cycles: &[(u32, u32)]) -> Self {
         let mut strides = Vec::with_capacity(cycles.len());
         let mut order = base.order();
         for &(r, d) in cycles {
@@ -88,16 +132,6 @@ impl<'a> Product<'a> {
             strides,
             order,
         }
-    }
-
-    /// The element with base part `b` and the given cycle exponents (reduced into range).
-    pub fn element(&self, b: u32, exponents: &[u64]) -> u32 {
-        let mut id = b as usize;
-        for (j, &e) in exponents.iter().enumerate() {
-            let (r, d) = self.cycles[j];
-            id += normalise(e, r, d) as usize * self.strides[j];
-        }
-        id as u32
     }
 
     /// The generator of cycle `j`.
@@ -118,7 +152,7 @@ pub(crate) fn normalise(e: u64, r: u32, d: u32) -> u32 {
     }
 }
 
-impl Monoid for Product<'_> {
+impl<B: Monoid> Monoid for Product<'_, B> {
     fn order(&self) -> usize {
         self.order
     }
@@ -269,7 +303,8 @@ mod tests {
         assert_eq!(m.mul(a, a), m.identity());
         let b3 = m.mul(m.mul(b, b), b);
         assert_eq!(b3, b);
-        assert_eq!(m.element(0, &[3, 5]), m.element(0, &[1, 1]));
+        let power = |x: u32, e: u32| (0..e).fold(m.identity(), |acc, _| m.mul(acc, x));
+        assert_eq!(m.mul(power(a, 3), power(b, 5)), m.mul(a, b));
     }
 
     #[test]

@@ -11,9 +11,13 @@
 //! positions shows that `Φ(G) ∈ P` exactly when `G` is a P-position. The pairs reached
 //! form a finite set, so the check is finite and exact.
 //!
-//! Only `E`'s effect matters, so `E` is kept as `K(E) = {z : zE ∩ P ≠ ∅}` plus a flag
-//! `E ≠ ∅`; the product becomes `K = y⁻¹K(E) ∪ x⁻¹K(F)`, with `a⁻¹K = {z : za ∈ K}`,
-//! and `E ∩ P ≠ ∅` is `1 ∈ K`.
+//! Only `E`'s effect matters, so a pair is kept as `K(E) = {z : zE ∩ P ≠ ∅}` plus a
+//! flag `E ≠ ∅`, and `E ∩ P ≠ ∅` is `1 ∈ K`. `K` is a union over the position's heaps:
+//! `E(G) = ∪_h Φ(G - H_h)·E_h`, so `K(G) = ∪_h Φ(G - H_h)⁻¹K_h` with
+//! `a⁻¹K = {z : za ∈ K}`. A pair carries these *terms* `(h, Φ(G - H_h))`, one per
+//! distinct heap; adding a heap multiplies each term's element and adds one term, and
+//! `K` is the union of the terms' sets, each computed once per `(heap, element)`. A
+//! term's set is itself a union of rows `B_v = {z : zv ∈ P}` over the heap's options.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -44,30 +48,44 @@ pub(crate) enum Verdict {
 /// The closure outgrew its node budget.
 pub(crate) struct TooManyNodes;
 
-/// A preimage not computed yet: no set of an order below 64 has bit 63.
-const UNKNOWN: u64 = u64::MAX;
+/// A term set not computed yet.
+const UNKNOWN: u32 = u32::MAX;
 
 /// A transition pair: element, interned `K`, options non-empty.
 type Node = (u32, u32, bool);
+
+/// The terms of a pair: `(generator index, element)`, sorted and distinct.
+type Terms = Vec<(u32, u32)>;
+
+/// A distinct generator pair.
+struct Gen {
+    element: u32,
+    options: Vec<u32>,
+    nonempty: bool,
+    heap: u32,
+}
 
 /// The transition pairs reached so far for one candidate `(q, p)`, kept so that a later
 /// heap with a new pair only extends it.
 pub(crate) struct Closure {
     q: Table,
     p: Vec<bool>,
+    /// Words per set of elements.
+    words: usize,
+    /// `B_v` for every element `v`, `words` words each.
+    p_rows: Vec<u64>,
     /// Interned `K` sets, looked up by slice so that a known set costs no allocation.
     k_ids: HashMap<Box<[u64]>, u32>,
-    /// The same for one-word sets (order at most 64, the common case), by value.
-    word_ids: HashMap<u64, u32>,
-    /// For orders below 64: `a⁻¹K` at `k * order + a` for the set with id `k`, or
-    /// [`UNKNOWN`] until first asked.
-    preimages: Vec<u64>,
     k_sets: Vec<Box<[u64]>>,
-    /// Per distinct generator: element, `K` of its options, options non-empty, heap.
-    gens: Vec<(u32, u32, bool, u32)>,
+    /// Per generator and element `y`: where `y⁻¹K_g` starts in `term_sets`, or
+    /// [`UNKNOWN`].
+    term_at: Vec<u32>,
+    term_sets: Vec<u64>,
+    gens: Vec<Gen>,
     keys: HashSet<(u32, u32, bool)>,
     nodes: HashSet<Node>,
-    list: Vec<Node>,
+    /// Every node reached, with the terms of the first position that reached it.
+    list: Vec<(Node, Terms)>,
     scratch: Vec<u64>,
     /// False once a mispredicted pair was met.
     valid: bool,
@@ -76,14 +94,30 @@ pub(crate) struct Closure {
 impl Closure {
     /// The closure of the empty alphabet: just the empty position.
     pub fn new(q: &Table, p: &[bool]) -> Self {
-        let words = q.order().div_ceil(64).max(1);
+        let n = q.order();
+        let words = n.div_ceil(64).max(1);
+        let mut p_rows = vec![0u64; n * words];
+        for v in 0..n {
+            // The monoid is commutative: `z·v` for every `z` is row `v` of the table.
+            let row = &q.cells()[v * n..(v + 1) * n];
+            let out = &mut p_rows[v * words..(v + 1) * words];
+            for (word, chunk) in out.iter_mut().zip(row.chunks(64)) {
+                let mut bits = 0u64;
+                for (i, &y) in chunk.iter().enumerate() {
+                    bits |= u64::from(p[y as usize]) << i;
+                }
+                *word = bits;
+            }
+        }
         let mut closure = Closure {
             q: q.clone(),
             p: p.to_vec(),
+            words,
+            p_rows,
             k_ids: HashMap::new(),
-            word_ids: HashMap::new(),
-            preimages: Vec::new(),
             k_sets: Vec::new(),
+            term_at: Vec::new(),
+            term_sets: Vec::new(),
             gens: Vec::new(),
             keys: HashSet::new(),
             nodes: HashSet::new(),
@@ -95,27 +129,16 @@ impl Closure {
         let start: Node = (q.identity(), empty, false);
         closure.valid = closure.correct(&start);
         closure.nodes.insert(start);
-        closure.list.push(start);
+        closure.list.push((start, Vec::new()));
         closure
     }
 
     /// Interns the set in `scratch`.
     fn intern_scratch(&mut self) -> u32 {
-        let fresh = self.k_sets.len() as u32;
-        if let [word] = self.scratch[..] {
-            let id = *self.word_ids.entry(word).or_insert(fresh);
-            if id == fresh {
-                self.k_sets.push(Box::new([word]));
-                if self.q.order() < 64 {
-                    let len = self.preimages.len() + self.q.order();
-                    self.preimages.resize(len, UNKNOWN);
-                }
-            }
-            return id;
-        }
         if let Some(&id) = self.k_ids.get(&self.scratch[..]) {
             return id;
         }
+        let fresh = self.k_sets.len() as u32;
         let set: Box<[u64]> = self.scratch.clone().into_boxed_slice();
         self.k_sets.push(set.clone());
         self.k_ids.insert(set, fresh);
@@ -129,11 +152,12 @@ impl Closure {
         if !self.valid {
             return Ok(false);
         }
-        let mut queue: Vec<Node> = Vec::new();
+        let mut queue: Vec<(Node, Terms)> = Vec::new();
         for i in 0..self.list.len() {
             for g in first_new..self.gens.len() {
-                let child = self.child(self.list[i], g);
-                if self.visit(child, max_nodes)? {
+                let (node, terms) = self.list[i].clone();
+                let child = self.child(node, &terms, g);
+                if self.visit(&child, max_nodes)? {
                     queue.push(child);
                 }
                 if !self.valid {
@@ -141,10 +165,10 @@ impl Closure {
                 }
             }
         }
-        while let Some(node) = queue.pop() {
+        while let Some((node, terms)) = queue.pop() {
             for g in 0..self.gens.len() {
-                let child = self.child(node, g);
-                if self.visit(child, max_nodes)? {
+                let child = self.child(node, &terms, g);
+                if self.visit(&child, max_nodes)? {
                     queue.push(child);
                 }
                 if !self.valid {
@@ -158,24 +182,32 @@ impl Closure {
     fn add_generators(&mut self, generators: &[Generator]) {
         let mut sorted: Vec<&Generator> = generators.iter().collect();
         sorted.sort_by_key(|g| g.heap);
-        let n = self.q.order() as u32;
         for g in sorted {
             self.scratch.iter_mut().for_each(|w| *w = 0);
-            for z in 0..n {
-                if g.options.iter().any(|&s| self.p[self.q.mul(z, s) as usize]) {
-                    self.scratch[z as usize / 64] |= 1 << (z % 64);
+            for &s in &g.options {
+                let row = &self.p_rows[s as usize * self.words..(s as usize + 1) * self.words];
+                for (w, &b) in self.scratch.iter_mut().zip(row) {
+                    *w |= b;
                 }
             }
             let k = self.intern_scratch();
             let key = (g.element, k, !g.options.is_empty());
             if self.keys.insert(key) {
-                self.gens.push((key.0, key.1, key.2, g.heap));
+                self.gens.push(Gen {
+                    element: g.element,
+                    options: g.options.clone(),
+                    nonempty: key.2,
+                    heap: g.heap,
+                });
+                self.term_at
+                    .resize(self.gens.len() * self.q.order(), UNKNOWN);
             }
         }
     }
 
     /// Records a node; true when it is new.
-    fn visit(&mut self, node: Node, max_nodes: u64) -> Result<bool, TooManyNodes> {
+    fn visit(&mut self, child: &(Node, Terms), max_nodes: u64) -> Result<bool, TooManyNodes> {
+        let node = child.0;
         if self.nodes.contains(&node) {
             return Ok(false);
         }
@@ -186,7 +218,7 @@ impl Closure {
             return Err(TooManyNodes);
         }
         self.nodes.insert(node);
-        self.list.push(node);
+        self.list.push(child.clone());
         Ok(true)
     }
 
@@ -195,51 +227,43 @@ impl Closure {
         k[z as usize / 64] >> (z % 64) & 1 != 0
     }
 
-    /// `a⁻¹K = {z : za ∈ K}` for the one-word set with id `k` (order below 64), computed
-    /// once per pair: a closure asks for far fewer distinct pairs than it makes children.
-    fn preimage_word(&mut self, k: u32, a: u32) -> u64 {
-        let n = self.q.order();
-        let at = k as usize * n + a as usize;
-        if self.preimages[at] != UNKNOWN {
-            return self.preimages[at];
+    /// Where `y⁻¹K_g = ∪_{s ∈ E_g} B_{ys}` starts in `term_sets`, computed once.
+    fn term(&mut self, g: u32, y: u32) -> usize {
+        let at = g as usize * self.q.order() + y as usize;
+        if self.term_at[at] != UNKNOWN {
+            return self.term_at[at] as usize;
         }
-        let set = self.k_sets[k as usize][0];
-        // The monoid is commutative: `z·a` for every `z` is row `a` of the table. Bits
-        // are shifted in from the top, a chain the compiler keeps scalar (its vector form
-        // of per-lane variable shifts was slower without AVX2).
-        let row = &self.q.cells()[a as usize * n..(a as usize + 1) * n];
-        let mut word = 0u64;
-        for &y in row.iter().rev() {
-            word = word << 1 | (set >> y & 1);
+        let start = self.term_sets.len();
+        self.term_sets.resize(start + self.words, 0);
+        for &s in &self.gens[g as usize].options {
+            let v = self.q.mul(y, s) as usize;
+            let row = &self.p_rows[v * self.words..(v + 1) * self.words];
+            for (w, &b) in self.term_sets[start..].iter_mut().zip(row) {
+                *w |= b;
+            }
         }
-        self.preimages[at] = word;
-        word
+        self.term_at[at] = start as u32;
+        start
     }
 
-    fn child(&mut self, node: Node, g: usize) -> Node {
-        let (x, k, nonempty) = node;
-        let (gx, gk, gne, _) = self.gens[g];
-        let n = self.q.order();
-        if n < 64 {
-            // One word (the common case): each half of `K` is a cached preimage.
-            self.scratch[0] = self.preimage_word(k, gx) | self.preimage_word(gk, x);
-        } else {
-            let (k, gk) = (&self.k_sets[k as usize], &self.k_sets[gk as usize]);
-            // The monoid is commutative: `z·a` for every `z` is row `a` of the table.
-            let cells = self.q.cells();
-            let (by_gx, by_x) = (
-                &cells[gx as usize * n..(gx as usize + 1) * n],
-                &cells[x as usize * n..(x as usize + 1) * n],
-            );
-            self.scratch.iter_mut().for_each(|w| *w = 0);
-            for (z, (&a, &b)) in by_gx.iter().zip(by_x).enumerate() {
-                if Self::bit(k, a) || Self::bit(gk, b) {
-                    self.scratch[z / 64] |= 1 << (z % 64);
-                }
+    /// The pair of a position with the pair `node` (and its `terms`) plus generator `g`.
+    fn child(&mut self, node: Node, terms: &[(u32, u32)], g: usize) -> (Node, Terms) {
+        let (x, _, nonempty) = node;
+        let (gx, gne) = (self.gens[g].element, self.gens[g].nonempty);
+        let mut next: Terms = terms.iter().map(|&(h, y)| (h, self.q.mul(y, gx))).collect();
+        next.push((g as u32, x));
+        next.sort_unstable();
+        next.dedup();
+        self.scratch.iter_mut().for_each(|w| *w = 0);
+        for &(h, y) in &next {
+            let start = self.term(h, y);
+            let set = &self.term_sets[start..start + self.words];
+            for (w, &b) in self.scratch.iter_mut().zip(set) {
+                *w |= b;
             }
         }
         let id = self.intern_scratch();
-        (self.q.mul(x, gx), id, nonempty || gne)
+        ((self.q.mul(x, gx), id, nonempty || gne), next)
     }
 
     fn correct(&self, node: &Node) -> bool {
@@ -263,7 +287,6 @@ pub(crate) fn verify(
     let mut closure = Closure::new(q, p);
     if witness {
         closure.add_generators(generators);
-        closure.gens.sort_by_key(|g| g.3);
         return least_failure(&mut closure, max_nodes);
     }
     Ok(if closure.add(generators, max_nodes)? {
@@ -276,11 +299,14 @@ pub(crate) fn verify(
 /// The colexicographically least mispredicted position, by a search over positions in
 /// colexicographic order that stops at the first failure.
 fn least_failure(closure: &mut Closure, max_nodes: u64) -> Result<Verdict, TooManyNodes> {
-    let start = closure.list[0];
+    let (start, _) = closure.list[0];
     let mut done: HashSet<Node> = HashSet::new();
-    let mut heap: BinaryHeap<Reverse<(Vec<u32>, Node)>> = BinaryHeap::new();
-    heap.push(Reverse((Vec::new(), start)));
-    while let Some(Reverse((word, key))) = heap.pop() {
+    let mut heap: BinaryHeap<Reverse<(Vec<u32>, Node, Terms)>> = BinaryHeap::new();
+    heap.push(Reverse((Vec::new(), start, Vec::new())));
+    // Generators by heap, so that words grow in colexicographic order.
+    let mut order: Vec<usize> = (0..closure.gens.len()).collect();
+    order.sort_by_key(|&g| closure.gens[g].heap);
+    while let Some(Reverse((word, key, terms))) = heap.pop() {
         if done.contains(&key) {
             continue;
         }
@@ -290,18 +316,52 @@ fn least_failure(closure: &mut Closure, max_nodes: u64) -> Result<Verdict, TooMa
         if done.len() as u64 >= max_nodes {
             return Err(TooManyNodes);
         }
-        for g in 0..closure.gens.len() {
-            let child = closure.child(key, g);
+        for &g in &order {
+            let (child, child_terms) = closure.child(key, &terms, g);
             if done.contains(&child) {
                 continue;
             }
-            let heap_size = closure.gens[g].3;
+            let heap_size = closure.gens[g].heap;
             let mut w = word.clone();
             let at = w.partition_point(|&h| h > heap_size);
             w.insert(at, heap_size);
-            heap.push(Reverse((w, child)));
+            heap.push(Reverse((w, child, child_terms)));
         }
         done.insert(key);
     }
     Ok(Verdict::Valid)
+}
+
+/// True when the transition pair of `position` (heap sizes, any order) is not
+/// parity-correct for the candidate `(q, p)` with heap elements `element` and heap
+/// options' elements `options`. The colexicographic search then stops at `position` or
+/// before it (an earlier position with the same pair), so the least failure is at most
+/// `position`: a cheap test that rules a candidate out without a search.
+pub(crate) fn mispredicts(
+    q: &Table,
+    p: &[bool],
+    element: &[u32],
+    options: &[Vec<u32>],
+    position: &[u32],
+) -> bool {
+    let product = |skip: Option<usize>| {
+        position
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| Some(j) != skip)
+            .fold(q.identity(), |acc, (_, &h)| q.mul(acc, element[h as usize]))
+    };
+    let mut nonempty = false;
+    let mut reaches_p = false;
+    for (i, &h) in position.iter().enumerate() {
+        if position[..i].contains(&h) {
+            continue;
+        }
+        let rest = product(Some(i));
+        for &s in &options[h as usize] {
+            nonempty = true;
+            reaches_p |= p[q.mul(rest, s) as usize];
+        }
+    }
+    p[product(None) as usize] != (nonempty && !reaches_p)
 }

@@ -1,0 +1,389 @@
+//! Recalibration: when heap `n` tells apart positions that `Q_{n-1}` identifies, find
+//! the relations of `Q_{n-1}` that heap `n` breaks.
+//!
+//! The search starts from the layout that rebuilds `Q_{n-1}` with heap `n` fresh
+//! ([`Layout::rebuilding`]), whose candidate is the conservative extension that just
+//! failed. While the candidate fails, it tries changes one relation at a time: drop a
+//! relation between generators, lengthen a fresh heap's cycle (its preperiod, or a
+//! multiple of its period), or free a word heap into a generator of its own. Changes
+//! that touch the heaps of the least mispredicted position (and the generators in their
+//! words) come first, then the others, then pairs of the first kind. It keeps the change
+//! whose least failure lies furthest on in colexicographic order, so the failures
+//! increase strictly, as MisereSolver's candidates do (Siegel, miseregames blog, 2007).
+//! Every candidate is checked by the verification theorem, so whatever the search
+//! accepts is exact; the search only decides how soon.
+
+use std::collections::HashSet;
+
+use super::construct::{distinct_heaps, Budget, Stage, Stop};
+use super::extend::representatives;
+use super::layout::{build, least_failure, Candidate, Kind, Layout, Relation};
+use super::monoid::Monoid;
+use super::options::HeapOptions;
+use super::verify::mispredicts;
+
+/// One change of a layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Change {
+    /// Heap `h` (fresh, or a word set free) gets a cycle at least `(min_r, d_mult)`.
+    Cycle { h: u32, min_r: u32, d_mult: u32 },
+    /// The relation with this index is no longer assumed.
+    Drop(usize),
+    /// No relation involving fresh heap `h` is assumed: relations are redundant (one
+    /// identification follows from several), so dropping one rarely undoes it.
+    Isolate(u32),
+    /// Word heap `h`, set free by a `Cycle` change, still acts as its word `w` in
+    /// products: `x_h·x_g = w·x_g` is assumed for every fresh `g` (each relation can be
+    /// dropped later). A heap that stops being its word usually differs from it only
+    /// alone or next to a few heaps, and a generator with no relation at all multiplies
+    /// the candidate by its cycle.
+    Shadow(u32),
+}
+
+fn apply(layout: &Layout, changes: &[Change], failure: &[u32]) -> Layout {
+    let mut out = layout.clone();
+    for &change in changes {
+        match change {
+            Change::Shadow(_) => {}
+            Change::Cycle { h, min_r, d_mult } => {
+                out.kinds[h as usize] = Kind::Fresh { min_r, d_mult };
+            }
+            Change::Drop(i) => out.relations[i] = None,
+            Change::Isolate(h) => {
+                for relation in &mut out.relations {
+                    if relation.as_ref().is_some_and(|r| r.involves(h)) {
+                        *relation = None;
+                    }
+                }
+            }
+        }
+    }
+    for &change in changes {
+        if let Change::Shadow(h) = change {
+            let Kind::Word(word) = &layout.kinds[h as usize] else {
+                continue;
+            };
+            // Not next to the heaps of the failure, which the word got wrong.
+            let fresh: Vec<u32> = (1..out.kinds.len() as u32)
+                .filter(|&g| matches!(out.kinds[g as usize], Kind::Fresh { .. }))
+                .filter(|g| !failure.contains(g))
+                .collect();
+            for g in fresh {
+                out.relations.push(Some(Relation {
+                    lhs: times(&[(h, 1)], g),
+                    rhs: times(word, g),
+                    stage: g.max(h),
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// `word · x_g` as a word.
+fn times(word: &[(u32, u64)], g: u32) -> Vec<(u32, u64)> {
+    let mut out = word.to_vec();
+    match out.iter_mut().find(|(f, _)| *f == g) {
+        Some((_, e)) => *e += 1,
+        None => out.push((g, 1)),
+    }
+    out
+}
+
+/// The stage of heaps `1..=n` that the search accepts, or why it stopped.
+pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> Result<Stage, Stop> {
+    let n = old.n() + 1;
+    let mut layout = Layout::rebuilding(old);
+    let mut current = build(&layout, opts, budget)?;
+    let mut failure = match least_failure(&current.stage, budget)? {
+        None => return Ok(current.stage),
+        Some(w) => w,
+    };
+    // Mispredicted positions met so far. A candidate that mispredicts one at or below
+    // the failure to beat cannot beat it, which a look at that one position shows.
+    let mut known: Vec<Vec<u32>> = vec![failure.clone()];
+    let mut rebuilds = 0u32;
+    // Per heap: how many looks in a row lengthened its preperiod.
+    let mut streak: Vec<u32> = vec![0; n as usize + 1];
+    loop {
+        let near = suspects(&layout, &failure, n);
+        let far: Vec<u32> = (1..=n).rev().filter(|h| !near.contains(h)).collect();
+        let mut tried: HashSet<Vec<Change>> = HashSet::new();
+        let mut best: Option<(Vec<u32>, Layout, Candidate)> = None;
+        let mut best_changes = Vec::new();
+        for tier in 0..7 {
+            let candidates: Vec<Vec<Change>> = match tier {
+                0 => singles(&layout, &current, &near, Cost::Cheap, &streak)
+                    .into_iter()
+                    .filter(|c| !matches!(c[0], Change::Drop(_)))
+                    .collect(),
+                1 => vec![separate(&layout, &current, &failure)],
+                2 => singles(&layout, &current, &near, Cost::Dear, &streak),
+                3 => singles(&layout, &current, &far, Cost::Cheap, &streak),
+                4 => singles(&layout, &current, &near, Cost::Cheap, &streak),
+                5 => pairs(&layout, &current, &near, &streak),
+                _ => singles(&layout, &current, &far, Cost::Dear, &streak),
+            };
+            for mut changes in candidates {
+                changes.sort_unstable();
+                if !tried.insert(changes.clone()) {
+                    continue;
+                }
+                rebuilds += 1;
+                if rebuilds > budget.max_rebuilds {
+                    return Err(Stop::Rebuilds);
+                }
+                if budget.past_deadline() {
+                    return Err(Stop::Time);
+                }
+                let changed = apply(&layout, &changes, &failure);
+                let next = match build(&changed, opts, budget) {
+                    Ok(next) => next,
+                    // A change that blows a budget is just not taken.
+                    Err(Stop::Candidate(_) | Stop::Order(_) | Stop::Pairs) => continue,
+                    Err(stop) => return Err(stop),
+                };
+                let to_beat = best.as_ref().map_or(&failure, |(b, _, _)| b);
+                let stage = &next.stage;
+                let ruled_out = known.iter().any(|w| {
+                    w <= to_beat
+                        && mispredicts(&stage.q, &stage.p, &stage.element, &stage.options, w)
+                });
+                if ruled_out {
+                    continue;
+                }
+                let verdict = match least_failure(stage, budget) {
+                    Ok(verdict) => verdict,
+                    Err(Stop::Pairs) => continue,
+                    Err(stop) => return Err(stop),
+                };
+                let Some(w) = verdict else {
+                    return Ok(next.stage);
+                };
+                if !known.contains(&w) {
+                    known.push(w.clone());
+                }
+                if w > *to_beat {
+                    best_changes = changes.clone();
+                    best = Some((w, changed, next));
+                    // Changes come most likely first: the first that moves the failure
+                    // on is taken, as the next failure gets a look of its own.
+                    break;
+                }
+            }
+            if best.is_some() {
+                break;
+            }
+        }
+        match best {
+            Some((w, changed, next)) => {
+                for (h, times) in streak.iter_mut().enumerate() {
+                    let before = current.cycles[h].map_or(0, |c| c.0);
+                    let lengthened = best_changes.iter().any(|c| {
+                        matches!(*c, Change::Cycle { h: g, min_r, .. } if g as usize == h && min_r > before)
+                    });
+                    *times = if lengthened { *times + 1 } else { 0 };
+                }
+                // The candidate's own presentation lays out what it learnt compactly:
+                // a layout that only drops relations grows like the product of the
+                // generators it freed.
+                let compact = Layout::of(&next.stage);
+                if let Ok(rebuilt) = build(&compact, opts, budget) {
+                    let v = least_failure(&rebuilt.stage, budget)?;
+                    match v {
+                        None => return Ok(rebuilt.stage),
+                        Some(v) if v >= w => {
+                            failure = v;
+                            layout = compact;
+                            current = rebuilt;
+                            continue;
+                        }
+                        _ => {}
+                    }
+                }
+                failure = w;
+                layout = changed;
+                current = next;
+            }
+            None => return Err(Stop::Stuck),
+        }
+    }
+}
+
+/// The changes that undo every identification of the failure with the position the
+/// candidate took it for (the least one with the same element, which is predicted
+/// right): each heap of either is set apart, a word heap freed, a fresh heap isolated,
+/// and its cycle made long enough that no power either uses wraps round. The candidate
+/// may grow by the product of those cycles; the compact rebuild after it shrinks it again.
+fn separate(layout: &Layout, current: &Candidate, failure: &[u32]) -> Vec<Change> {
+    let stage = &current.stage;
+    let n = stage.n();
+    let x = failure.iter().fold(stage.q.identity(), |acc, &h| {
+        stage.q.mul(acc, stage.element[h as usize])
+    });
+    let reps = representatives(&stage.q, &distinct_heaps(&stage.element, n + 1));
+    let twin = reps.word[x as usize].clone().unwrap_or_default();
+    let mut out = Vec::new();
+    let mut heaps: Vec<u32> = failure.iter().chain(&twin).copied().collect();
+    heaps.sort_unstable();
+    heaps.dedup();
+    for h in heaps {
+        let m = failure.iter().filter(|&&g| g == h).count() as u32;
+        match &layout.kinds[h as usize] {
+            // A word heap of either side may be what makes them equal.
+            Kind::Word(_) => out.push(Change::Cycle {
+                h,
+                min_r: m,
+                d_mult: 1,
+            }),
+            // The new heap's cycle comes from rows over the rest: only a power of it can
+            // be wrong, never a relation.
+            Kind::Fresh { min_r, d_mult } if m > 0 => {
+                let (r, _) = current.cycles[h as usize].unwrap_or((*min_r, 1));
+                if h != n {
+                    out.push(Change::Isolate(h));
+                }
+                if m > 1 || h != n {
+                    out.push(Change::Cycle {
+                        h,
+                        min_r: r.max(m - 1),
+                        d_mult: *d_mult,
+                    });
+                }
+            }
+            Kind::Fresh { .. } => {}
+        }
+    }
+    out
+}
+
+/// Heaps whose relations the least failure used: its heaps, and the fresh heaps in
+/// the words of its word heaps, largest first.
+fn suspects(layout: &Layout, failure: &[u32], n: u32) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    for &h in failure {
+        if !out.contains(&h) {
+            out.push(h);
+        }
+        if let Kind::Word(word) = &layout.kinds[h as usize] {
+            for &(f, _) in word {
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+    }
+    // Heap n's own cycle comes from rows over the rest, so it is the least suspect.
+    out.sort_unstable_by_key(|&h| (h == n, std::cmp::Reverse(h)));
+    out
+}
+
+/// Whether a change keeps the candidate about as large (dropping one relation, a longer
+/// cycle, a word heap set free that still acts as its word) or may multiply it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cost {
+    Cheap,
+    Dear,
+}
+
+/// Changes one relation away from `layout` at each heap of `heaps`, in order.
+fn singles(
+    layout: &Layout,
+    attempt: &Candidate,
+    heaps: &[u32],
+    cost: Cost,
+    streak: &[u32],
+) -> Vec<Vec<Change>> {
+    let mut all: Vec<Vec<Change>> = heaps
+        .iter()
+        .flat_map(|&h| at_heap(layout, attempt, h, cost, streak))
+        .collect();
+    // A word freed or a cycle lengthened undoes one identification of a heap in the
+    // failure; a dropped relation often leaves the same identification by another way.
+    all.sort_by_key(|c| matches!(c[0], Change::Drop(_)));
+    all
+}
+
+/// Pairs of cheap single changes at two different heaps of `heaps`.
+fn pairs(layout: &Layout, attempt: &Candidate, heaps: &[u32], streak: &[u32]) -> Vec<Vec<Change>> {
+    let per_heap: Vec<Vec<Vec<Change>>> = heaps
+        .iter()
+        .map(|&h| at_heap(layout, attempt, h, Cost::Cheap, streak))
+        .collect();
+    let mut out = Vec::new();
+    for (i, first) in per_heap.iter().enumerate() {
+        for later in &per_heap[i + 1..] {
+            for a in first {
+                for b in later {
+                    out.push([&a[..], &b[..]].concat());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The changes of one relation at heap `h` of the given cost: its cycle, each assumed
+/// relation between generators that involves it, or (dear) all of them at once; for a
+/// word heap, its freedom from its word, shadowed (cheap) or not (dear).
+fn at_heap(
+    layout: &Layout,
+    attempt: &Candidate,
+    h: u32,
+    cost: Cost,
+    streak: &[u32],
+) -> Vec<Vec<Change>> {
+    let mut out = Vec::new();
+    match (&layout.kinds[h as usize], cost) {
+        (Kind::Fresh { min_r, d_mult }, Cost::Cheap) => {
+            let (r, _) = attempt.cycles[h as usize].unwrap_or((*min_r, 1));
+            // A preperiod lengthened at each of the last looks is lengthened by twice as
+            // much each time: a power that keeps telling positions apart gets a long
+            // preperiod (or shows the quotient outgrowing its budget) in a few looks
+            // instead of one per power.
+            let times = streak.get(h as usize).copied().unwrap_or(0);
+            if times >= 2 {
+                let jump = 1u32 << times.min(16);
+                out.push(vec![Change::Cycle {
+                    h,
+                    min_r: r.saturating_add(jump),
+                    d_mult: *d_mult,
+                }]);
+            }
+            for (min_r, d_mult) in [(r + 1, *d_mult), (*min_r, d_mult * 2), (r + 2, *d_mult)] {
+                out.push(vec![Change::Cycle { h, min_r, d_mult }]);
+            }
+            for (i, relation) in layout.relations.iter().enumerate() {
+                let assumed = relation.as_ref().is_some_and(|r| r.involves(h));
+                if assumed && !attempt.refused.contains(&i) {
+                    out.push(vec![Change::Drop(i)]);
+                }
+            }
+        }
+        (Kind::Fresh { min_r, d_mult }, Cost::Dear) => {
+            let involved = layout
+                .relations
+                .iter()
+                .filter(|r| r.as_ref().is_some_and(|r| r.involves(h)))
+                .count();
+            if involved > 1 {
+                out.push(vec![Change::Isolate(h)]);
+            }
+            if involved > 0 {
+                let (r, _) = attempt.cycles[h as usize].unwrap_or((*min_r, 1));
+                for (min_r, d_mult) in [(r + 1, *d_mult), (*min_r, d_mult * 2), (r + 2, *d_mult)] {
+                    out.push(vec![Change::Isolate(h), Change::Cycle { h, min_r, d_mult }]);
+                }
+            }
+        }
+        (Kind::Word(_), Cost::Cheap) => {
+            for (min_r, d_mult) in [(0, 1), (1, 1), (2, 1), (0, 2)] {
+                let free = Change::Cycle { h, min_r, d_mult };
+                out.push(vec![free, Change::Shadow(h)]);
+                out.push(vec![free]);
+            }
+        }
+        (Kind::Word(_), Cost::Dear) => {}
+    }
+    out
+}
