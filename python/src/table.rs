@@ -72,13 +72,9 @@ impl PyTable {
     #[inline(always)]
     fn value_of_row(&self, row: &[Heap], scratch: &mut Vec<Heap>) -> sicher::Result<Value> {
         scratch.clear();
-        for &h in row {
-            if h != 0 {
-                // Insertion into the sorted prefix: rows are short.
-                let at = scratch.partition_point(|&x| x <= h);
-                scratch.insert(at, h);
-            }
-        }
+        scratch.extend(row.iter().copied().filter(|&h| h != 0));
+        // Rows are short: this is an insertion sort.
+        scratch.sort_unstable();
         let ranker = self.table.ranker();
         if !ranker.contains(scratch) {
             return Err(self.outside(scratch));
@@ -87,31 +83,67 @@ impl PyTable {
         self.table.value_of(scratch, rank)
     }
 
-    /// Probes every row of `rows` (each `width` heaps), writing with `put`.
-    fn probe_rows(
+    /// Probes every row of `rows` (each `width` heaps), writing `answer(value)` to the
+    /// row's slot of `out`; large batches are split between the cores.
+    fn probe_rows<T: Send>(
         &self,
         rows: &[i64],
         width: usize,
-        mut put: impl FnMut(usize, Value),
+        out: &mut [T],
+        answer: impl Fn(Value) -> T + Sync,
+    ) -> sicher::Result<()> {
+        use rayon::prelude::*;
+        let chunk = PARALLEL_ROWS;
+        if out.len() <= chunk {
+            return self.probe_chunk(rows, width, 0, out, &answer);
+        }
+        let failures: Vec<sicher::Error> = out
+            .par_chunks_mut(chunk)
+            .zip(rows.par_chunks(chunk * width))
+            .enumerate()
+            .filter_map(|(c, (out, rows))| {
+                self.probe_chunk(rows, width, c * chunk, out, &answer).err()
+            })
+            .collect();
+        // The first failing row's error (chunks keep their order).
+        match failures.into_iter().next() {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// Probes one chunk of rows, the first being row `first` of the batch.
+    fn probe_chunk<T>(
+        &self,
+        rows: &[i64],
+        width: usize,
+        first: usize,
+        out: &mut [T],
+        answer: &impl Fn(Value) -> T,
     ) -> sicher::Result<()> {
         let mut row = vec![0 as Heap; width];
         let mut scratch = Vec::with_capacity(width);
-        for (i, chunk) in rows.chunks_exact(width.max(1)).enumerate() {
-            for (slot, &h) in row.iter_mut().zip(chunk) {
-                *slot = u64::try_from(h).map_err(|_| {
+        for (i, (chunk, slot)) in rows.chunks_exact(width).zip(out.iter_mut()).enumerate() {
+            for (cell, &h) in row.iter_mut().zip(chunk) {
+                *cell = u64::try_from(h).map_err(|_| {
                     sicher::Error::input(format!(
-                        "row {i}: heap {h} is not a non-negative integer"
+                        "row {}: heap {h} is not a non-negative integer",
+                        first + i
                     ))
                 })?;
             }
             let value = self
                 .value_of_row(&row, &mut scratch)
-                .map_err(|e| e.context(format_args!("row {i}")))?;
-            put(i, value);
+                .map_err(|e| e.context(format_args!("row {}", first + i)))?;
+            *slot = answer(value);
         }
         Ok(())
     }
 }
+
+/// Rows a batch must exceed before it is split between the cores, and the rows of each
+/// part.
+const PARALLEL_ROWS: usize = 1 << 16;
 
 fn to_py_value(py: Python<'_>, value: Value) -> PyResult<Py<PyAny>> {
     Ok(match value {
@@ -255,13 +287,11 @@ impl PyTable {
             }
         };
         if width == 0 {
-            // Every row is the empty position.
-            let empty: &[i64] = &[];
+            // Rows of no heaps: every one is the empty position.
             let value = self
-                .probe_rows(&[0], 1, |_, _| {})
-                .and_then(|_| self.table.probe(&sicher::Position::new(vec![])));
-            let value = value.map_err(to_py)?;
-            let _ = empty;
+                .table
+                .probe(&sicher::Position::new(vec![]))
+                .map_err(to_py)?;
             return Ok(match value {
                 Value::Remoteness { remoteness, .. } => {
                     vec![remoteness; rows].into_pyarray(py).into_any()
@@ -273,14 +303,14 @@ impl PyTable {
         match self.answers() {
             Answers::Outcomes => {
                 let mut out = vec![false; rows];
-                py.detach(|| self.probe_rows(data, width, |i, v| out[i] = v.is_win()))
+                py.detach(|| self.probe_rows(data, width, &mut out, |v| v.is_win()))
                     .map_err(to_py)?;
                 Ok(PyArray1::from_vec(py, out).into_any())
             }
             Answers::Remoteness => {
                 let mut out = vec![0u32; rows];
                 py.detach(|| {
-                    self.probe_rows(data, width, |i, v| out[i] = v.remoteness().unwrap_or(0))
+                    self.probe_rows(data, width, &mut out, |v| v.remoteness().unwrap_or(0))
                 })
                 .map_err(to_py)?;
                 Ok(PyArray1::from_vec(py, out).into_any())
@@ -288,7 +318,7 @@ impl PyTable {
             Answers::NimValues => {
                 let mut out = vec![0u64; rows];
                 py.detach(|| {
-                    self.probe_rows(data, width, |i, v| out[i] = v.nimber().unwrap_or(0))
+                    self.probe_rows(data, width, &mut out, |v| v.nimber().unwrap_or(0))
                 })
                 .map_err(to_py)?;
                 Ok(PyArray1::from_vec(py, out).into_any())
