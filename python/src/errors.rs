@@ -8,32 +8,32 @@ use pyo3::exceptions::{
     PyValueError,
 };
 use pyo3::PyErr;
-use sicher::{Error, ErrorKind};
+use sicher::ErrorKind;
 
 create_exception!(
     sicher,
-    SicherError,
+    Error,
     PyValueError,
     "Bad input: an unknown game, a malformed spec, a negative heap, a position outside a table, a request the rules cannot answer."
 );
 create_exception!(
     sicher,
     DamagedTableError,
-    SicherError,
+    Error,
     "A table or quotient file that is damaged, truncated, of another format version, or written for another game."
 );
 create_exception!(
     sicher,
     ResourceError,
-    SicherError,
+    Error,
     "Work refused because it would not fit: memory, sizes, counts, or a budget that ran out."
 );
 
 /// The Python exception for a library error.
-pub fn to_py(error: Error) -> PyErr {
+pub fn to_py(error: sicher::Error) -> PyErr {
     let text = error.to_string();
     match error {
-        Error::Io { path, source } => {
+        sicher::Error::Io { path, source } => {
             let errno = source.raw_os_error();
             // Python words it `[Errno 2] No such file or directory: 'path'`.
             let os = source.to_string();
@@ -51,13 +51,13 @@ pub fn to_py(error: Error) -> PyErr {
                 (_, None) => PyOSError::new_err(message),
             }
         }
-        Error::Exists { .. } => PyFileExistsError::new_err(text),
-        Error::Interrupted => PyKeyboardInterrupt::new_err(text),
-        Error::Internal(_) => PyRuntimeError::new_err(text),
+        sicher::Error::Exists { .. } => PyFileExistsError::new_err(text),
+        sicher::Error::Interrupted => PyKeyboardInterrupt::new_err(text),
+        sicher::Error::Internal(_) => PyRuntimeError::new_err(text),
         other => match other.kind() {
             ErrorKind::Damaged => DamagedTableError::new_err(text),
             ErrorKind::Resource => ResourceError::new_err(text),
-            _ => SicherError::new_err(text),
+            _ => Error::new_err(text),
         },
     }
 }
@@ -72,5 +72,5 @@ fn error_kind_of(source: &std::io::Error) -> ErrorKind {
 
 /// Bad input, from the bindings themselves.
 pub fn input(message: impl Into<String>) -> PyErr {
-    SicherError::new_err(message.into())
+    Error::new_err(message.into())
 }

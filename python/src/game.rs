@@ -12,7 +12,7 @@ use sicher::{Convention, Error, Position};
 
 use crate::errors::{input, to_py};
 use crate::heaps::{position, to_tuple};
-use crate::interrupt::{on_helper_thread, on_this_thread};
+use crate::interrupt::{detached, on_helper_thread, on_this_thread};
 
 /// A game: its rules and convention (normal or misère play).
 ///
@@ -135,7 +135,11 @@ impl PyGame {
     /// The description's start position, if it gives one.
     #[getter]
     fn start<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        self.game.start.as_ref().map(|p| to_tuple(py, p)).transpose()
+        self.game
+            .start
+            .as_ref()
+            .map(|p| to_tuple(py, p))
+            .transpose()
     }
 
     fn __repr__(&self) -> String {
@@ -157,7 +161,12 @@ impl PyGame {
     /// line's ``--remoteness`` does (sources that cannot give it pass the position to
     /// the search).
     #[pyo3(signature = (heaps, remoteness=false))]
-    fn check(&self, py: Python<'_>, heaps: &Bound<'_, PyAny>, remoteness: bool) -> PyResult<Answer> {
+    fn check(
+        &self,
+        py: Python<'_>,
+        heaps: &Bound<'_, PyAny>,
+        remoteness: bool,
+    ) -> PyResult<Answer> {
         let position = position(heaps)?;
         let answer = self.with_chain(py, |chain, _| chain.answer(&position, query(remoteness)))?;
         Ok(Answer::from(answer))
@@ -215,7 +224,7 @@ impl PyGame {
             ));
         }
         let ruleset = self.game.ruleset.clone();
-        on_helper_thread(py, move |_| {
+        detached(py, move || {
             let values = grundy::nim_values(&ruleset, Method::Fast, n)?;
             Ok(values.into_iter().map(u64::from).collect())
         })
@@ -233,9 +242,8 @@ impl PyGame {
     fn solution(&self, py: Python<'_>, max: Option<u64>) -> PyResult<Solution> {
         let game = &self.game;
         let max = max.unwrap_or_else(|| grundy::default_max(&game.ruleset));
-        let solution = on_helper_thread(py, |watch| {
-            grundy::solve(game, max, &mut |_| watch.poll())
-        })?;
+        let solution =
+            on_helper_thread(py, |watch| grundy::solve(game, max, &mut |_| watch.poll()))?;
         Ok(Solution::from(solution))
     }
 
@@ -248,9 +256,9 @@ impl PyGame {
     /// less than ``n`` when the budget ran out, ``.complete`` then ``False``).
     fn quotient(&self, py: Python<'_>, n: u64) -> PyResult<Quotient> {
         let ruleset = self.game.ruleset.clone();
-        on_helper_thread(py, move |_| {
-            let (q, stopped) =
-                quotient::compute_as_far_as(&ruleset, n, &Budget::default()).map_err(Error::input)?;
+        detached(py, move || {
+            let (q, stopped) = quotient::compute_as_far_as(&ruleset, n, &Budget::default())
+                .map_err(Error::input)?;
             Ok(Quotient {
                 order: q.order,
                 presentation: q.presentation(),
@@ -288,7 +296,9 @@ impl PyGame {
         remoteness: bool,
         overwrite: bool,
     ) -> PyResult<crate::table::PyTable> {
-        crate::table::write(py, &self.game, path, total, heaps, max, remoteness, overwrite)
+        crate::table::write(
+            py, &self.game, path, total, heaps, max, remoteness, overwrite,
+        )
     }
 
     /// The map of every two-heap position (a, b), 0 <= a, b <= max: unsafe black, safe
@@ -423,7 +433,9 @@ impl From<grundy::Solution> for Solution {
                 .collect::<Vec<_>>()
                 .into_pyobject(py)
                 .map(|o| o.into_any().unbind()),
-            SolvedSequence::Outcomes(o) => o.clone().into_pyobject(py).map(|o| o.into_any().unbind()),
+            SolvedSequence::Outcomes(o) => {
+                o.clone().into_pyobject(py).map(|o| o.into_any().unbind())
+            }
         })
         .expect("lists convert");
         Solution {

@@ -166,3 +166,35 @@ where
         }
     })
 }
+
+/// Runs `work`, which has no callback to stop it by, on a helper thread of its own
+/// while this thread waits without the GIL; on Ctrl-C the call raises at once and the
+/// work is left to finish in the background, its result dropped (it writes nothing).
+pub fn detached<T, F>(py: Python<'_>, work: F) -> PyResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> sicher::Result<T> + Send + 'static,
+{
+    let watch = Watch::new(None);
+    let (done, mut finished) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("sicher".to_string())
+        .spawn(move || {
+            let outcome = catch_unwind(AssertUnwindSafe(work));
+            let _ = done.send(outcome);
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+    loop {
+        let waited;
+        (waited, finished) = py.detach(move || (finished.recv_timeout(POLL), finished));
+        match waited {
+            Ok(outcome) => return settle(outcome, &watch),
+            Err(mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "internal error in sicher: a worker thread vanished",
+                ))
+            }
+        }
+    }
+}

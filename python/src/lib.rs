@@ -24,8 +24,11 @@ fn _sicher(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Quotient>()?;
     m.add_class::<table::PyTable>()?;
     m.add_class::<picture::Picture>()?;
-    m.add("Error", py.get_type::<errors::SicherError>())?;
-    m.add("DamagedTableError", py.get_type::<errors::DamagedTableError>())?;
+    m.add("Error", py.get_type::<errors::Error>())?;
+    m.add(
+        "DamagedTableError",
+        py.get_type::<errors::DamagedTableError>(),
+    )?;
     m.add("ResourceError", py.get_type::<errors::ResourceError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

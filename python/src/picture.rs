@@ -12,7 +12,7 @@ use sicher::{memory, Hint};
 
 use crate::errors::to_py;
 use crate::game::PyGame;
-use crate::interrupt::on_helper_thread;
+use crate::interrupt::detached;
 
 /// A PNG picture: Jupyter shows it; ``.save(path)`` writes it; ``.png`` is its bytes.
 #[pyclass(module = "sicher", frozen)]
@@ -125,10 +125,10 @@ pub fn plot(
         width.unwrap_or(DEFAULT_PLOT_SIZE.0),
         height.unwrap_or(DEFAULT_PLOT_SIZE.1),
     );
-    memory::check_fits("the plot", plot_bytes_needed(size, max), Hint::LowerMax)
-        .map_err(to_py)?;
-    let png = on_helper_thread(py, |_| {
-        let series = heap_series(game, max)?;
+    memory::check_fits("the plot", plot_bytes_needed(size, max), Hint::LowerMax).map_err(to_py)?;
+    let game_owned = game.clone();
+    let png = detached(py, move || {
+        let series = heap_series(&game_owned, max)?;
         let mut png = Vec::new();
         write_plot_png(&series, size, &mut png)?;
         Ok(png)

@@ -39,9 +39,7 @@ enum Answers {
 
 impl PyTable {
     fn open(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
-        let table = py
-            .detach(|| sicher::Table::open(&path))
-            .map_err(to_py)?;
+        let table = py.detach(|| sicher::Table::open(&path)).map_err(to_py)?;
         if matches!(table.header().kind, BodyKind::Quotient { .. }) {
             return Err(input(format!(
                 "{}: a misère quotient, not a table of positions; use it with `sicher check --quotient`",
@@ -254,9 +252,10 @@ impl PyTable {
             Some(a) => {
                 let shape = a.shape();
                 (width, rows) = (shape[1], shape[0]);
-                match a.as_slice() {
-                    Ok(slice) => slice,
-                    Err(_) => {
+                // Row-major data as it is; any other layout copied in row order.
+                match a.as_slice().ok().filter(|_| a.is_c_contiguous()) {
+                    Some(slice) => slice,
+                    None => {
                         borrowed = a.as_array().iter().copied().collect::<Vec<_>>();
                         &borrowed
                     }
@@ -317,10 +316,8 @@ impl PyTable {
             }
             Answers::NimValues => {
                 let mut out = vec![0u64; rows];
-                py.detach(|| {
-                    self.probe_rows(data, width, &mut out, |v| v.nimber().unwrap_or(0))
-                })
-                .map_err(to_py)?;
+                py.detach(|| self.probe_rows(data, width, &mut out, |v| v.nimber().unwrap_or(0)))
+                    .map_err(to_py)?;
                 Ok(PyArray1::from_vec(py, out).into_any())
             }
         }
