@@ -66,19 +66,15 @@ impl PyTable {
         ))
     }
 
-    /// The value of one row of heaps (any order, zeros absent), sorted in `scratch`.
+    /// The value of the position whose heaps `heaps` holds, ascending, without zeros.
     #[inline(always)]
-    fn value_of_row(&self, row: &[Heap], scratch: &mut Vec<Heap>) -> sicher::Result<Value> {
-        scratch.clear();
-        scratch.extend(row.iter().copied().filter(|&h| h != 0));
-        // Rows are short: this is an insertion sort.
-        scratch.sort_unstable();
+    fn value_of_sorted(&self, heaps: &[Heap]) -> sicher::Result<Value> {
         let ranker = self.table.ranker();
-        if !ranker.contains(scratch) {
-            return Err(self.outside(scratch));
+        if !ranker.contains(heaps) {
+            return Err(self.outside(heaps));
         }
-        let rank = ranker.rank_unchecked(scratch);
-        self.table.value_of(scratch, rank)
+        let rank = ranker.rank_unchecked(heaps);
+        self.table.value_of(heaps, rank)
     }
 
     /// Probes every row of `rows` (each `width` heaps), writing `answer(value)` to the
@@ -119,19 +115,25 @@ impl PyTable {
         out: &mut [T],
         answer: &impl Fn(Value) -> T,
     ) -> sicher::Result<()> {
-        let mut row = vec![0 as Heap; width];
-        let mut scratch = Vec::with_capacity(width);
-        for (i, (chunk, slot)) in rows.chunks_exact(width).zip(out.iter_mut()).enumerate() {
-            for (cell, &h) in row.iter_mut().zip(chunk) {
-                *cell = u64::try_from(h).map_err(|_| {
-                    sicher::Error::input(format!(
-                        "row {}: heap {h} is not a non-negative integer",
-                        first + i
-                    ))
-                })?;
+        let mut heaps: Vec<Heap> = Vec::with_capacity(width);
+        for (i, (row, slot)) in rows.chunks_exact(width).zip(out.iter_mut()).enumerate() {
+            // The row's heaps without zeros, ascending (rows are short: the sort is an
+            // insertion sort).
+            heaps.clear();
+            for &h in row {
+                if h != 0 {
+                    let h = u64::try_from(h).map_err(|_| {
+                        sicher::Error::input(format!(
+                            "row {}: heap {h} is not a non-negative integer",
+                            first + i
+                        ))
+                    })?;
+                    heaps.push(h);
+                }
             }
+            heaps.sort_unstable();
             let value = self
-                .value_of_row(&row, &mut scratch)
+                .value_of_sorted(&heaps)
                 .map_err(|e| e.context(format_args!("row {}", first + i)))?;
             *slot = answer(value);
         }
