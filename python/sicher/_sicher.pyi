@@ -2,6 +2,7 @@
 
 from collections.abc import Callable, Iterable, Sequence
 from os import PathLike
+from pathlib import Path
 from typing import final
 
 import numpy as np
@@ -144,7 +145,7 @@ class Table:
 
     def __init__(self, path: StrPath) -> None: ...
     @property
-    def path(self) -> str:
+    def path(self) -> Path:
         """The file the table was opened from."""
     @property
     def game(self) -> Game:
@@ -183,11 +184,13 @@ class Game:
     @staticmethod
     def from_options(
         fn: Callable[[int], Iterable[Iterable[int]]],
-        name: str = "custom",
+        name: str | None = None,
         misere: bool = False,
     ) -> Game:
         """A one-heap ruleset from a callable: ``fn(n)`` gives the options of a lone heap
-        of size n, each an iterable of heap sizes smaller than n."""
+        of size n, each an iterable of heap sizes smaller than n (zeros are dropped).
+        It is called once per heap size, as far as a call needs; an exception it raises
+        reaches the caller as itself. ``name`` defaults to the function's name."""
     @property
     def name(self) -> str: ...
     @property
