@@ -31,16 +31,17 @@
 //! 3. [`theory`]: what is known without searching. [`theory::grundy`] (nim-values,
 //!    periods and their proofs, complete solutions), [`theory::quotient`] (misère
 //!    quotients, misère Nim, tameness, the quotient a table learns), [`theory::closed`]
-//!    (Wythoff's and Moore's closed forms).
+//!    (Wythoff's and Moore's closed forms), and [`theory::invariant`], the one
+//!    winning-move search over a theory's heap-by-heap invariant.
 //! 4. Side by side, never importing each other: [`search`] (top-down: boolean alpha-beta
 //!    and the remoteness search), [`label`] (bottom-up: the retrograde labeller and its
 //!    work directory) and [`table`] (storage: the container, compression, predictions,
 //!    memory-mapped probing; it knows words, counts and headers, not engines).
 //! 5. The answer layer, [`answer`] (one [`Chain`] of sources: closed forms,
 //!    nim-values, tables, misère theory, search), and the use cases: [`build`] (label a
-//!    domain and write its table), [`verify`] (bottom-up against top-down), [`survey`]
+//!    domain and write its table), [`verify`] (bottom-up against top-down), `survey`
 //!    (families of positions for pictures), [`play`] (a game against perfect play);
-//!    [`picture`] draws from plain data.
+//!    `picture` draws from plain data (`survey` and `picture`: feature `picture`).
 //! 6. The binary, `src/main.rs` and `src/cli/` (feature `cli`): flags, printing, exit
 //!    codes, the signal handler. It words the library's [`Hint`]s as its flags.
 //!    `src/bin/sicher-mpi/` (feature `mpi`) is `sicher table` shared between the ranks of
@@ -53,10 +54,10 @@
 //!   flags ─► cli/args.rs (resolved once) ─► answer::Policy
 //!
 //!   check / solve on a position ─► answer::Chain (the policy's sources, in order):
-//!        ClosedFormSource  Wythoff (two heaps), Moore's Nim_k: theory::closed
 //!        NimSource         normal play, one-heap rules: XOR of nim-values
 //!                          (theory::grundy), any heap size once a period is proved
 //!        TableSource       a table under tables/ (or --table FILE) covering the position
+//!        ClosedFormSource  Wythoff (two heaps), Moore's Nim_k: theory::closed
 //!        QuotientSource    misère play, one-heap rules: misère Nim's rule, or a misère
 //!                          quotient (theory::quotient, on the fly or --quotient FILE)
 //!        SearchSource      otherwise: search::Solver (the verdict), then
@@ -98,11 +99,14 @@
 //!   heap size; XOR verdicts and winning moves).
 //! - `theory/quotient/`: `construct.rs` (heap by heap), `verify.rs` (the
 //!   transition-table proof), `monoid.rs`, `extend.rs`, `presentation.rs`, `answer.rs`
-//!   (outcomes and winning moves), `nim.rs` (Bouton's misère Nim), `tame.rs` (genus,
+//!   (the quotient as a heap invariant: outcomes and winning moves), `nim.rs` (Bouton's misère Nim), `tame.rs` (genus,
 //!   tameness, the tame misère rule), `learn.rs` (the quotient a table learns from its
 //!   small positions), `options.rs` (the option table as the construction reads it).
 //! - `theory/closed/`: `wythoff.rs` (and `golden.rs`, ⌊kφ⌋ in integers), `moore.rs`
 //!   (and `moore_search.rs`, every winning move digit by digit).
+//! - `theory/invariant.rs`: [`theory::invariant::HeapInvariant`] (a heap's element, how
+//!   elements combine, which are unsafe) and the one winning-move search over it, which
+//!   the nim-sum, misère Nim, the tame rule and misère quotients implement.
 //! - `search/`: `solver.rs` (boolean alpha-beta on an explicit stack), `key.rs`
 //!   (incremental 128-bit keys), `table.rs` (the transposition table), `ordering.rs`,
 //!   `guide.rs` (nim-value move ordering), `heaps.rs`, `plain.rs` (the plain memoised
@@ -133,8 +137,10 @@
 //! - **A ruleset**: a variant of [`Ruleset`] in `game/rules.rs`; the compiler then lists
 //!   every capability to state (moves, options, parents, bounds) in `game/`; its spec in
 //!   `game/describe.rs`. Every engine reads the rules through these.
-//! - **A theory**: a module of `theory/`, and an [`answer::Oracle`] in `answer/` that
-//!   asks it, placed in the chain by `answer/chain.rs`.
+//! - **A theory**: a module of `theory/` (implementing
+//!   [`theory::invariant::HeapInvariant`] where it values a position heap by heap, which
+//!   gives it winning moves), and an [`answer::Oracle`] in `answer/` that asks it, placed
+//!   in the chain by `answer/chain.rs`.
 //! - **An answer source** (a new kind of oracle): one file in `answer/` implementing
 //!   [`answer::Oracle`], and its place in `Chain::new`.
 

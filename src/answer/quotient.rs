@@ -86,7 +86,7 @@ impl QuotientSource {
     }
 
     /// Builds quotients on the fly no further than heap `ceiling` (at most
-    /// [`ON_THE_FLY_MAX_HEAP`]): where the positions asked about are known to stay small,
+    /// `ON_THE_FLY_MAX_HEAP`): where the positions asked about are known to stay small,
     /// growth by doubling must not run into a heap whose quotient is out of reach.
     pub fn with_ceiling(mut self, ceiling: Heap) -> Self {
         self.ceiling = ceiling.min(ON_THE_FLY_MAX_HEAP);

@@ -68,3 +68,34 @@ fn flag_hint(hint: &Hint) -> String {
         other => other.to_string(),
     }
 }
+
+/// Most characters of a usage error: clap quotes the offending argument whole.
+const MAX_USAGE_LINE: usize = 300;
+
+/// Folds clap's message (everything before the usage block) onto one line, escaped and
+/// cut short, since it quotes whatever was typed.
+pub fn usage_line(message: &str) -> String {
+    let line = message
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let line = line.trim_start_matches("error: ");
+    let mut out: String = line
+        .chars()
+        .take(MAX_USAGE_LINE)
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect();
+    if line.chars().count() > MAX_USAGE_LINE {
+        out.push('…');
+    }
+    out
+}

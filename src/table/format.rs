@@ -42,7 +42,7 @@ use crate::value::{Outcome, Value};
 pub const MAGIC: [u8; 8] = *b"SICHRTBL";
 /// The first eight bytes of the nim-value tables of format 1.
 pub(super) const OLD_NIM_MAGIC: [u8; 8] = *b"SICHRNIM";
-/// The format version this build writes (it reads this and [`OLD_FORMAT_VERSION`]).
+/// The format version this build writes (it reads this and `OLD_FORMAT_VERSION`).
 /// Version 3: compressed bodies, and a checksum step that folds and multiplies twice
 /// (version 2's one multiply and rotation let a flip of bit 63 of one word be undone by
 /// a flip of bit 28 of the next).
@@ -83,7 +83,7 @@ impl Codec {
     }
 }
 
-/// What an outcome body's residual is taken against (see [`super::predict`]).
+/// What an outcome body's residual is taken against (see `table/predict.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Prediction {
     /// Nothing: the words are the outcomes.

@@ -1,7 +1,7 @@
-//! Tables on disk: one container ([`mod@format`]) for every body kind (outcome bits,
+//! Tables on disk: one container (`format.rs`) for every body kind (outcome bits,
 //! remotenesses, nim-values), written atomically from a stream of body words and probed
-//! memory-mapped. Bodies are compressed by default, block by block ([`codec`]), outcome
-//! bodies as residuals against a prediction ([`predict`]); a small cache keeps decoded
+//! memory-mapped. Bodies are compressed by default, block by block (`codec.rs`), outcome
+//! bodies as residuals against a prediction (`predict.rs`); a small cache keeps decoded
 //! blocks. Each body block is checked the first time it is read.
 
 mod bodies;

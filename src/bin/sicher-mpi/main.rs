@@ -177,33 +177,12 @@ fn usage(link: &dyn Link, error: clap::Error) -> i32 {
     if help {
         let _ = error.print();
     } else {
-        say(&format!("{} (see --help)", one_line(&error.to_string())));
+        say(&format!(
+            "{} (see --help)",
+            cli::errors::usage_line(&error.to_string())
+        ));
     }
     code
-}
-
-/// Most characters of a usage error: clap quotes the offending argument whole.
-const MAX_USAGE_LINE: usize = 300;
-
-/// Folds clap's message (everything before the usage block) onto one line, escaped and
-/// cut short.
-fn one_line(message: &str) -> String {
-    let line = message
-        .lines()
-        .take_while(|line| !line.trim().is_empty())
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join(" ");
-    let line = line.trim_start_matches("error: ");
-    let mut out: String = line
-        .chars()
-        .take(MAX_USAGE_LINE)
-        .flat_map(char::escape_default)
-        .collect();
-    if line.chars().count() > MAX_USAGE_LINE {
-        out.push('…');
-    }
-    out
 }
 
 /// SIGINT, SIGTERM and SIGHUP (mpirun sends SIGTERM to every rank when one dies or the

@@ -8,6 +8,7 @@ use super::period::{find_proved, Periodicity, ProofBound};
 use super::values::{check_request, engine, Method, Nimber, Sequence};
 use crate::error::{Error, Hint, Result};
 use crate::game::{Convention, Game, Heap, Position, Ruleset};
+use crate::theory::invariant::{self, HeapInvariant};
 
 /// Heaps up to this size are simply computed; above it sicher first looks for a proved
 /// period, which makes every heap size cheap.
@@ -213,28 +214,12 @@ impl NimOracle {
     pub fn verdict(&self, position: &Position) -> Verdict {
         let heaps = position.heaps();
         let nim_sum = heaps.iter().fold(0, |acc, &h| acc ^ self.value(h));
-        let winning_move = (nim_sum != 0)
-            .then(|| {
-                heaps.iter().find_map(|&h| {
-                    let target = self.value(h) ^ nim_sum;
-                    (target < self.value(h))
-                        .then(|| self.option_with_value(h, target))
-                        .flatten()
-                        .map(|leaves| {
-                            let mut rest = heaps.to_vec();
-                            if let Some(i) = rest.iter().position(|&x| x == h) {
-                                rest.remove(i);
-                            }
-                            rest.extend_from_slice(&leaves);
-                            WinningMove {
-                                heap: h,
-                                leaves,
-                                after: Position::new(rest),
-                            }
-                        })
-                })
-            })
-            .flatten();
+        let winning_move =
+            invariant::winning_move(self, &self.ruleset, heaps).map(|found| WinningMove {
+                heap: found.heap,
+                leaves: found.leaves,
+                after: Position::from_canonical(found.after),
+            });
         Verdict {
             win: nim_sum != 0,
             nim_sum,
@@ -310,5 +295,38 @@ impl NimOracle {
             }
         });
         answer
+    }
+}
+
+/// Normal play's nim-sum as a theory's invariant: a heap's element is its nim-value, XOR
+/// combines them, and nim-sum 0 is unsafe. A winning move lowers one heap's value to the
+/// rest's nim-sum, so the option is looked up by value (through the proved period for
+/// heaps beyond the computed values).
+impl HeapInvariant for NimOracle {
+    type Element = u64;
+
+    fn identity(&self) -> u64 {
+        0
+    }
+
+    fn element(&self, heap: Heap) -> Option<u64> {
+        // Callers check `covers` first, as for `value`.
+        Some(self.value(heap))
+    }
+
+    fn combine(&self, a: u64, b: u64) -> u64 {
+        a ^ b
+    }
+
+    fn is_unsafe(&self, nim_sum: u64) -> bool {
+        nim_sum == 0
+    }
+
+    fn direct_option(&self, heap: Heap, rest: u64) -> Option<Option<Vec<Heap>>> {
+        Some(
+            (rest < self.value(heap))
+                .then(|| self.option_with_value(heap, rest))
+                .flatten(),
+        )
     }
 }

@@ -14,7 +14,7 @@
 //! descriptions of MisereSolver (Plambeck, "Advances in losing", 2006; Siegel's answers
 //! on the miseregames blog, 2007: candidates whose least failures increase, reduction
 //! at every stage, a verification theorem) and Siegel's valid transition tables; see
-//! [`construct`] and [`verify`] (module docs) for the algorithm. No code was consulted.
+//! `construct.rs` and `verify.rs` (module docs) for the algorithm. No code was consulted.
 //!
 //! # What is proved
 //!

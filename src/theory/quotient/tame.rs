@@ -20,14 +20,14 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::ops::ControlFlow;
 
 use super::construct::Budget;
 use super::monoid::Table;
 use super::verify::{verify, Generator, Verdict};
 use super::{QuotientError, MAX_HEAPS};
-use crate::game::{child_into, OptionTable, Ruleset};
+use crate::game::{OptionTable, Ruleset};
 use crate::theory::grundy::MexSet;
+use crate::theory::invariant::{self, HeapInvariant};
 
 /// A genus `g^{γ0 γ1 ...}`; the last two `γ`s repeat forever.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -277,49 +277,37 @@ impl TameAnalysis {
     /// Misère outcome by the misère Nim rule on nim-values: `Some(true)` when the player
     /// to move wins, `None` when a heap lies beyond the tame range.
     pub fn outcome(&self, heaps: &[u64]) -> Option<bool> {
-        let (g, f) = heaps.iter().try_fold((0u64, false), |(g, f), &h| {
-            self.heap(h).map(|(v, w)| (g ^ v, f || w))
-        })?;
-        Some(misere_nim_safe(g, f))
+        invariant::outcome(self, heaps)
+    }
+}
+
+/// The tame misère rule as a theory's invariant: a heap's element is its nim-value and
+/// whether it is firm (nim-value 2 or more somewhere below it, in the tame sense), XOR and
+/// "any firm" combine them, and misère Nim's rule decides.
+impl HeapInvariant for TameAnalysis {
+    type Element = (u64, bool);
+
+    fn identity(&self) -> (u64, bool) {
+        (0, false)
     }
 
+    fn element(&self, heap: u64) -> Option<(u64, bool)> {
+        self.heap(heap)
+    }
+
+    fn combine(&self, a: (u64, bool), b: (u64, bool)) -> (u64, bool) {
+        (a.0 ^ b.0, a.1 || b.1)
+    }
+
+    fn is_unsafe(&self, (nim_sum, firm): (u64, bool)) -> bool {
+        !misere_nim_safe(nim_sum, firm)
+    }
+}
+
+impl TameAnalysis {
     /// A winning move within the tame range, as the position after it.
     pub fn winning_move(&self, ruleset: &Ruleset, heaps: &[u64]) -> Option<Vec<u64>> {
-        let mut sorted: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
-        sorted.sort_unstable();
-        let values: Vec<(u64, bool)> = sorted
-            .iter()
-            .map(|&h| self.heap(h))
-            .collect::<Option<_>>()?;
-        let g = values.iter().fold(0, |a, v| a ^ v.0);
-        let firm_count = values.iter().filter(|v| v.1).count();
-        if !misere_nim_safe(g, firm_count > 0) {
-            return None;
-        }
-        for i in 0..sorted.len() {
-            if i > 0 && sorted[i] == sorted[i - 1] {
-                continue;
-            }
-            let rest_g = g ^ values[i].0;
-            let rest_firm = firm_count - values[i].1 as usize > 0;
-            let mut found = None;
-            let _ = ruleset.for_each_heap_option(sorted[i], |parts| {
-                let after = parts.iter().try_fold((rest_g, rest_firm), |(g, f), &h| {
-                    self.heap(h).map(|(v, w)| (g ^ v, f || w))
-                });
-                if after.is_some_and(|(g, f)| !misere_nim_safe(g, f)) {
-                    let mut child = Vec::new();
-                    child_into(&sorted, &[i], parts, &mut child);
-                    found = Some(child);
-                    return ControlFlow::Break(());
-                }
-                ControlFlow::Continue(())
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+        invariant::winning_move(self, ruleset, heaps).map(|found| found.after)
     }
 }
 
