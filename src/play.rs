@@ -445,6 +445,8 @@ pub fn is_move(ruleset: &Ruleset, from: &Position, to: &Position) -> bool {
         match ruleset {
             Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => parts.len() <= 1 && taken >= 1,
             Ruleset::Subtraction(set) => parts.len() <= 1 && set.contains(&taken),
+            Ruleset::InfiniteSubtraction(family) => parts.len() <= 1 && family.contains(taken),
+            Ruleset::Custom(custom) => custom.is_option(h, parts),
             Ruleset::Grundy => parts.len() == 2 && taken == 0 && parts[0] != parts[1],
             Ruleset::TakeBreak(code) => {
                 let digit = code.digit(taken);

@@ -104,6 +104,7 @@ pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
         preperiod: period.map(|p| p.preperiod),
         period: period.map(|p| p.period),
         proved_at: period.and_then(|p| p.proved_at),
+        saltus: period.map_or(0, |p| p.saltus),
         kind,
     })
 }
@@ -143,6 +144,7 @@ fn quotient_series(game: &Game, max: u64) -> Result<Series> {
         preperiod: None,
         period: None,
         proved_at: None,
+        saltus: 0,
         kind: SeriesKind::Integer,
     })
 }

@@ -1212,6 +1212,7 @@ fn forge_field(rng: &mut Rng, header: &mut Header) {
                     period: Some(Periodicity {
                         preperiod: int(rng),
                         period: int(rng),
+                        saltus: 0,
                         proved_at: Some(int(rng)),
                     }),
                 },

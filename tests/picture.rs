@@ -265,6 +265,7 @@ fn kayles_series() -> Series {
         preperiod: Some(71),
         period: Some(12),
         proved_at: Some(167),
+        saltus: 0,
         kind: SeriesKind::NimValues,
     }
 }
@@ -306,6 +307,7 @@ fn plots_decode_at_the_requested_size_and_are_not_blank() {
         preperiod: Some(0),
         period: Some(7),
         proved_at: Some(11),
+        saltus: 0,
         kind: SeriesKind::Outcomes,
     };
     let mut bytes = Vec::new();

@@ -220,6 +220,7 @@ impl Chain {
 
     /// Answers a position from the first source that covers it.
     pub fn answer(&mut self, position: &Position, query: Query) -> Result<Answer> {
+        self.prepare(position)?;
         for source in self.in_order() {
             if let Some(answer) = source.answer(position, query)? {
                 return Ok(answer);
@@ -231,12 +232,21 @@ impl Chain {
     /// Every winning move of a position (every move with its value, when the query
     /// requires the remoteness), from the first source that covers it.
     pub fn solve(&mut self, position: &Position, query: Query) -> Result<Solution> {
+        self.prepare(position)?;
         for source in self.in_order() {
             if let Some(solution) = source.solve(position, query)? {
                 return Ok(solution);
             }
         }
         Err(self.uncovered(position))
+    }
+
+    /// Readies the options of every heap the position's play meets (moves only lead to
+    /// smaller heaps): a script is run for the heap sizes not asked yet, before any source
+    /// reads them in its loops.
+    fn prepare(&self, position: &Position) -> Result<()> {
+        let largest = position.heaps().iter().copied().max().unwrap_or(0);
+        self.game.ruleset.prepare(largest)
     }
 
     fn uncovered(&self, position: &Position) -> Error {

@@ -54,7 +54,7 @@ pub struct SearchSource {
 /// The engine that answers remoteness.
 enum Valued {
     Search(Box<RemotenessSolver>),
-    Plain(PlainRemoteness),
+    Plain(Box<PlainRemoteness>),
 }
 
 impl SearchSource {
@@ -114,7 +114,7 @@ impl SearchSource {
                 }
                 Valued::Search(Box::new(solver))
             }
-            Engine::Plain => Valued::Plain(PlainRemoteness::new(game)),
+            Engine::Plain => Valued::Plain(Box::new(PlainRemoteness::new(game))),
         })
     }
 

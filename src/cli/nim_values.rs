@@ -29,7 +29,8 @@ const EXAMPLES: &str = "Examples:
   sicher nim-values kayles --max 100
   sicher nim-values octal:0.6 --max 1000000 --json > values.json
   sicher nim-values grundy --max 1000 --method reference
-  sicher nim-values kayles --max 100000 --write kayles.nim && sicher check kayles 7 9 --nim-table kayles.nim";
+  sicher nim-values kayles --max 100000 --write kayles.nim && sicher check kayles 7 9 --nim-table kayles.nim
+  sicher nim-values subtraction:squares --max 10000 --bfile > b-squares.txt";
 
 /// Arguments of `sicher nim-values`.
 #[derive(Args, Debug)]
@@ -45,8 +46,11 @@ pub struct NimValuesArgs {
     #[arg(long, value_enum, default_value_t = ValuesMethod::Fast)]
     pub method: ValuesMethod,
     /// Print `{"values": [...]}`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "bfile")]
     pub json: bool,
+    /// Print the values as an OEIS b-file: one `n a(n)` line per heap size, nothing else.
+    #[arg(long)]
+    pub bfile: bool,
     /// No progress bar, even on a terminal.
     #[arg(long, short)]
     pub quiet: bool,
@@ -100,6 +104,7 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     let len = len as usize;
     while sequence.values().len() < len {
         let next = (sequence.values().len() + CHUNK).min(len);
+        game.ruleset.prepare(next as u64 - 1)?;
         sequence.extend_to(next);
         bar.set_position(next as u64);
     }
@@ -134,7 +139,17 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.json {
+    if args.bfile {
+        let mut line = Vec::with_capacity(1 << 16);
+        for (n, &v) in values.iter().enumerate() {
+            line.extend_from_slice(format!("{n} {v}\n").as_bytes());
+            if line.len() >= 1 << 16 {
+                out.write_all(&line).map_err(stdout_error)?;
+                line.clear();
+            }
+        }
+        out.write_all(&line).map_err(stdout_error)?;
+    } else if args.json {
         let record = Record {
             game: game.ruleset.spec(),
             name: game.name.clone(),

@@ -220,6 +220,8 @@ struct PlotReport {
     values: u64,
     preperiod: Option<u64>,
     period: Option<u64>,
+    /// `s` of an arithmetic period, G(n + period) = G(n) + s (0: ordinary), with `period`.
+    saltus: Option<u64>,
     proved_at: Option<u64>,
     summary: String,
 }
@@ -244,6 +246,7 @@ pub fn run_plot(args: &PlotArgs) -> Result<()> {
         values: series.values.len() as u64,
         preperiod: series.preperiod,
         period: series.period,
+        saltus: series.period.map(|_| series.saltus),
         proved_at: series.proved_at,
         summary: series.proof_summary(),
     };

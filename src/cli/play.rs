@@ -152,6 +152,9 @@ fn play(args: &PlayArgs) -> Result<()> {
         First::You => Player::You,
         First::Computer => Player::Computer,
     };
+    // The legal moves are listed before the first answer: ready the start's heaps.
+    game.ruleset
+        .prepare(start.heaps().iter().copied().max().unwrap_or(0))?;
     let mut session = Session::new(&game, &policy, start, first)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     session.set_level(args.level, seed)?;

@@ -22,6 +22,8 @@ struct SolutionRecord<'a> {
     solved: bool,
     preperiod: Option<u64>,
     period: Option<u64>,
+    /// `s` with G(n + period) = G(n) + s from the pre-period on (0: ordinary periodicity).
+    saltus: Option<u64>,
     proved_at: Option<u64>,
     /// Largest heap size computed.
     computed_to: u64,
@@ -59,6 +61,7 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
                 solved: solution.proved(),
                 preperiod: found.map(|f| f.preperiod),
                 period: found.map(|f| f.period),
+                saltus: found.map(|f| f.saltus),
                 proved_at: found.and_then(|f| f.proved_at),
                 computed_to: solution.computed.saturating_sub(1),
                 values,
@@ -103,6 +106,12 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
         line.push(b'\n');
         out.write_all(&line).map_err(stdout_error)?;
         match solution.sequence {
+            SolvedSequence::NimValues(_) if found.saltus > 0 => writeln!(
+                out,
+                "G(n) = G({n0} + (n - {n0}) mod {p}) + {s}·floor((n - {n0}) / {p}) for n >= {n0}; a position is unsafe (the player to move loses) exactly when the XOR of its heaps' values is 0",
+                p = found.period,
+                s = found.saltus
+            ),
             SolvedSequence::NimValues(_) => writeln!(
                 out,
 
@@ -138,6 +147,25 @@ fn describe(game: &Game, solution: &Solution) -> String {
     }
     let computed_to = solution.computed.saturating_sub(1);
     match solution.periodicity {
+        Some(found) if found.saltus > 0 => match found.proved_at {
+            Some(at) => format!(
+                "{head}: solved. {capital} is arithmetic periodic: G(n + {p}) = G(n) + {s} for n >= {n0} (period {p}, saltus {s}), proved by the arithmetic-periodicity test for all-but subtraction games with the values up to n = {at}",
+                p = found.period,
+                s = found.saltus,
+                n0 = found.preperiod
+            ),
+            None => format!(
+                "{head}: not solved. {capital} looks arithmetic periodic, G(n + {p}) = G(n) + {s} for n >= {n0} (period {p}, saltus {s}), observed in the values up to n = {computed_to} and not proved: {}",
+                if solution.arithmetic_theorem {
+                    "the test needs more values (raise --max)"
+                } else {
+                    "no arithmetic-periodicity theorem covers this ruleset"
+                },
+                p = found.period,
+                s = found.saltus,
+                n0 = found.preperiod
+            ),
+        },
         Some(found) => match found.proved_at {
             Some(at) => format!(
                 "{head}: solved. {} has period {} from n = {}, proved by the periodicity theorem with the values up to n = {at}",

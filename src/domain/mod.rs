@@ -74,9 +74,19 @@ impl Domain {
     }
 
     /// Refuses domains the game's moves could leave: splitting moves add heaps, so only
-    /// `--total` bounds them.
+    /// `--total` bounds them, and a script's option that leaves more tokens than its heap
+    /// breaks a bound on the total. Readies the options of the domain's heaps first (a
+    /// script is run for each; its failure is the error).
     pub fn check_game(&self, game: &Game) -> Result<()> {
-        if matches!(self, Domain::Heaps { .. }) && game.ruleset.splits() {
+        let largest = match *self {
+            Domain::Heaps { max, .. } => max,
+            Domain::Total { total } => total,
+        };
+        game.ruleset.prepare(largest)?;
+        if let Domain::Total { total } = *self {
+            game.ruleset.check_total(total)?;
+        }
+        if matches!(self, Domain::Heaps { .. }) && game.ruleset.parts_up_to(largest) > 1 {
             return Err(Error::input(format!(
                 "{} splits heaps, so a position can outgrow a bound on its heaps",
                 game.ruleset

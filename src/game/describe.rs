@@ -1,5 +1,8 @@
 //! Where games come from: shipped descriptions (embedded in the binary), `.toml` files,
-//! and inline specs such as `octal:0.77` or `subtraction:1,3,4`.
+//! and inline specs such as `octal:0.77`, `subtraction:1,3,4` or `subtraction:squares`.
+//! A description may also give its rules as a script (`rules = "script"`), whose inline
+//! spec, `script:` and a hash of its text, names it in table headers: it finds the rules
+//! only while the description they came from is loaded.
 
 use std::path::Path;
 
@@ -7,8 +10,11 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::code::{Radix, TakeBreakCode};
+use super::custom::CustomRules;
 use super::position::Position;
 use super::rules::{Ruleset, MOORE_MAX_K};
+use super::script::ScriptSource;
+use super::subtraction::SubtractionFamily;
 use super::{Convention, Game};
 use crate::error::{quote, Error, Result};
 
@@ -36,6 +42,12 @@ const SHIPPED: &[ShippedGame] = shipped!(
     "wythoff",
     "moore-2",
     "subtraction-1-3-4",
+    "lasker-nim",
+    "subtract-a-square",
+    "officers",
+    "dawson-chess",
+    "guiles",
+    "kayles-script",
 );
 
 /// Every description shipped with sicher, in the order they are listed.
@@ -58,7 +70,7 @@ pub fn resolve(arg: &str) -> Result<Game> {
     }
     let names: Vec<&str> = SHIPPED.iter().map(|g| g.name).collect();
     Err(Error::input(format!(
-        "unknown game {}: give a shipped game ({}), a .toml file, or a spec such as octal:0.77, hex:0.8F, subtraction:1,3,4, moore:2",
+        "unknown game {}: give a shipped game ({}), a .toml file, or a spec such as octal:0.77, hex:0.8F, subtraction:1,3,4, subtraction:squares, moore:2",
         quote(arg),
         names.join(", ")
     )))
@@ -100,7 +112,8 @@ fn read_description(path: &Path) -> Result<String> {
 }
 
 /// Parses an inline spec such as `nim`, `octal:0.77`, `hex:0.8F`, `subtraction:1,3,4`,
-/// `grundy`, `wythoff` or `moore:2`.
+/// `subtraction:squares`, `grundy`, `wythoff` or `moore:2`; `script:...` names the rules
+/// of a script described in a file already loaded (as table headers do).
 pub fn parse_spec(spec: &str) -> Result<Game> {
     let (kind, argument) = match spec.split_once(':') {
         Some((kind, argument)) => (kind, Some(argument)),
@@ -131,7 +144,17 @@ fn build_ruleset(kind: &str, argument: Option<&str>) -> std::result::Result<Rule
                 .map(Ruleset::TakeBreak)
                 .map_err(|e| e.to_string())
         }
-        ("subtraction", Some(list)) => parse_subtraction_set(list),
+        ("subtraction", Some(list)) => match SubtractionFamily::parse(list) {
+            Some(family) => family.map(Ruleset::InfiniteSubtraction),
+            None => parse_subtraction_set(list),
+        },
+        ("script", Some(_)) => {
+            let spec = format!("{kind}:{}", argument.unwrap_or_default());
+            CustomRules::find(&spec).map(Ruleset::Custom).ok_or_else(|| {
+                "the rules of a script: give the description file that holds the script (its text's hash must match)".to_string()
+            })
+        }
+        ("script", None) => Err(needs("a description file: write the script in a .toml description")),
         ("moore", Some(k)) => {
             let k: i128 = k
                 .trim()
@@ -140,7 +163,9 @@ fn build_ruleset(kind: &str, argument: Option<&str>) -> std::result::Result<Rule
             check_moore_k(k)
         }
         ("octal" | "hex", None) => Err(needs("a code, as in octal:0.77")),
-        ("subtraction", None) => Err(needs("a set, as in subtraction:1,3,4")),
+        ("subtraction", None) => Err(needs(
+            "a set, as in subtraction:1,3,4 or subtraction:squares (also primes, powers:K, fibonacci, triangular, all-but:1,2)",
+        )),
         ("moore", None) => Err(needs("k, as in moore:2")),
         _ => Err(unknown_rules(kind)),
     }
@@ -148,7 +173,7 @@ fn build_ruleset(kind: &str, argument: Option<&str>) -> std::result::Result<Rule
 
 /// Names the rules that exist, and the one meant when only the case was wrong.
 fn unknown_rules(kind: &str) -> String {
-    const KNOWN: [&str; 7] = [
+    const KNOWN: [&str; 8] = [
         "nim",
         "octal",
         "hex",
@@ -156,13 +181,14 @@ fn unknown_rules(kind: &str) -> String {
         "grundy",
         "wythoff",
         "moore",
+        "script",
     ];
     let meant = KNOWN
         .iter()
         .find(|known| known.eq_ignore_ascii_case(kind))
         .map_or(String::new(), |known| format!("; did you mean `{known}`?"));
     format!(
-        "unknown rules {} (expected nim, octal, hex, subtraction, grundy, wythoff or moore){meant}",
+        "unknown rules {} (expected nim, octal, hex, subtraction, grundy, wythoff, moore or script){meant}",
         quote(kind)
     )
 }
@@ -210,6 +236,16 @@ fn check_subtraction_set(values: Vec<i128>) -> std::result::Result<Ruleset, Stri
     Ok(Ruleset::Subtraction(set))
 }
 
+/// A description's subtraction set: sizes, or a family by name.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SubtractionValue {
+    /// `subtraction = [1, 3, 4]`.
+    List(Vec<i64>),
+    /// `subtraction = "squares"`, `"powers:3"`, `"all-but:1,2"`.
+    Family(String),
+}
+
 /// The schema of a `games/*.toml` description.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -217,12 +253,15 @@ struct Description {
     name: String,
     rules: Spanned<String>,
     code: Option<Spanned<String>>,
-    subtraction: Option<Spanned<Vec<i64>>>,
+    subtraction: Option<Spanned<SubtractionValue>>,
     k: Option<Spanned<i64>>,
+    options: Option<Spanned<String>>,
     play: Option<Spanned<String>>,
     start: Option<Spanned<Vec<i64>>>,
     #[serde(default)]
     notes: String,
+    #[serde(default)]
+    reference: String,
 }
 
 /// `file:line:column` for a byte offset into `text`.
@@ -276,7 +315,7 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
     let rules_at = description.rules.span().start;
     if !matches!(
         rules,
-        "nim" | "octal" | "hex" | "subtraction" | "grundy" | "wythoff" | "moore"
+        "nim" | "octal" | "hex" | "subtraction" | "grundy" | "wythoff" | "moore" | "script"
     ) {
         return Err(fail(rules_at, unknown_rules(rules)));
     }
@@ -296,6 +335,11 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
             "k",
             description.k.as_ref().map(|k| k.span().start),
             rules == "moore",
+        ),
+        (
+            "options",
+            description.options.as_ref().map(|o| o.span().start),
+            rules == "script",
         ),
     ];
     for (key, at, used) in stray {
@@ -330,8 +374,32 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
                     "rules = \"subtraction\" needs `subtraction = [...]`".into(),
                 )
             })?;
-            check_subtraction_set(set.get_ref().iter().map(|&v| i128::from(v)).collect())
-                .map_err(|why| fail(set.span().start, why))?
+            let at = set.span().start;
+            match set.get_ref() {
+                SubtractionValue::List(list) => {
+                    check_subtraction_set(list.iter().map(|&v| i128::from(v)).collect())
+                }
+                SubtractionValue::Family(name) => match SubtractionFamily::parse(name) {
+                    Some(family) => family.map(Ruleset::InfiniteSubtraction),
+                    None => Err(format!(
+                        "subtraction = {}: give sizes as a list, as in [1, 3, 4], or a family: {}",
+                        quote(name),
+                        super::subtraction::FAMILIES
+                    )),
+                },
+            }
+            .map_err(|why| fail(at, why))?
+        }
+        "script" => {
+            let script = description.options.as_ref().ok_or_else(|| {
+                fail(
+                    rules_at,
+                    "rules = \"script\" needs `options = \"\"\" fn options(n) { ... } \"\"\"`, a Rhai function returning the options of a heap of size n".into(),
+                )
+            })?;
+            let source = ScriptSource::new(origin, script.get_ref())
+                .map_err(|why| fail(script.span().start, why))?;
+            Ruleset::Custom(CustomRules::new(Box::new(source)))
         }
         "moore" => {
             let k = description
@@ -360,6 +428,7 @@ pub fn parse_description(text: &str, origin: &str) -> Result<Game> {
     };
     let mut game = Game::new(description.name, ruleset, convention);
     game.notes = description.notes;
+    game.reference = description.reference;
     if let Some(start) = description.start {
         if let Some(bad) = start.get_ref().iter().find(|&&h| h < 0) {
             return Err(fail(
@@ -395,6 +464,20 @@ mod tests {
             parse_spec("subtraction:4,1,3").unwrap().ruleset,
             Ruleset::Subtraction(vec![1, 3, 4])
         );
+        assert_eq!(
+            parse_spec("subtraction:all-but:2,1").unwrap().ruleset,
+            Ruleset::InfiniteSubtraction(SubtractionFamily::AllBut(vec![1, 2]))
+        );
+        for spec in [
+            "subtraction:squares",
+            "subtraction:primes",
+            "subtraction:powers:2",
+            "subtraction:fibonacci",
+            "subtraction:triangular",
+            "subtraction:all-but:1,2",
+        ] {
+            assert_eq!(parse_spec(spec).unwrap().ruleset.spec(), spec);
+        }
         for bad in [
             "octal:0.78",
             "octal:",
@@ -403,9 +486,56 @@ mod tests {
             "moore:0",
             "chess",
             "nim:3",
+            "subtraction:cubes",
+            "subtraction:powers:1",
+            "subtraction:all-but:",
+            "script:0123456789abcdef",
+            "script",
         ] {
             assert!(parse_spec(bad).is_err(), "{bad} accepted");
         }
+    }
+
+    #[test]
+    fn descriptions_take_families_and_scripts() {
+        let game = parse_description(
+            "name = \"sq\"\nrules = \"subtraction\"\nsubtraction = \"squares\"\n",
+            "sq.toml",
+        )
+        .unwrap();
+        assert_eq!(game.ruleset.spec(), "subtraction:squares");
+        let err = parse_description(
+            "name = \"x\"\nrules = \"subtraction\"\nsubtraction = \"cubes\"\n",
+            "x.toml",
+        )
+        .unwrap_err();
+        assert!(err.to_string().starts_with("x.toml:3:15:"), "{err}");
+        let text = "name = \"s\"\nrules = \"script\"\noptions = \"\"\"\nfn options(n) { if n > 0 { [[n - 1]] } else { [] } }\n\"\"\"\n";
+        let game = parse_description(text, "s.toml").unwrap();
+        assert!(game.ruleset.spec().starts_with("script:"));
+        // The table header's spec finds the rules while they are loaded.
+        assert_eq!(
+            parse_spec(&game.ruleset.spec()).unwrap().ruleset,
+            game.ruleset
+        );
+        let err = parse_description(
+            "name = \"s\"\nrules = \"script\"\noptions = \"fn options(n) { [[n] \"\n",
+            "bad.toml",
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("bad.toml:3:11: the script does not compile"),
+            "{err}"
+        );
+        let err = parse_description("name = \"s\"\nrules = \"script\"\n", "none.toml").unwrap_err();
+        assert!(err.to_string().contains("needs `options"), "{err}");
+        let err = parse_description(
+            "name = \"s\"\nrules = \"nim\"\noptions = \"fn options(n) { [] }\"\n",
+            "stray.toml",
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("does not apply"), "{err}");
     }
 
     #[test]

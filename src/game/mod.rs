@@ -4,16 +4,21 @@
 //! for the cheap exact simplifications (dead heaps, cancelling pairs) it allows.
 
 mod code;
+mod custom;
 mod describe;
 mod lines;
 mod moves;
 mod options;
 mod parents;
 mod position;
+mod primes;
 mod rules;
+mod script;
+mod subtraction;
 
 pub use crate::value::Convention;
 pub use code::{Radix, TakeBreakCode};
+pub use custom::{CustomRules, HeapOptionsSource};
 pub use describe::{parse_spec, resolve, shipped_games, ShippedGame};
 pub use lines::for_each_line;
 pub use moves::{child, child_into};
@@ -21,6 +26,8 @@ pub use options::{HeapOption, OptionTable, MAX_PARTS};
 pub use parents::ParentBounds;
 pub use position::{parse_heap, Heap, Position};
 pub use rules::{OptionShape, Ruleset, MOORE_MAX_K};
+pub use script::ScriptSource;
+pub use subtraction::SubtractionFamily;
 
 /// How many heap sizes get their "has a move" answer cached up front.
 const DEAD_CACHE: u64 = 4096;
@@ -38,6 +45,8 @@ pub struct Game {
     pub start: Option<Position>,
     /// One line about the game.
     pub notes: String,
+    /// Where the game is studied (a book, a paper, an OEIS entry), if the description says.
+    pub reference: String,
     /// `dead[h]`: a lone heap of size `h` has no move (cached for small `h`).
     dead: Vec<bool>,
 }
@@ -45,13 +54,18 @@ pub struct Game {
 impl Game {
     /// Builds a game from its parts.
     pub fn new(name: impl Into<String>, ruleset: Ruleset, convention: Convention) -> Self {
-        let dead = (0..DEAD_CACHE).map(|h| !ruleset.heap_has_move(h)).collect();
+        // A script is not run for heaps nobody asked about: its heaps read its own cache.
+        let dead = match ruleset {
+            Ruleset::Custom(_) => Vec::new(),
+            _ => (0..DEAD_CACHE).map(|h| !ruleset.heap_has_move(h)).collect(),
+        };
         Game {
             name: name.into(),
             ruleset,
             convention,
             start: None,
             notes: String::new(),
+            reference: String::new(),
             dead,
         }
     }

@@ -6,10 +6,12 @@
 //! heaps, including empty slots; take-and-break moves and Grundy's splits are undone by
 //! merging the heaps a move left (one, two or three of them, or none for a heap taken
 //! whole) into one heap holding them and the tokens taken, shape by shape
-//! ([`Ruleset::for_each_option_shape`]). A parent is reported as the heaps it removes
+//! ([`Ruleset::for_each_option_shape`]); a script's moves are undone by looking the heaps
+//! a move left up among its cached options. A parent is reported as the heaps it removes
 //! from the position and the heaps it adds (as moves are), so callers rank it without
 //! building it. A parent may be visited more than once; every parent is visited.
 
+use super::custom::CustomRules;
 use super::{Heap, OptionShape, Ruleset, MOORE_MAX_K};
 
 /// What a parent must respect to count: the bounds of the domain it must lie in.
@@ -36,7 +38,11 @@ impl Ruleset {
         visit: impl FnMut(&[usize], &[Heap]),
     ) {
         match self {
-            Ruleset::Nim | Ruleset::Subtraction(_) | Ruleset::Wythoff | Ruleset::Moore(_) => {
+            Ruleset::Nim
+            | Ruleset::Subtraction(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Wythoff
+            | Ruleset::Moore(_) => {
                 let touched = self.heaps_touched() as usize;
                 let empty_slots = bounds
                     .max_heaps
@@ -63,6 +69,14 @@ impl Ruleset {
                 // No parent takes more tokens than the budget or makes a heap above the cap.
                 let most = bounds.budget.min(bounds.cap);
                 self.for_each_option_shape(most, |shape| merge.undo(shape));
+            }
+            Ruleset::Custom(custom) => {
+                let mut merge = Merge {
+                    heaps,
+                    bounds,
+                    visit,
+                };
+                merge.look_up(custom);
             }
         }
     }
@@ -133,6 +147,52 @@ impl<V: FnMut(&[usize], &[Heap])> Merge<'_, V> {
         }
     }
 
+    /// A script's parents: every way of choosing at most three heaps of the position (one
+    /// per run of equal heaps at each rank, so each multiset once), each the option of
+    /// some larger heap, merged back into that heap.
+    fn look_up(&mut self, custom: &CustomRules) {
+        let heaps = self.heaps;
+        let n = heaps.len();
+        let cap = self.bounds.cap;
+        let mut chosen = [0usize; 3];
+        let mut parts = [0 as Heap; 3];
+        let undo = |this: &mut Self, chosen: &[usize], parts: &[Heap]| {
+            let left: Heap = parts.iter().sum();
+            let room = this.heaps.len() - chosen.len() < this.bounds.max_heaps;
+            if !room {
+                return;
+            }
+            custom.for_each_heap_with_option(parts, cap, |h| {
+                // A parent with fewer tokens than the position always fits its budget.
+                if h < left || h - left <= this.bounds.budget {
+                    (this.visit)(chosen, &[h]);
+                }
+            });
+        };
+        undo(self, &[], &[]);
+        for i in run_starts(heaps) {
+            chosen[0] = i;
+            parts[0] = heaps[i];
+            undo(self, &chosen[..1], &parts[..1]);
+            for j in i + 1..n {
+                if j > i + 1 && heaps[j] == heaps[j - 1] {
+                    continue;
+                }
+                chosen[1] = j;
+                parts[1] = heaps[j];
+                undo(self, &chosen[..2], &parts[..2]);
+                for k in j + 1..n {
+                    if k > j + 1 && heaps[k] == heaps[k - 1] {
+                        continue;
+                    }
+                    chosen[2] = k;
+                    parts[2] = heaps[k];
+                    undo(self, &chosen[..3], &parts[..3]);
+                }
+            }
+        }
+    }
+
     /// The parent with the heaps at `merged` (ascending indices) and `t` tokens joined
     /// into one heap, when it fits the domain.
     fn emit(&mut self, merged: &[usize], t: Heap) {
@@ -196,12 +256,21 @@ impl<M: FnMut(&[usize], &[Heap])> Raise<'_, M> {
                     }
                 }
             }
+            Ruleset::InfiniteSubtraction(family) => {
+                for i in run_starts(self.slots) {
+                    let room = self.cap.saturating_sub(self.slots[i]).min(budget);
+                    let _ = family.for_each_size(room, |s| {
+                        self.emit(&[(i, self.slots[i] + s)]);
+                        std::ops::ControlFlow::Continue(())
+                    });
+                }
+            }
             Ruleset::Moore(k) => {
                 let mut changes = [(0usize, 0 as Heap); MOORE_MAX_K as usize];
                 self.subsets(*k as usize, 0, 0, budget, &mut changes);
             }
-            // Splits are undone by merging heaps, not by raising them.
-            Ruleset::Grundy | Ruleset::TakeBreak(_) => {}
+            // Splits (and a script's moves) are undone by merging heaps, not by raising them.
+            Ruleset::Grundy | Ruleset::TakeBreak(_) | Ruleset::Custom(_) => {}
         }
     }
 
@@ -304,6 +373,9 @@ mod tests {
             "octal:4.07",
             "hex:0.8F",
             "octal:0.[3]",
+            "subtraction:squares",
+            "subtraction:all-but:2,3",
+            "subtraction:primes",
         ] {
             let game: Game = resolve(spec).unwrap();
             for (cap, max_heaps, total) in [(6, 3, Heap::MAX), (9, usize::MAX, 9)] {

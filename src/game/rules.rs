@@ -8,6 +8,9 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use super::code::{Radix, TakeBreakCode};
+use super::custom::CustomRules;
+use super::subtraction::SubtractionFamily;
+use crate::error::{Error, Hint, Result};
 
 /// Largest `k` accepted for Moore's Nim_k (moves then touch at most this many heaps).
 pub const MOORE_MAX_K: u32 = 16;
@@ -38,6 +41,12 @@ pub enum Ruleset {
     Wythoff,
     /// Take positive numbers of tokens from between 1 and `k` heaps at once.
     Moore(u32),
+    /// Take `s` tokens from one heap, for `s` in an infinite set named by a rule (the
+    /// squares, the primes, every size but a few, ...).
+    InfiniteSubtraction(SubtractionFamily),
+    /// The options of a lone heap of each size, as a function (a script) says: checked
+    /// and cached per process, read from the cache by every engine.
+    Custom(CustomRules),
 }
 
 /// What a ruleset's moves can do: the facts the engines decide by. Each capability names
@@ -47,7 +56,12 @@ impl Ruleset {
     /// Most heaps one move changes: 1 for one-heap rulesets, 2 for Wythoff, `k` for Moore.
     pub fn heaps_touched(&self) -> u32 {
         match self {
-            Ruleset::TakeBreak(_) | Ruleset::Subtraction(_) | Ruleset::Nim | Ruleset::Grundy => 1,
+            Ruleset::TakeBreak(_)
+            | Ruleset::Subtraction(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Custom(_)
+            | Ruleset::Nim
+            | Ruleset::Grundy => 1,
             Ruleset::Wythoff => 2,
             Ruleset::Moore(k) => *k,
         }
@@ -65,17 +79,39 @@ impl Ruleset {
             Ruleset::TakeBreak(code) => code.last_nonzero(),
             Ruleset::Subtraction(set) => set.last().copied(),
             Ruleset::Grundy => Some(0),
-            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => None,
+            // Infinite sets, and a script's options, take without a bound known up front.
+            Ruleset::Nim
+            | Ruleset::Wythoff
+            | Ruleset::Moore(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Custom(_) => None,
         }
     }
 
     /// Most heaps a move leaves where it took one: 1 when moves only shrink heaps, 2 or
-    /// 3 when they split.
+    /// 3 when they split. A script's options may leave up to [`MAX_PARTS`] heaps, which
+    /// is what it counts as, whatever its options (see [`Ruleset::parts_up_to`]).
+    ///
+    /// [`MAX_PARTS`]: super::MAX_PARTS
     pub fn max_parts(&self) -> u32 {
         match self {
             Ruleset::TakeBreak(code) => code.max_parts(),
             Ruleset::Grundy => 2,
-            Ruleset::Subtraction(_) | Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => 1,
+            Ruleset::Custom(_) => super::MAX_PARTS as u32,
+            Ruleset::Subtraction(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Nim
+            | Ruleset::Wythoff
+            | Ruleset::Moore(_) => 1,
+        }
+    }
+
+    /// Most heaps an option of a heap up to `max` leaves: [`Ruleset::max_parts`], or for
+    /// a script what its options up to `max` do (after [`Ruleset::prepare`]).
+    pub fn parts_up_to(&self, max: u64) -> u32 {
+        match self {
+            Ruleset::Custom(custom) => custom.most_parts_up_to(max),
+            _ => self.max_parts(),
         }
     }
 
@@ -85,12 +121,17 @@ impl Ruleset {
         self.max_parts() > 1
     }
 
-    /// True when some move splits a heap without removing a token, keeping the total.
+    /// True when some move splits a heap without removing a token, keeping the total (a
+    /// script may: it counts as doing so).
     pub fn splits_without_taking(&self) -> bool {
         match self {
             Ruleset::TakeBreak(code) => code.splits_without_taking(),
-            Ruleset::Grundy => true,
-            Ruleset::Subtraction(_) | Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => false,
+            Ruleset::Grundy | Ruleset::Custom(_) => true,
+            Ruleset::Subtraction(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Nim
+            | Ruleset::Wythoff
+            | Ruleset::Moore(_) => false,
         }
     }
 
@@ -98,8 +139,28 @@ impl Ruleset {
     /// (raising heaps), as the backward labeller does.
     pub fn reversible(&self) -> bool {
         match self {
-            Ruleset::Nim | Ruleset::Subtraction(_) | Ruleset::Wythoff | Ruleset::Moore(_) => true,
-            Ruleset::TakeBreak(_) | Ruleset::Grundy => false,
+            Ruleset::Nim
+            | Ruleset::Subtraction(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Wythoff
+            | Ruleset::Moore(_) => true,
+            Ruleset::TakeBreak(_) | Ruleset::Grundy | Ruleset::Custom(_) => false,
+        }
+    }
+
+    /// True when every option is one of a few shapes ([`Ruleset::for_each_option_shape`]),
+    /// so parents are found by undoing shapes; false for a script, whose parents are
+    /// looked up among its cached options instead.
+    pub fn has_option_shapes(&self) -> bool {
+        match self {
+            Ruleset::Custom(_) => false,
+            Ruleset::TakeBreak(_)
+            | Ruleset::Subtraction(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Nim
+            | Ruleset::Grundy
+            | Ruleset::Wythoff
+            | Ruleset::Moore(_) => true,
         }
     }
 
@@ -109,9 +170,67 @@ impl Ruleset {
             Ruleset::Nim => true,
             Ruleset::TakeBreak(_)
             | Ruleset::Subtraction(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Custom(_)
             | Ruleset::Grundy
             | Ruleset::Wythoff
             | Ruleset::Moore(_) => false,
+        }
+    }
+
+    /// Makes the options of every heap up to `largest` ready before an engine's loops
+    /// read them: a script is run for every heap size not asked yet (its failure is the
+    /// error, naming the script and the heap), the primes are sieved. Every entry point
+    /// calls it with the largest heap it will meet; moves only lead to smaller heaps.
+    pub fn prepare(&self, largest: u64) -> Result<()> {
+        match self {
+            Ruleset::Custom(custom) => custom.prepare(largest),
+            Ruleset::InfiniteSubtraction(family) => {
+                if let Some(limit) = family.largest_heap().filter(|&limit| largest > limit) {
+                    return Err(Error::resource(format!(
+                        "{self}: heap {largest} is above {limit}, the largest whose options sicher lists"
+                    ))
+                    .with_hint(Hint::LowerMax));
+                }
+                family.prepare(largest);
+                Ok(())
+            }
+            Ruleset::TakeBreak(_)
+            | Ruleset::Subtraction(_)
+            | Ruleset::Nim
+            | Ruleset::Grundy
+            | Ruleset::Wythoff
+            | Ruleset::Moore(_) => Ok(()),
+        }
+    }
+
+    /// True when the options of a lone heap of size `h` can be read without running
+    /// anything that may fail: always, but for a script's heaps not readied by
+    /// [`Ruleset::prepare`].
+    pub fn is_ready(&self, h: u64) -> bool {
+        match self {
+            Ruleset::Custom(custom) => custom.is_ready(h),
+            _ => true,
+        }
+    }
+
+    /// Refuses a bound on the total tokens that play could break: a script whose option of
+    /// some heap up to `total` leaves more tokens than the heap held (after
+    /// [`Ruleset::prepare`]). Every other ruleset only removes tokens.
+    pub fn check_total(&self, total: u64) -> Result<()> {
+        let Ruleset::Custom(custom) = self else {
+            return Ok(());
+        };
+        match custom.first_growing_option(total) {
+            None => Ok(()),
+            Some((h, parts)) => {
+                let list: Vec<String> = parts.iter().map(u64::to_string).collect();
+                Err(Error::input(format!(
+                    "{}: heap {h} has the option {}, which holds more tokens than the heap, so play can leave a bound on the total tokens",
+                    custom.name(),
+                    list.join(" ")
+                )))
+            }
         }
     }
 
@@ -122,6 +241,8 @@ impl Ruleset {
             Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => h > 0,
             Ruleset::Grundy => h >= 3,
             Ruleset::Subtraction(set) => set.first().is_some_and(|&s| s <= h),
+            Ruleset::InfiniteSubtraction(family) => family.smallest() <= h,
+            Ruleset::Custom(custom) => custom.has_option(h),
             Ruleset::TakeBreak(_) => {
                 let mut found = false;
                 let _ = self.for_each_heap_option(h, |_| {
@@ -158,6 +279,10 @@ impl Ruleset {
                     }
                 }
             }
+            Ruleset::InfiniteSubtraction(family) => {
+                family.for_each_size(h, |s| if s == h { visit(&[]) } else { visit(&[h - s]) })?;
+            }
+            Ruleset::Custom(custom) => custom.for_each_option(h, visit)?,
             Ruleset::Grundy => {
                 for a in 1..h.div_ceil(2) {
                     visit(&[a, h - a])?;
@@ -201,7 +326,8 @@ impl Ruleset {
     /// ones, when `s.unequal`) from `h - s.taken` tokens (all of them, when `s.parts` is
     /// 0). What engines that undo or count moves read instead of the ruleset itself. For
     /// Nim, Wythoff and Moore these are the one-heap moves, one shape per amount taken,
-    /// so `max_taken` must bound them.
+    /// so `max_taken` must bound them. A script's options have no shapes
+    /// ([`Ruleset::has_option_shapes`]): nothing is visited.
     pub fn for_each_option_shape(&self, max_taken: u64, mut visit: impl FnMut(OptionShape)) {
         let shape = |taken, parts, unequal| OptionShape {
             taken,
@@ -234,6 +360,14 @@ impl Ruleset {
                     visit(shape(s, 1, false));
                 }
             }
+            Ruleset::InfiniteSubtraction(family) => {
+                let _ = family.for_each_size(max_taken, |s| {
+                    visit(shape(s, 0, false));
+                    visit(shape(s, 1, false));
+                    ControlFlow::Continue(())
+                });
+            }
+            Ruleset::Custom(_) => {}
             Ruleset::Grundy => visit(shape(0, 2, true)),
             Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => {
                 for t in 1..=max_taken {
@@ -280,7 +414,12 @@ impl Ruleset {
                 let mut left = [0u64; MOORE_MAX_K as usize];
                 moore_moves(heaps, *k as usize, 0, 0, &mut chosen, &mut left, &mut visit)?;
             }
-            Ruleset::TakeBreak(_) | Ruleset::Subtraction(_) | Ruleset::Nim | Ruleset::Grundy => {
+            Ruleset::TakeBreak(_)
+            | Ruleset::Subtraction(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Custom(_)
+            | Ruleset::Nim
+            | Ruleset::Grundy => {
                 for i in 0..heaps.len() {
                     if i > 0 && heaps[i] == heaps[i - 1] {
                         continue;
@@ -292,7 +431,8 @@ impl Ruleset {
         ControlFlow::Continue(())
     }
 
-    /// The canonical inline spec, e.g. `octal:0.77` or `subtraction:1,3,4`.
+    /// The canonical inline spec, e.g. `octal:0.77`, `subtraction:1,3,4`,
+    /// `subtraction:squares` or, for a script, `script:` and a hash of its text.
     pub fn spec(&self) -> String {
         self.to_string()
     }
@@ -352,6 +492,8 @@ impl fmt::Display for Ruleset {
             Ruleset::Grundy => f.write_str("grundy"),
             Ruleset::Wythoff => f.write_str("wythoff"),
             Ruleset::Moore(k) => write!(f, "moore:{k}"),
+            Ruleset::InfiniteSubtraction(family) => write!(f, "subtraction:{family}"),
+            Ruleset::Custom(custom) => write!(f, "{custom}"),
         }
     }
 }
@@ -386,6 +528,10 @@ mod tests {
             "hex:0.F",
             "octal:0.[3]",
             "subtraction:1,3,4",
+            "subtraction:squares",
+            "subtraction:primes",
+            "subtraction:all-but:1,2",
+            "subtraction:fibonacci",
         ] {
             let rules = crate::game::resolve(spec).unwrap().ruleset;
             for h in 0..=24u64 {

@@ -25,7 +25,7 @@ pub(crate) fn bounds_of(ranker: &Ranker, heaps: &[Heap]) -> ParentBounds {
 /// `cap` tokens, for [`for_each_merged_parent_rank`]; `None` when its parents raise heaps
 /// instead. Listed once per labeller, so the per-position loop reads a slice.
 pub(crate) fn merge_shapes(ruleset: &Ruleset, cap: Heap) -> Option<Vec<OptionShape>> {
-    if ruleset.reversible() {
+    if ruleset.reversible() || !ruleset.has_option_shapes() {
         return None;
     }
     let mut shapes = Vec::new();

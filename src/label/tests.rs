@@ -149,7 +149,7 @@ fn strategies_agree_on_every_shipped_game_and_convention() {
             let (_, plain) = labels(shipped.name, convention, domain, Strategy::Plain);
             let (_, forward) = labels(shipped.name, convention, domain, Strategy::Forward);
             assert_eq!(plain, forward, "{} {convention}", shipped.name);
-            if !matches!(game.ruleset, Ruleset::TakeBreak(_) | Ruleset::Grundy) {
+            if game.ruleset.reversible() {
                 let (_, backward) = labels(shipped.name, convention, domain, Strategy::Backward);
                 assert_eq!(plain, backward, "{} {convention}", shipped.name);
             }

@@ -85,6 +85,8 @@ pub struct Series {
     /// The largest heap size whose value the periodicity proof used, when a theorem proved
     /// the period; needs `period`.
     pub proved_at: Option<u64>,
+    /// The saltus `s` of an arithmetic period (G(n + p) = G(n) + s); 0 for an ordinary one.
+    pub saltus: u64,
     /// What the values are.
     pub kind: SeriesKind,
 }
@@ -92,7 +94,16 @@ pub struct Series {
 impl Series {
     /// The line under the title: what is proved about the period, in words.
     pub fn proof_summary(&self) -> String {
+        let s = self.saltus;
         match (self.preperiod, self.period, self.proved_at) {
+            (Some(n0), Some(p), Some(k)) if s > 0 => {
+                format!(
+                    "period {p}, saltus {s} from n = {n0}, proved with the values up to n = {k}"
+                )
+            }
+            (Some(n0), Some(p), None) if s > 0 => {
+                format!("apparent period {p}, saltus {s} from n = {n0}, not proved")
+            }
             (Some(n0), Some(p), Some(k)) => {
                 format!("period {p} from n = {n0}, proved with the values up to n = {k}")
             }
@@ -647,6 +658,7 @@ mod tests {
             preperiod: Some(u64::MAX - 1),
             period: Some(u64::MAX),
             proved_at: Some(u64::MAX),
+            saltus: 0,
             kind: SeriesKind::Integer,
         };
         assert!(render(&series, MIN_PLOT_SIZE).is_ok());

@@ -25,7 +25,10 @@ impl NimGuide {
     pub fn new(game: &Game) -> Option<Self> {
         game.ruleset.moves_one_heap().then(|| {
             let mut values = MexReference::new(game.ruleset.clone());
-            values.push_next();
+            // A script's heaps are read only as far as the entry point readied them.
+            if game.ruleset.is_ready(0) {
+                values.push_next();
+            }
             NimGuide {
                 values,
                 exhausted: false,
@@ -36,10 +39,18 @@ impl NimGuide {
     /// Extends the values to heaps of size `max` where the budget allows.
     pub fn extend_to(&mut self, max: Heap) {
         let max = max.min(MAX_HEAP);
-        while !self.exhausted && (self.values.values().len() as Heap) <= max {
+        while !self.exhausted && (self.values.values().len() as Heap) <= max && self.ruleset_ready()
+        {
             self.values.push_next();
             self.exhausted = self.values.options_visited() > WORK_BUDGET;
         }
+    }
+
+    /// True when the next heap's options can be read (a script's, once readied).
+    fn ruleset_ready(&self) -> bool {
+        self.values
+            .ruleset()
+            .is_ready(self.values.values().len() as Heap)
     }
 
     /// The nim-value of a heap, when computed.

@@ -177,6 +177,7 @@ mod tests {
         let period = Periodicity {
             preperiod: 3,
             period: 5,
+            saltus: 0,
             proved_at: Some(20),
         };
         write_nim_values(&path, &kayles, &values, Some(period), Replace::Never).unwrap();

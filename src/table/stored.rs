@@ -52,6 +52,7 @@ impl StoredProvenance {
             3 if self.period > 0 => Provenance::Period(Periodicity {
                 preperiod: self.preperiod,
                 period: self.period,
+                saltus: 0,
                 proved_at: (self.proved_at != u64::MAX).then_some(self.proved_at),
             }),
             4 => Provenance::NimValues,
@@ -288,6 +289,7 @@ impl Header {
                 period: period.map(|(preperiod, period, proved_at)| Periodicity {
                     preperiod,
                     period,
+                    saltus: 0,
                     proved_at: Some(proved_at),
                 }),
             },

@@ -5,6 +5,7 @@
 use std::ops::ControlFlow;
 
 use super::period::{find_proved, Periodicity, ProofBound};
+use super::solution::{all_but_largest_excluded, proved_arithmetic};
 use super::values::{check_request, engine, Method, Nimber, Sequence};
 use crate::error::{Error, Hint, Result};
 use crate::game::{Convention, Game, Heap, Position, Ruleset};
@@ -26,6 +27,9 @@ pub struct NimOracle {
     stored: Option<Vec<Nimber>>,
     periodicity: Option<Periodicity>,
     bound: Option<ProofBound>,
+    /// For an all-but subtraction game, the largest size it leaves out: its arithmetic
+    /// periodicity is proved instead ([`super::prove_all_but`]).
+    all_but: Option<u64>,
 }
 
 /// A move that leaves the opponent an unsafe position.
@@ -80,6 +84,7 @@ impl NimOracle {
             stored: None,
             periodicity: None,
             bound: ProofBound::for_ruleset(ruleset),
+            all_but: all_but_largest_excluded(ruleset),
         })
     }
 
@@ -102,7 +107,7 @@ impl NimOracle {
             )));
         };
         let wanted = largest.saturating_add(1);
-        if self.bound.is_none() && wanted > self.max_len {
+        if self.bound.is_none() && self.all_but.is_none() && wanted > self.max_len {
             // Only computing every value up to the heap could answer: refuse at once.
             return Err(Error::input(format!(
                 "heap {largest} is beyond the {} nim-values sicher may compute, and {ruleset} has no periodicity theorem",
@@ -113,6 +118,7 @@ impl NimOracle {
         let done = sequence.values().len() as u64;
         let mut target = wanted.min(DIRECT_LIMIT).max(done + 1).min(self.max_len);
         loop {
+            ruleset.prepare(target.saturating_sub(1))?;
             sequence.extend_to(target as usize);
             if target >= wanted {
                 return Ok(());
@@ -123,8 +129,14 @@ impl NimOracle {
                     return Ok(());
                 }
             }
+            if let Some(t) = self.all_but {
+                if let Some(found) = proved_arithmetic(sequence.values(), t) {
+                    self.periodicity = Some(found);
+                    return Ok(());
+                }
+            }
             if target >= self.max_len {
-                let why = if self.bound.is_none() {
+                let why = if self.bound.is_none() && self.all_but.is_none() {
                     format!("{ruleset} has no periodicity theorem")
                 } else {
                     format!("no period of {ruleset} is proved within them")
@@ -163,6 +175,7 @@ impl NimOracle {
             max_len: 0,
             periodicity,
             bound,
+            all_but: all_but_largest_excluded(ruleset),
             stored: Some(values),
         })
     }
@@ -204,8 +217,11 @@ impl NimOracle {
             None => {
                 // Callers check `covers` first; a heap nothing covers counts as 0 rather
                 // than aborting.
-                let reduced = self.periodicity.map_or(0, |found| found.reduce(h));
-                self.stored(reduced).map_or(0, u64::from)
+                let Some(found) = self.periodicity else {
+                    return 0;
+                };
+                let base = self.stored(found.reduce(h)).map_or(0, u64::from);
+                base.saturating_add(found.shift(h))
             }
         }
     }
@@ -272,6 +288,11 @@ impl NimOracle {
                 }
             });
         }
+        if let (Some(found), Some(_)) = (self.periodicity, self.all_but) {
+            if h >= self.computed() {
+                return self.all_but_option(h, target, found);
+            }
+        }
         let (small, lift) = match (self.periodicity, self.bound) {
             (Some(found), Some(bound)) if h >= self.computed() => {
                 let start = bound.needed_len(found.preperiod, found.period);
@@ -295,6 +316,27 @@ impl NimOracle {
             }
         });
         answer
+    }
+
+    /// An option of a huge heap `h` of an all-but game with value `target`: a heap `m`
+    /// with G(m) = target, found from the arithmetic periodic form (each value is taken
+    /// by few heaps), such that `h - m` may be taken.
+    fn all_but_option(&self, h: Heap, target: u64, found: Periodicity) -> Option<Vec<Heap>> {
+        let Ruleset::InfiniteSubtraction(family) = &self.ruleset else {
+            return None;
+        };
+        let (n0, p, s) = (found.preperiod, found.period, found.saltus);
+        let allowed = |m: u64| m < h && family.contains(h - m);
+        let early = (0..n0.min(self.computed())).filter(|&m| self.value(m) == target);
+        let periodic = (n0..n0 + p).filter_map(|r| {
+            let base = self.value(r);
+            let k = target.checked_sub(base)?;
+            (s > 0 && k % s == 0).then(|| r.checked_add(p.checked_mul(k / s)?))?
+        });
+        early
+            .chain(periodic)
+            .find(|&m| allowed(m))
+            .map(|m| if m == 0 { Vec::new() } else { vec![m] })
     }
 }
 

@@ -1,12 +1,14 @@
 //! Sprague-Grundy theory for rulesets whose moves change one heap: nim-value sequences,
 //! their periods and proofs, complete solutions, and the normal-play fast path.
 
+mod arithmetic;
 mod fast_path;
 mod mex;
 mod period;
 mod solution;
 mod values;
 
+pub use arithmetic::{find_arithmetic, prove_all_but};
 pub use fast_path::{applies, NimOracle, Verdict, WinningMove};
 pub use mex::{mex, Marks, MexSet};
 pub use period::{find_proved, find_proved_by_scan, PeriodFinder, Periodicity, ProofBound};

@@ -36,7 +36,13 @@ impl ProofBound {
             }),
             // Grundy's splits must be unequal, which the induction's shift does not keep;
             // Nim, Wythoff and Moore take without bound.
-            Ruleset::Grundy | Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => None,
+            // Infinite subtraction sets and scripts take without a bound.
+            Ruleset::Grundy
+            | Ruleset::Nim
+            | Ruleset::Wythoff
+            | Ruleset::Moore(_)
+            | Ruleset::InfiniteSubtraction(_)
+            | Ruleset::Custom(_) => None,
         }
     }
 
@@ -58,6 +64,9 @@ pub struct Periodicity {
     pub preperiod: u64,
     /// The smallest such `p`.
     pub period: u64,
+    /// `s` with `G(n + p) = G(n) + s` for `n >= preperiod`: 0 for an ordinary period,
+    /// positive for an arithmetic one (see [`find_arithmetic`](super::find_arithmetic)).
+    pub saltus: u64,
     /// The largest heap size whose value the proof used, when a theorem proves it; `None`
     /// when the period is only apparent in the values computed.
     pub proved_at: Option<u64>,
@@ -70,6 +79,17 @@ impl Periodicity {
             h
         } else {
             self.preperiod + (h - self.preperiod) % self.period
+        }
+    }
+
+    /// What a heap of size `h` adds to the value of the index it shares
+    /// ([`reduce`](Self::reduce)): the saltus once per whole period past the pre-period.
+    pub fn shift(&self, h: u64) -> u64 {
+        if h < self.preperiod || self.saltus == 0 {
+            0
+        } else {
+            self.saltus
+                .saturating_mul((h - self.preperiod) / self.period)
         }
     }
 }
@@ -235,6 +255,7 @@ impl PeriodFinder {
                 found = Some(Periodicity {
                     preperiod,
                     period,
+                    saltus: 0,
                     proved_at: Some(self.bound.needed_len(preperiod, period) - 1),
                 });
                 // The rest stay due, as they were.
@@ -366,6 +387,7 @@ pub fn find_proved_by_scan<T: PartialEq>(seq: &[T], bound: ProofBound) -> Option
             return Some(Periodicity {
                 preperiod,
                 period,
+                saltus: 0,
                 proved_at: Some(bound.needed_len(preperiod, period) - 1),
             });
         }

@@ -4,10 +4,11 @@
 
 use std::ops::ControlFlow;
 
+use super::arithmetic::{find_arithmetic, prove_all_but};
 use super::period::{find_apparent, PeriodFinder, Periodicity, ProofBound};
 use super::values::{check_request, engine, Method, Nimber};
 use crate::error::{Error, Hint, Result};
-use crate::game::{Convention, Game, Ruleset};
+use crate::game::{Convention, Game, Ruleset, SubtractionFamily};
 
 /// Heaps computed before the first look for a period; later looks come every 1/64 more
 /// (a look costs a pass over the candidate periods, cheap next to computing the values,
@@ -36,6 +37,9 @@ pub struct Solution {
     pub periodicity: Option<Periodicity>,
     /// True when no periodicity theorem covers this ruleset.
     pub no_theorem: bool,
+    /// True when the theorem that covers it is the arithmetic-periodicity test for all-but
+    /// subtraction games (a period with a saltus), not the periodicity theorem.
+    pub arithmetic_theorem: bool,
     /// A closed form replacing the sequence (Nim).
     pub closed_form: Option<&'static str>,
     /// The pre-period then one period (when a period is known), else empty.
@@ -70,6 +74,24 @@ pub fn solve(game: &Game, max: u64, progress: &mut dyn FnMut(u64)) -> Result<Sol
     }
 }
 
+/// For an all-but subtraction game, the largest size it leaves out (`t` of the
+/// arithmetic-periodicity test, [`prove_all_but`]).
+pub(super) fn all_but_largest_excluded(ruleset: &Ruleset) -> Option<u64> {
+    match ruleset {
+        Ruleset::InfiniteSubtraction(family @ SubtractionFamily::AllBut(_)) => {
+            family.all_from().map(|from| from - 1)
+        }
+        _ => None,
+    }
+}
+
+/// The arithmetic periodicity the values of an all-but game show, when they prove it.
+pub(super) fn proved_arithmetic(values: &[Nimber], t: u64) -> Option<Periodicity> {
+    let mut found = find_arithmetic(values)?;
+    found.proved_at = Some(prove_all_but(values, &found, t)?);
+    Some(found)
+}
+
 fn next_checkpoint(at: u64) -> u64 {
     at + (at / 64).max(FIRST_CHECKPOINT)
 }
@@ -81,6 +103,7 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         computed: 0,
         periodicity: None,
         no_theorem: false,
+        arithmetic_theorem: false,
         closed_form: None,
         sequence: SolvedSequence::NimValues(Vec::new()),
     };
@@ -91,13 +114,16 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         return Ok(solution);
     }
     let bound = ProofBound::for_ruleset(ruleset);
-    solution.no_theorem = bound.is_none();
+    let all_but = all_but_largest_excluded(ruleset);
+    solution.no_theorem = bound.is_none() && all_but.is_none();
+    solution.arithmetic_theorem = all_but.is_some();
     let mut sequence = engine(ruleset, Method::Fast, len)?;
     // The looks below come more often than the engine's, so they find any proof first.
     sequence.leave_periods_to_caller();
     let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
+        ruleset.prepare(target - 1)?;
         sequence.extend_to(target as usize);
         progress(target);
         if let Some(finder) = &mut finder {
@@ -106,8 +132,15 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
                 break;
             }
         }
+        if let Some(t) = all_but {
+            if let Some(found) = proved_arithmetic(sequence.values(), t) {
+                solution.periodicity = Some(found);
+                break;
+            }
+        }
         if target == len {
-            solution.periodicity = find_apparent(sequence.values());
+            let values = sequence.values();
+            solution.periodicity = find_apparent(values).or_else(|| find_arithmetic(values));
             break;
         }
         target = next_checkpoint(target).min(len);
@@ -124,7 +157,8 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
 /// Misère play of a ruleset whose moves never leave two heaps: a lone heap's outcome
 /// depends only on its options' outcomes, so the same window argument applies.
 fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
-    if ruleset.splits() {
+    ruleset.prepare(len - 1)?;
+    if ruleset.parts_up_to(len - 1) > 1 {
         return Err(Error::input(format!(
             "no complete misère solution for {ruleset}: its moves split heaps"
         ))
@@ -136,6 +170,7 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         computed: 0,
         periodicity: None,
         no_theorem: false,
+        arithmetic_theorem: false,
         closed_form: None,
         sequence: SolvedSequence::Outcomes(Vec::new()),
     };
@@ -152,6 +187,7 @@ fn solve_misere(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     let mut finder = bound.map(PeriodFinder::new);
     let mut target = FIRST_CHECKPOINT.min(len);
     loop {
+        ruleset.prepare(target - 1)?;
         while (outcomes.len() as u64) < target {
             push_lone_heap_outcome(ruleset, &mut outcomes);
         }
@@ -200,7 +236,8 @@ fn push_lone_heap_outcome(ruleset: &Ruleset, outcomes: &mut Vec<bool>) {
 /// Whether a lone heap of each size `0..len` is safe in misère play, for rulesets that
 /// never split a heap.
 pub fn lone_heap_outcomes(ruleset: &Ruleset, len: u64) -> Result<Vec<bool>> {
-    if ruleset.splits() || !ruleset.moves_one_heap() {
+    ruleset.prepare(len.saturating_sub(1))?;
+    if ruleset.parts_up_to(len.saturating_sub(1)) > 1 || !ruleset.moves_one_heap() {
         return Err(Error::input(format!(
             "{ruleset}: a lone heap's misère outcome alone says little when moves split heaps or change several"
         )));

@@ -106,6 +106,7 @@ pub fn engine(ruleset: &Ruleset, method: Method, len: u64) -> Result<Box<dyn Seq
 /// Computes G(0..len) with the given engine.
 pub fn nim_values(ruleset: &Ruleset, method: Method, len: u64) -> Result<Vec<Nimber>> {
     let mut sequence = engine(ruleset, method, len)?;
+    ruleset.prepare(len.saturating_sub(1))?;
     sequence.extend_to(len as usize);
     Ok(sequence.into_values())
 }

@@ -157,6 +157,9 @@ pub fn compute(
             "misère quotients cover at most {MAX_HEAPS} heap sizes, not {max_heap}"
         )));
     }
+    ruleset
+        .prepare(max_heap)
+        .map_err(|e| QuotientError::Unsupported(e.to_string()))?;
     let opts = options::HeapOptions::new(ruleset, max_heap as u32);
     let mut builder = construct::Builder::new(budget.clone());
     let mut changes = Vec::new();

@@ -132,6 +132,11 @@ pub fn analyse(
     max_heap: u64,
     budget: &Budget,
 ) -> Result<TameAnalysis, QuotientError> {
+    if max_heap <= MAX_HEAPS {
+        ruleset
+            .prepare(max_heap)
+            .map_err(|e| QuotientError::Unsupported(e.to_string()))?;
+    }
     let table = match max_heap <= MAX_HEAPS {
         true => OptionTable::new(ruleset, max_heap),
         false => None,

@@ -37,6 +37,11 @@ impl MexReference {
         }
     }
 
+    /// The ruleset whose values these are.
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.ruleset
+    }
+
     /// How many options the values computed so far took, in all.
     pub fn options_visited(&self) -> u64 {
         self.options_visited
