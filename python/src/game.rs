@@ -10,6 +10,7 @@ use sicher::theory::grundy::{self, Method, SolvedSequence};
 use sicher::theory::quotient::{self, Budget};
 use sicher::{Convention, Error, Position};
 
+use crate::custom::{reraise, RaisedSlot};
 use crate::errors::{input, to_py};
 use crate::heaps::{position, to_tuple};
 use crate::interrupt::{detached, on_helper_thread, on_this_thread};
@@ -33,6 +34,8 @@ pub struct PyGame {
     /// The chain of sources, built on first use and kept (it caches nim-values,
     /// quotients and the search's table); dropped after an interrupted call.
     chain: Mutex<Option<SendChain>>,
+    /// Where the Python function of `Game.from_options` keeps what it raised.
+    raised: Option<RaisedSlot>,
 }
 
 /// A chain moved between threads whole.
@@ -52,7 +55,13 @@ impl PyGame {
         PyGame {
             game,
             chain: Mutex::new(None),
+            raised: None,
         }
+    }
+
+    /// `result`, an exception the game's Python function raised coming out as itself.
+    fn own<T>(&self, py: Python<'_>, result: PyResult<T>) -> PyResult<T> {
+        reraise(py, self.raised.as_ref(), result)
     }
 
     /// Runs `work` with this game's chain on the calling thread, without the GIL,
@@ -80,7 +89,7 @@ impl PyGame {
             // The search may have been stopped half-way through an update.
             *self.chain.lock().unwrap_or_else(|e| e.into_inner()) = None;
         }
-        result
+        self.own(py, result)
     }
 }
 
@@ -112,6 +121,39 @@ impl PyGame {
         let spec = spec.to_string();
         let game = py.detach(|| sicher::resolve(&spec)).map_err(to_py)?;
         Ok(Self::wrap(convention(game, misere)))
+    }
+
+    /// A one-heap ruleset from a Python callable: ``fn(n)`` gives the options of a lone
+    /// heap of size n, an iterable of options, each an iterable of the heap sizes the
+    /// move leaves (each smaller than n; zeros are dropped, order is free). It is
+    /// called once per heap size, in increasing order, as far as a call needs, and what
+    /// it returns is checked (a heap not smaller than n, or too many options, is
+    /// :class:`Error`); an exception it raises reaches the caller as itself. ``name``
+    /// (default: the function's ``__name__``) names the rules in messages.
+    #[staticmethod]
+    #[pyo3(signature = (r#fn, name=None, misere=false))]
+    fn from_options(
+        py: Python<'_>,
+        r#fn: Bound<'_, PyAny>,
+        name: Option<String>,
+        misere: bool,
+    ) -> PyResult<Self> {
+        let name = match name {
+            Some(name) => name,
+            None => r#fn
+                .getattr("__name__")
+                .and_then(|n| n.extract::<String>())
+                .unwrap_or_else(|_| "custom".to_string()),
+        };
+        let (ruleset, raised) = crate::custom::ruleset(py, r#fn, name.clone())?;
+        let convention = if misere {
+            Convention::Misere
+        } else {
+            Convention::Normal
+        };
+        let mut game = Self::wrap(sicher::Game::new(name, ruleset, convention));
+        game.raised = Some(raised);
+        Ok(game)
     }
 
     /// The game's name as given (a shipped name, a spec, a file's name).
@@ -212,7 +254,10 @@ impl PyGame {
             children.dedup();
             Ok(children)
         });
-        children?.iter().map(|p| to_tuple(py, p)).collect()
+        self.own(py, children)?
+            .iter()
+            .map(|p| to_tuple(py, p))
+            .collect()
     }
 
     /// The nim-values G(0), ..., G(n-1) of a lone heap (normal play; rules whose
@@ -224,10 +269,11 @@ impl PyGame {
             ));
         }
         let ruleset = self.game.ruleset.clone();
-        detached(py, move || {
+        let values = detached(py, move || {
             let values = grundy::nim_values(&ruleset, Method::Fast, n)?;
             Ok(values.into_iter().map(u64::from).collect())
-        })
+        });
+        self.own(py, values)
     }
 
     /// The complete solution of a one-heap ruleset, computing at most heap sizes
@@ -256,7 +302,7 @@ impl PyGame {
     /// less than ``n`` when the budget ran out, ``.complete`` then ``False``).
     fn quotient(&self, py: Python<'_>, n: u64) -> PyResult<Quotient> {
         let ruleset = self.game.ruleset.clone();
-        detached(py, move || {
+        let quotient = detached(py, move || {
             let (q, stopped) = quotient::compute_as_far_as(&ruleset, n, &Budget::default())
                 .map_err(Error::input)?;
             Ok(Quotient {
@@ -276,7 +322,8 @@ impl PyGame {
                 complete: stopped.is_none(),
                 stop_reason: stopped.map(|(_, stop)| stop.to_string()),
             })
-        })
+        });
+        self.own(py, quotient)
     }
 
     /// Writes a table of every position of a domain: ``total=T`` (every position of
@@ -326,7 +373,8 @@ impl PyGame {
         width: Option<u32>,
         height: Option<u32>,
     ) -> PyResult<crate::picture::Picture> {
-        crate::picture::plot(py, &self.game, max, width, height)
+        let plot = crate::picture::plot(py, &self.game, max, width, height);
+        self.own(py, plot)
     }
 }
 
@@ -410,7 +458,8 @@ pub struct Solution {
     pub preperiod: Option<u64>,
     /// The period's length, if one showed up.
     pub period: Option<u64>,
-    /// What a period adds to the values (0 for ordinary periodicity), if one showed up.
+    /// What each period adds to the values: 0 for ordinary periodicity, positive for
+    /// arithmetic periodicity (``None`` when no period showed up).
     pub saltus: Option<u64>,
     /// Normal play: nim-values of the pre-period then one period (when periodic).
     /// Misère play: whether a lone heap is safe, same layout.
@@ -442,7 +491,7 @@ impl From<grundy::Solution> for Solution {
             solved: solution.proved(),
             preperiod: found.map(|f| f.preperiod),
             period: found.map(|f| f.period),
-            saltus: found.map(|_| 0),
+            saltus: found.map(|f| f.saltus),
             values,
             proved_at: found.and_then(|f| f.proved_at),
             computed: solution.computed,

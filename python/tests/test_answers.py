@@ -117,6 +117,18 @@ def test_solution():
     assert not unsolved.solved
 
 
+def test_arithmetic_periodicity():
+    # Lasker's Nim: G(n + 4) = G(n) + 4 from n = 1 (apparent; no theorem proves it).
+    lasker = sicher.Game("lasker-nim").solution()
+    assert (lasker.preperiod, lasker.period, lasker.saltus) == (1, 4, 4)
+    values = sicher.Game("lasker-nim").nim_values(40)
+    for n in range(1, 36):
+        assert values[n + 4] == values[n] + 4
+    # All-but subtraction games: proved.
+    all_but = sicher.Game("subtraction:all-but:1,2").solution()
+    assert all_but.solved and (all_but.period, all_but.saltus) == (3, 1)
+
+
 def test_quotient():
     q = sicher.Game("kayles", misere=True).quotient(20)
     assert q.complete and q.covered == 20 and not q.final
