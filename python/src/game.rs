@@ -249,6 +249,10 @@ impl PyGame {
         let position = position(heaps)?;
         let game = &self.game;
         let (children, _) = on_this_thread(py, |_| {
+            // Rules from a function are asked for each heap size first (an exception
+            // there is the call's).
+            let largest = position.heaps().last().copied().unwrap_or(0);
+            game.ruleset.prepare(largest)?;
             let mut children = game.children(&position);
             children.sort();
             children.dedup();

@@ -91,6 +91,11 @@ def test_exceptions_reach_the_caller_as_themselves():
 
     with pytest.raises(KeyError):
         sicher.Game.from_options(generator).check([4])
+    # Every call that reads the rules, moves() included.
+    with pytest.raises(Refused):
+        sicher.Game.from_options(options).moves([8])
+    with pytest.raises(Refused):
+        sicher.Game.from_options(options).picture(8)
 
 
 def test_bad_options_are_bad_input():
