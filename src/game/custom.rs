@@ -570,4 +570,15 @@ mod tests {
         }
         assert!(rules("test:huge", None).prepare(MAX_HEAP + 1).is_err());
     }
+
+    #[test]
+    fn a_spec_of_any_kind_finds_rules_alive() {
+        let live = rules("function:kayles-alive", None);
+        let game = crate::game::parse_spec("function:kayles-alive").unwrap();
+        assert!(
+            matches!(&game.ruleset, crate::game::Ruleset::Custom(found) if found.spec() == live.spec())
+        );
+        drop((live, game));
+        assert!(crate::game::parse_spec("function:kayles-alive").is_err());
+    }
 }

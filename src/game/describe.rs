@@ -167,6 +167,11 @@ fn build_ruleset(kind: &str, argument: Option<&str>) -> std::result::Result<Rule
             "a set, as in subtraction:1,3,4 or subtraction:squares (also primes, powers:K, fibonacci, triangular, all-but:1,2)",
         )),
         ("moore", None) => Err(needs("k, as in moore:2")),
+        // Rules a caller's function gives (a Python function, say), named by the spec
+        // its source chose: found while they are alive in this process.
+        (_, Some(argument)) => CustomRules::find(&format!("{kind}:{argument}"))
+            .map(Ruleset::Custom)
+            .ok_or_else(|| unknown_rules(kind)),
         _ => Err(unknown_rules(kind)),
     }
 }

@@ -1,0 +1,76 @@
+//! sicher's errors as Python exceptions: bad input is `sicher.Error` (a `ValueError`),
+//! damaged tables and refused work are its subclasses, file trouble is `OSError` (with
+//! the usual subclasses), an interruption is `KeyboardInterrupt`.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{
+    PyFileExistsError, PyFileNotFoundError, PyKeyboardInterrupt, PyOSError, PyRuntimeError,
+    PyValueError,
+};
+use pyo3::PyErr;
+use sicher::ErrorKind;
+
+create_exception!(
+    sicher,
+    Error,
+    PyValueError,
+    "Bad input: an unknown game, a malformed spec, a negative heap, a position outside a table, a request the rules cannot answer."
+);
+create_exception!(
+    sicher,
+    DamagedTableError,
+    Error,
+    "A table or quotient file that is damaged, truncated, of another format version, or written for another game."
+);
+create_exception!(
+    sicher,
+    ResourceError,
+    Error,
+    "Work refused because it would not fit: memory, sizes, counts, or a budget that ran out."
+);
+
+/// The Python exception for a library error.
+pub fn to_py(error: sicher::Error) -> PyErr {
+    let text = error.to_string();
+    match error {
+        sicher::Error::Io { path, source } => {
+            let errno = source.raw_os_error();
+            // Python words it `[Errno 2] No such file or directory: 'path'`.
+            let os = source.to_string();
+            let message = match os.find(" (os error") {
+                Some(at) => os[..at].to_string(),
+                None => format!("{}: {os}", path.display()),
+            };
+            let filename = path.display().to_string();
+            match (error_kind_of(&source), errno) {
+                (ErrorKind::NotFound, Some(errno)) => {
+                    PyFileNotFoundError::new_err((errno, message, filename))
+                }
+                (ErrorKind::NotFound, None) => PyFileNotFoundError::new_err(message),
+                (_, Some(errno)) => PyOSError::new_err((errno, message, filename)),
+                (_, None) => PyOSError::new_err(message),
+            }
+        }
+        sicher::Error::Exists { .. } => PyFileExistsError::new_err(text),
+        sicher::Error::Interrupted => PyKeyboardInterrupt::new_err(text),
+        sicher::Error::Internal(_) => PyRuntimeError::new_err(text),
+        other => match other.kind() {
+            ErrorKind::Damaged => DamagedTableError::new_err(text),
+            ErrorKind::Resource => ResourceError::new_err(text),
+            _ => Error::new_err(text),
+        },
+    }
+}
+
+fn error_kind_of(source: &std::io::Error) -> ErrorKind {
+    if source.kind() == std::io::ErrorKind::NotFound {
+        ErrorKind::NotFound
+    } else {
+        ErrorKind::Io
+    }
+}
+
+/// Bad input, from the bindings themselves.
+pub fn input(message: impl Into<String>) -> PyErr {
+    Error::new_err(message.into())
+}

@@ -1,0 +1,557 @@
+//! `sicher.Game`: a game (rules and convention) with the chain of answer sources that
+//! answers its positions, and the theory of its lone heaps.
+
+use std::sync::Mutex;
+
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use sicher::answer::{Chain, Policy, Query, Remoteness};
+use sicher::theory::grundy::{self, Method, SolvedSequence};
+use sicher::theory::quotient::{self, Budget};
+use sicher::{Convention, Error, Position};
+
+use crate::custom::{reraise, RaisedSlot};
+use crate::errors::{input, to_py};
+use crate::heaps::{position, to_tuple};
+use crate::interrupt::{detached, on_helper_thread, on_this_thread};
+
+/// A game: its rules and convention (normal or misère play).
+///
+/// ``Game(spec, misere=None)`` takes what the command line takes: a shipped name
+/// (``"kayles"``, ``"nim"``, ``"wythoff"``), an inline spec (``"octal:0.77"``,
+/// ``"subtraction:1,3,4"``) or a description file (``"mygame.toml"``). ``misere=True``
+/// asks for misère play (the last player to move loses), ``misere=False`` for normal
+/// play; ``None`` keeps the description's convention (normal for shipped games).
+///
+/// Positions are iterables of heap sizes in any order (zeros are empty heaps), or a
+/// string such as ``"3 4 5"``. Positions the methods return are tuples of heap sizes,
+/// ascending. Answers come from the fastest source that covers the position:
+/// nim-values, closed forms, misère quotients, then the search; tables on disk are
+/// read with :class:`Table`.
+#[pyclass(module = "sicher", name = "Game", frozen)]
+pub struct PyGame {
+    pub game: sicher::Game,
+    /// The chain of sources, built on first use and kept (it caches nim-values,
+    /// quotients and the search's table); dropped after an interrupted call.
+    chain: Mutex<Option<SendChain>>,
+    /// Where the Python function of `Game.from_options` keeps what it raised.
+    raised: Option<RaisedSlot>,
+}
+
+/// A chain moved between threads whole.
+///
+/// `Chain` is not `Send` only because its search source shares its progress hook
+/// between its two engines through an `Rc` (and holds them as trait objects without a
+/// `Send` bound). Every clone of that `Rc` lives inside the chain, and the hooks this
+/// module installs capture only `Arc`s, so moving the whole chain to another thread
+/// moves every owner of the `Rc` together; it is only ever used under the mutex.
+struct SendChain(Chain);
+
+// SAFETY: see above: no part of the chain is shared with anything outside it.
+unsafe impl Send for SendChain {}
+
+impl PyGame {
+    pub fn wrap(game: sicher::Game) -> Self {
+        PyGame {
+            game,
+            chain: Mutex::new(None),
+            raised: None,
+        }
+    }
+
+    /// `result`, an exception the game's Python function raised coming out as itself.
+    fn own<T>(&self, py: Python<'_>, result: PyResult<T>) -> PyResult<T> {
+        reraise(py, self.raised.as_ref(), result)
+    }
+
+    /// Runs `work` with this game's chain on the calling thread, without the GIL,
+    /// Ctrl-C stopping the search.
+    pub fn with_chain<T: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce(&mut Chain, &crate::interrupt::Watch) -> sicher::Result<T> + Send,
+    ) -> PyResult<T> {
+        let game = &self.game;
+        let chain = &self.chain;
+        let (result, cut_short) = on_this_thread(py, |watch| {
+            let mut guard = chain.lock().unwrap_or_else(|e| e.into_inner());
+            if guard.is_none() {
+                *guard = Some(SendChain(Chain::new(game, &policy())?));
+            }
+            let chain = &mut guard.as_mut().expect("just built").0;
+            let poll = std::sync::Arc::clone(watch);
+            chain.set_search_progress(Box::new(move |_| poll.poll()));
+            let result = work(chain, watch);
+            chain.set_search_progress(Box::new(|_| {}));
+            result
+        });
+        if cut_short {
+            // The search may have been stopped half-way through an update.
+            *self.chain.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        }
+        self.own(py, result)
+    }
+}
+
+/// The policy of the Python API: the defaults, without looking for tables under
+/// `tables/` (read tables with `sicher.Table`).
+fn policy() -> Policy {
+    Policy {
+        tables_dir: None,
+        ..Policy::default()
+    }
+}
+
+fn query(remoteness: bool) -> Query {
+    Query {
+        best_move: true,
+        remoteness: if remoteness {
+            Remoteness::Required
+        } else {
+            Remoteness::IfAvailable
+        },
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (spec, misere=None))]
+    fn new(py: Python<'_>, spec: &str, misere: Option<bool>) -> PyResult<Self> {
+        let spec = spec.to_string();
+        let game = py.detach(|| sicher::resolve(&spec)).map_err(to_py)?;
+        Ok(Self::wrap(convention(game, misere)))
+    }
+
+    /// A one-heap ruleset from a Python callable: ``fn(n)`` gives the options of a lone
+    /// heap of size n, an iterable of options, each an iterable of the heap sizes the
+    /// move leaves (each smaller than n; zeros are dropped, order is free). It is
+    /// called once per heap size, in increasing order, as far as a call needs, and what
+    /// it returns is checked (a heap not smaller than n, or too many options, is
+    /// :class:`Error`); an exception it raises reaches the caller as itself. ``name``
+    /// (default: the function's ``__name__``) names the rules in messages.
+    #[staticmethod]
+    #[pyo3(signature = (r#fn, name=None, misere=false))]
+    fn from_options(
+        py: Python<'_>,
+        r#fn: Bound<'_, PyAny>,
+        name: Option<String>,
+        misere: bool,
+    ) -> PyResult<Self> {
+        let name = match name {
+            Some(name) => name,
+            None => r#fn
+                .getattr("__name__")
+                .and_then(|n| n.extract::<String>())
+                .unwrap_or_else(|_| "custom".to_string()),
+        };
+        let (ruleset, raised) = crate::custom::ruleset(py, r#fn, name.clone())?;
+        let convention = if misere {
+            Convention::Misere
+        } else {
+            Convention::Normal
+        };
+        let mut game = Self::wrap(sicher::Game::new(name, ruleset, convention));
+        game.raised = Some(raised);
+        Ok(game)
+    }
+
+    /// The game's name as given (a shipped name, a spec, a file's name).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.game.name
+    }
+
+    /// The rules' canonical spec, e.g. ``"octal:0.77"``.
+    #[getter]
+    fn spec(&self) -> String {
+        self.game.ruleset.spec()
+    }
+
+    /// True in misère play (the last player to move loses).
+    #[getter]
+    fn misere(&self) -> bool {
+        self.game.convention == Convention::Misere
+    }
+
+    /// The description's start position, if it gives one.
+    #[getter]
+    fn start<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        self.game
+            .start
+            .as_ref()
+            .map(|p| to_tuple(py, p))
+            .transpose()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "sicher.Game({:?}, misere={})",
+            self.game.name,
+            if self.misere() { "True" } else { "False" }
+        )
+    }
+
+    /// Who wins ``heaps`` with best play, and how.
+    ///
+    /// Returns an :class:`Answer`: ``.win`` (the player to move wins), ``.label``
+    /// (``"safe"`` or ``"unsafe"``), ``.move`` (the position after a winning move, the
+    /// fastest when the remoteness is known, or ``None``), ``.remoteness`` (moves until
+    /// the end under best play, where the answering source has it cheaply, else
+    /// ``None``) and ``.source`` (``"grundy"``, ``"quotient"``, ``"closed-form"``,
+    /// ``"search"``). ``remoteness=True`` insists on the remoteness, as the command
+    /// line's ``--remoteness`` does (sources that cannot give it pass the position to
+    /// the search).
+    #[pyo3(signature = (heaps, remoteness=false))]
+    fn check(
+        &self,
+        py: Python<'_>,
+        heaps: &Bound<'_, PyAny>,
+        remoteness: bool,
+    ) -> PyResult<Answer> {
+        let position = position(heaps)?;
+        let answer = self.with_chain(py, |chain, _| chain.answer(&position, query(remoteness)))?;
+        Ok(Answer::from(answer))
+    }
+
+    /// Every winning move of ``heaps``: the positions after them, sorted (empty when
+    /// the player to move loses).
+    fn winning_moves<'py>(
+        &self,
+        py: Python<'py>,
+        heaps: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        let position = position(heaps)?;
+        let query = Query {
+            best_move: true,
+            remoteness: Remoteness::Skip,
+        };
+        let solution = self.with_chain(py, |chain, _| chain.solve(&position, query))?;
+        if !solution.complete {
+            return Err(crate::errors::ResourceError::new_err(format!(
+                "{position}: a heap is too large to list every winning move of {}",
+                self.game.canonical()
+            )));
+        }
+        solution
+            .winning_moves
+            .iter()
+            .map(|p| to_tuple(py, p))
+            .collect()
+    }
+
+    /// Every legal move of ``heaps``: the positions one move away, each once, sorted.
+    fn moves<'py>(
+        &self,
+        py: Python<'py>,
+        heaps: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        let position = position(heaps)?;
+        let game = &self.game;
+        let (children, _) = on_this_thread(py, |_| {
+            // Rules from a function are asked for each heap size first (an exception
+            // there is the call's).
+            let largest = position.heaps().last().copied().unwrap_or(0);
+            game.ruleset.prepare(largest)?;
+            let mut children = game.children(&position);
+            children.sort();
+            children.dedup();
+            Ok(children)
+        });
+        self.own(py, children)?
+            .iter()
+            .map(|p| to_tuple(py, p))
+            .collect()
+    }
+
+    /// The nim-values G(0), ..., G(n-1) of a lone heap (normal play; rules whose
+    /// moves change one heap).
+    fn nim_values(&self, py: Python<'_>, n: u64) -> PyResult<Vec<u64>> {
+        if self.game.convention == Convention::Misere {
+            return Err(input(
+                "nim-values describe normal play; for misère play use solution() (lone-heap outcomes) or quotient()",
+            ));
+        }
+        let ruleset = self.game.ruleset.clone();
+        let values = detached(py, move || {
+            let values = grundy::nim_values(&ruleset, Method::Fast, n)?;
+            Ok(values.into_iter().map(u64::from).collect())
+        });
+        self.own(py, values)
+    }
+
+    /// The complete solution of a one-heap ruleset, computing at most heap sizes
+    /// ``0..=max`` (``None``: the command line's default).
+    ///
+    /// Returns a :class:`Solution`: ``.solved`` (a period proved, or a closed form),
+    /// ``.preperiod``, ``.period`` and ``.saltus`` (``None`` when no period showed up),
+    /// ``.values`` (normal play: the nim-values of the pre-period and one period;
+    /// misère play: whether a lone heap of each size is safe), ``.proved_at``,
+    /// ``.computed``.
+    #[pyo3(signature = (max=None))]
+    fn solution(&self, py: Python<'_>, max: Option<u64>) -> PyResult<Solution> {
+        let game = &self.game;
+        let max = max.unwrap_or_else(|| grundy::default_max(&game.ruleset));
+        let solution =
+            on_helper_thread(py, |watch| grundy::solve(game, max, &mut |_| watch.poll()))?;
+        Ok(Solution::from(solution))
+    }
+
+    /// The misère quotient of the rules for every sum of heaps up to ``n`` (rules
+    /// whose moves change one heap), built heap by heap within the default budget.
+    ///
+    /// Returns a :class:`Quotient`: ``.order``, ``.presentation``, ``.p_portion`` (the
+    /// P-portion's elements as words in the generators), ``.final`` (always ``False``:
+    /// no periodicity theorem is applied), ``.covered`` (heaps 1..covered are covered;
+    /// less than ``n`` when the budget ran out, ``.complete`` then ``False``).
+    fn quotient(&self, py: Python<'_>, n: u64) -> PyResult<Quotient> {
+        let ruleset = self.game.ruleset.clone();
+        let quotient = detached(py, move || {
+            let (q, stopped) = quotient::compute_as_far_as(&ruleset, n, &Budget::default())
+                .map_err(Error::input)?;
+            Ok(Quotient {
+                order: q.order,
+                presentation: q.presentation(),
+                p_portion: (0..q.order as usize)
+                    .filter(|&x| q.p_portion[x])
+                    .map(|x| q.normal_forms[x].clone())
+                    .collect(),
+                heap_elements: q
+                    .heap_elements
+                    .iter()
+                    .map(|&x| q.normal_forms[x as usize].clone())
+                    .collect(),
+                covered: q.max_heap,
+                requested: n,
+                complete: stopped.is_none(),
+                stop_reason: stopped.map(|(_, stop)| stop.to_string()),
+            })
+        });
+        self.own(py, quotient)
+    }
+
+    /// Writes a table of every position of a domain: ``total=T`` (every position of
+    /// at most T tokens) or ``heaps=K, max=N`` (at most K heaps of at most N each).
+    /// ``remoteness=True`` stores each position's remoteness, not only its outcome.
+    /// The file appears whole or not at all; an existing file is replaced only with
+    /// ``overwrite=True``. Returns the :class:`Table`, open.
+    #[pyo3(signature = (path, total=None, heaps=None, max=None, remoteness=false, overwrite=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn write_table(
+        &self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        total: Option<u64>,
+        heaps: Option<u32>,
+        max: Option<u64>,
+        remoteness: bool,
+        overwrite: bool,
+    ) -> PyResult<crate::table::PyTable> {
+        crate::table::write(
+            py, &self.game, path, total, heaps, max, remoteness, overwrite,
+        )
+    }
+
+    /// The map of every two-heap position (a, b), 0 <= a, b <= max: unsafe black, safe
+    /// white (``remoteness=True``: shaded by remoteness), ``scale`` pixels per position.
+    /// Returns a :class:`Picture` (shown in Jupyter, ``.save(path)`` writes the PNG).
+    #[pyo3(signature = (max, remoteness=false, scale=1))]
+    fn picture(
+        &self,
+        py: Python<'_>,
+        max: u64,
+        remoteness: bool,
+        scale: u32,
+    ) -> PyResult<crate::picture::Picture> {
+        crate::picture::map(py, self, max, remoteness, scale)
+    }
+
+    /// The plot of the per-heap series G(0..=max) (misère play: lone-heap outcomes,
+    /// or each heap's element in the misère quotient), with the pre-period, the period
+    /// and where the proof closed. Returns a :class:`Picture`.
+    #[pyo3(signature = (max, width=None, height=None))]
+    fn plot(
+        &self,
+        py: Python<'_>,
+        max: u64,
+        width: Option<u32>,
+        height: Option<u32>,
+    ) -> PyResult<crate::picture::Picture> {
+        let plot = crate::picture::plot(py, &self.game, max, width, height);
+        self.own(py, plot)
+    }
+}
+
+/// The game with the convention `misere` forces, if any.
+pub fn convention(game: sicher::Game, misere: Option<bool>) -> sicher::Game {
+    match misere {
+        Some(true) => game.with_convention(Convention::Misere),
+        Some(false) => game.with_convention(Convention::Normal),
+        None => game,
+    }
+}
+
+/// Who wins a position, and how.
+#[pyclass(module = "sicher", frozen, get_all)]
+pub struct Answer {
+    /// The position asked about, heaps ascending.
+    pub position: Vec<u64>,
+    /// True when the player to move wins (the position is safe).
+    pub win: bool,
+    /// ``"safe"`` (the player to move wins) or ``"unsafe"``.
+    pub label: &'static str,
+    /// The position after a winning move, or ``None``.
+    #[pyo3(name = "move")]
+    pub best_move: Option<Vec<u64>>,
+    /// Moves (of both players) until the game ends under best play, when known.
+    pub remoteness: Option<u32>,
+    /// Which source answered: ``"grundy"``, ``"quotient"``, ``"closed-form"``,
+    /// ``"table"`` or ``"search"``.
+    pub source: &'static str,
+}
+
+impl From<sicher::Answer> for Answer {
+    fn from(answer: sicher::Answer) -> Self {
+        Answer {
+            position: answer.position.into_heaps(),
+            win: answer.value.is_win(),
+            label: answer.value.outcome().label(),
+            best_move: answer.best_move.map(Position::into_heaps),
+            remoteness: answer.value.remoteness(),
+            source: answer.source.name(),
+        }
+    }
+}
+
+#[pymethods]
+impl Answer {
+    fn __repr__(&self) -> String {
+        format!(
+            "Answer(position={:?}, win={}, label={:?}, move={}, remoteness={}, source={:?})",
+            self.position,
+            py_bool(self.win),
+            self.label,
+            self.best_move
+                .as_ref()
+                .map_or("None".to_string(), |m| format!("{m:?}")),
+            self.remoteness
+                .map_or("None".to_string(), |r| r.to_string()),
+            self.source
+        )
+    }
+
+    fn __bool__(&self) -> bool {
+        self.win
+    }
+}
+
+fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// A one-heap ruleset's complete solution, or how far the search for one got.
+#[pyclass(module = "sicher", frozen, get_all)]
+pub struct Solution {
+    /// True when the solution covers every heap size (a proved period or a closed form).
+    pub solved: bool,
+    /// Where the period starts, if one showed up.
+    pub preperiod: Option<u64>,
+    /// The period's length, if one showed up.
+    pub period: Option<u64>,
+    /// What each period adds to the values: 0 for ordinary periodicity, positive for
+    /// arithmetic periodicity (``None`` when no period showed up).
+    pub saltus: Option<u64>,
+    /// Normal play: nim-values of the pre-period then one period (when periodic).
+    /// Misère play: whether a lone heap is safe, same layout.
+    pub values: Py<PyAny>,
+    /// The heap size up to which the values proved the period, if proved.
+    pub proved_at: Option<u64>,
+    /// Heap sizes computed: ``0..computed``.
+    pub computed: u64,
+    /// A closed form replacing the sequence (Nim), if any.
+    pub closed_form: Option<&'static str>,
+}
+
+impl From<grundy::Solution> for Solution {
+    fn from(solution: grundy::Solution) -> Self {
+        let found = solution.periodicity;
+        let values = Python::attach(|py| match &solution.sequence {
+            SolvedSequence::NimValues(v) => v
+                .iter()
+                .map(|&x| u64::from(x))
+                .collect::<Vec<_>>()
+                .into_pyobject(py)
+                .map(|o| o.into_any().unbind()),
+            SolvedSequence::Outcomes(o) => {
+                o.clone().into_pyobject(py).map(|o| o.into_any().unbind())
+            }
+        })
+        .expect("lists convert");
+        Solution {
+            solved: solution.proved(),
+            preperiod: found.map(|f| f.preperiod),
+            period: found.map(|f| f.period),
+            saltus: found.map(|f| f.saltus),
+            values,
+            proved_at: found.and_then(|f| f.proved_at),
+            computed: solution.computed,
+            closed_form: solution.closed_form,
+        }
+    }
+}
+
+#[pymethods]
+impl Solution {
+    fn __repr__(&self) -> String {
+        let show = |v: Option<u64>| v.map_or("None".to_string(), |v| v.to_string());
+        format!(
+            "Solution(solved={}, preperiod={}, period={}, saltus={}, computed={})",
+            py_bool(self.solved),
+            show(self.preperiod),
+            show(self.period),
+            show(self.saltus),
+            self.computed
+        )
+    }
+}
+
+/// A misère quotient of a ruleset's heaps.
+#[pyclass(module = "sicher", frozen, get_all)]
+pub struct Quotient {
+    /// Number of elements.
+    pub order: u32,
+    /// The presentation, e.g. ``"a, b, c | a^2 = 1, b^3 = b, b^2 c = c, c^2 = b^2"``.
+    pub presentation: String,
+    /// The P-portion: elements (as words in the generators) whose positions are unsafe.
+    pub p_portion: Vec<String>,
+    /// The element of each heap 1..=covered, as a word.
+    pub heap_elements: Vec<String>,
+    /// Heaps 1..=covered are covered: exact for every sum of them.
+    pub covered: u64,
+    /// The largest heap asked for.
+    pub requested: u64,
+    /// True when the construction reached the heap asked for.
+    pub complete: bool,
+    /// Why the construction stopped early, if it did.
+    pub stop_reason: Option<String>,
+}
+
+#[pymethods]
+impl Quotient {
+    /// Always ``False``: no periodicity theorem is applied to make the quotient final.
+    #[getter(r#final)]
+    fn is_final(&self) -> bool {
+        false
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Quotient(order={}, presentation={:?}, covered={})",
+            self.order, self.presentation, self.covered
+        )
+    }
+}

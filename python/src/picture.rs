@@ -1,0 +1,142 @@
+//! `game.picture(max)` and `game.plot(max)`: PNGs held in memory, shown by Jupyter
+//! (`_repr_png_`) and written with `.save(path)`.
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use sicher::atomic_file::{write_bytes, Replace};
+use sicher::picture::{write_map_png, write_plot_png, MapMode, DEFAULT_PLOT_SIZE};
+use sicher::survey::{heap_series, map_bytes_needed, plot_bytes_needed, two_heap_map};
+use sicher::{memory, Hint};
+
+use crate::errors::to_py;
+use crate::game::PyGame;
+use crate::interrupt::detached;
+
+/// A PNG picture: Jupyter shows it; ``.save(path)`` writes it; ``.png`` is its bytes.
+#[pyclass(module = "sicher", frozen)]
+pub struct Picture {
+    png: Vec<u8>,
+    /// Width in pixels.
+    #[pyo3(get)]
+    width: u32,
+    /// Height in pixels.
+    #[pyo3(get)]
+    height: u32,
+    /// What it shows, in words.
+    #[pyo3(get)]
+    title: String,
+}
+
+impl Picture {
+    fn new(png: Vec<u8>, title: String) -> Self {
+        // The IHDR chunk follows the 8-byte signature: length, type, width, height.
+        let word = |at: usize| {
+            png.get(at..at + 4)
+                .map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let (width, height) = (word(16), word(20));
+        Picture {
+            png,
+            width,
+            height,
+            title,
+        }
+    }
+}
+
+#[pymethods]
+impl Picture {
+    /// The PNG, for Jupyter's display.
+    fn _repr_png_<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.png)
+    }
+
+    /// The PNG file's bytes.
+    #[getter]
+    fn png<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.png)
+    }
+
+    /// Writes the PNG to ``path`` (whole or not at all; an existing file is replaced
+    /// only with ``overwrite=True``).
+    #[pyo3(signature = (path, overwrite=false))]
+    fn save(&self, py: Python<'_>, path: PathBuf, overwrite: bool) -> PyResult<()> {
+        let replace = if overwrite {
+            Replace::RegularFile
+        } else {
+            Replace::Never
+        };
+        py.detach(|| write_bytes(&path, &self.png, replace))
+            .map_err(to_py)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<sicher.Picture {}: {} x {} pixels>",
+            self.title, self.width, self.height
+        )
+    }
+}
+
+/// The map of two-heap positions.
+pub fn map(
+    py: Python<'_>,
+    game: &PyGame,
+    max: u64,
+    remoteness: bool,
+    scale: u32,
+) -> PyResult<Picture> {
+    let mode = if remoteness {
+        MapMode::Remoteness
+    } else {
+        MapMode::Outcome
+    };
+    memory::check_fits(
+        &format!("a map of {0} x {0} positions", u128::from(max) + 1),
+        map_bytes_needed(max, scale, mode),
+        Hint::LowerMax,
+    )
+    .map_err(to_py)?;
+    let png = game.with_chain(py, |chain, watch| {
+        let map = two_heap_map(chain, max, remoteness, &mut |_| watch.poll())?;
+        let mut png = Vec::new();
+        write_map_png(&map, scale, mode, &mut png)?;
+        Ok(png)
+    })?;
+    let title = format!(
+        "{}, {} play, two heaps up to {max}",
+        game.game.title(),
+        game.game.convention
+    );
+    Ok(Picture::new(png, title))
+}
+
+/// The plot of the per-heap series.
+pub fn plot(
+    py: Python<'_>,
+    game: &sicher::Game,
+    max: u64,
+    width: Option<u32>,
+    height: Option<u32>,
+) -> PyResult<Picture> {
+    let size = (
+        width.unwrap_or(DEFAULT_PLOT_SIZE.0),
+        height.unwrap_or(DEFAULT_PLOT_SIZE.1),
+    );
+    memory::check_fits("the plot", plot_bytes_needed(size, max), Hint::LowerMax).map_err(to_py)?;
+    let game_owned = game.clone();
+    let png = detached(py, move || {
+        let series = heap_series(&game_owned, max)?;
+        let mut png = Vec::new();
+        write_plot_png(&series, size, &mut png)?;
+        Ok(png)
+    })?;
+    let title = format!(
+        "{}, {} play, heaps 0..={max}",
+        game.title(),
+        game.convention
+    );
+    Ok(Picture::new(png, title))
+}

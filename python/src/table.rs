@@ -1,0 +1,379 @@
+//! `sicher.Table`: a table on disk, memory-mapped, probed one position at a time or in
+//! batches (the hot path: no GIL, no allocation per position); and writing tables.
+
+use std::path::{Path, PathBuf};
+
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use sicher::atomic_file::Replace;
+use sicher::table::BodyKind;
+use sicher::{Convention, Domain, Heap, TableJob, TableRequest, Value};
+
+use crate::errors::{input, to_py};
+use crate::game::PyGame;
+use crate::heaps::{heap, position};
+use crate::interrupt::on_helper_thread;
+
+/// An endgame table written by sicher (from Python or by ``sicher table``), memory-mapped.
+///
+/// ``probe(heaps)`` answers one position; ``probe_many(positions)`` a batch, from a list
+/// of positions or a 2-D integer numpy array (one row a position, zeros for absent
+/// heaps). Outcome tables answer ``True`` where the player to move wins (safe);
+/// remoteness tables answer the remoteness (moves until the end under best play; the
+/// player to move wins when it is odd in normal play, even in misère play); nim-value
+/// tables answer the nim-value of a heap size. Each block is checked against its
+/// checksum when first read: damage raises :class:`DamagedTableError`.
+#[pyclass(module = "sicher", name = "Table", frozen)]
+pub struct PyTable {
+    table: sicher::Table,
+}
+
+/// What a table's probes return.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Answers {
+    Outcomes,
+    Remoteness,
+    NimValues,
+}
+
+impl PyTable {
+    fn open(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        let table = py.detach(|| sicher::Table::open(&path)).map_err(to_py)?;
+        if matches!(table.header().kind, BodyKind::Quotient { .. }) {
+            return Err(input(format!(
+                "{}: a misère quotient, not a table of positions; use it with `sicher check --quotient`",
+                path.display()
+            )));
+        }
+        Ok(PyTable { table })
+    }
+
+    fn answers(&self) -> Answers {
+        match self.table.header().kind {
+            BodyKind::Remoteness { .. } => Answers::Remoteness,
+            BodyKind::NimValues { .. } => Answers::NimValues,
+            _ => Answers::Outcomes,
+        }
+    }
+
+    fn outside(&self, heaps: &[Heap]) -> sicher::Error {
+        sicher::Error::input(format!(
+            "position {} is outside the table's domain ({}) in {}",
+            sicher::Position::new(heaps.to_vec()),
+            self.table.header().domain.flags(),
+            self.table.path().display()
+        ))
+    }
+
+    /// The value of the position whose heaps `heaps` holds, ascending, without zeros.
+    #[inline(always)]
+    fn value_of_sorted(&self, heaps: &[Heap]) -> sicher::Result<Value> {
+        let ranker = self.table.ranker();
+        if !ranker.contains(heaps) {
+            return Err(self.outside(heaps));
+        }
+        let rank = ranker.rank_unchecked(heaps);
+        self.table.value_of(heaps, rank)
+    }
+
+    /// Probes every row of `rows` (each `width` heaps), writing `answer(value)` to the
+    /// row's slot of `out`; large batches are split between the cores.
+    fn probe_rows<T: Send>(
+        &self,
+        rows: &[i64],
+        width: usize,
+        out: &mut [T],
+        answer: impl Fn(Value) -> T + Sync,
+    ) -> sicher::Result<()> {
+        use rayon::prelude::*;
+        let chunk = PARALLEL_ROWS;
+        if out.len() <= chunk {
+            return self.probe_chunk(rows, width, 0, out, &answer);
+        }
+        let failures: Vec<sicher::Error> = out
+            .par_chunks_mut(chunk)
+            .zip(rows.par_chunks(chunk * width))
+            .enumerate()
+            .filter_map(|(c, (out, rows))| {
+                self.probe_chunk(rows, width, c * chunk, out, &answer).err()
+            })
+            .collect();
+        // The first failing row's error (chunks keep their order).
+        match failures.into_iter().next() {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// Probes one chunk of rows, the first being row `first` of the batch.
+    fn probe_chunk<T>(
+        &self,
+        rows: &[i64],
+        width: usize,
+        first: usize,
+        out: &mut [T],
+        answer: &impl Fn(Value) -> T,
+    ) -> sicher::Result<()> {
+        let mut heaps: Vec<Heap> = Vec::with_capacity(width);
+        for (i, (row, slot)) in rows.chunks_exact(width).zip(out.iter_mut()).enumerate() {
+            // The row's heaps without zeros, ascending (rows are short: the sort is an
+            // insertion sort).
+            heaps.clear();
+            for &h in row {
+                if h != 0 {
+                    let h = u64::try_from(h).map_err(|_| {
+                        sicher::Error::input(format!(
+                            "row {}: heap {h} is not a non-negative integer",
+                            first + i
+                        ))
+                    })?;
+                    heaps.push(h);
+                }
+            }
+            heaps.sort_unstable();
+            let value = self
+                .value_of_sorted(&heaps)
+                .map_err(|e| e.context(format_args!("row {}", first + i)))?;
+            *slot = answer(value);
+        }
+        Ok(())
+    }
+}
+
+/// Rows a batch must exceed before it is split between the cores, and the rows of each
+/// part.
+const PARALLEL_ROWS: usize = 1 << 16;
+
+fn to_py_value(py: Python<'_>, value: Value) -> PyResult<Py<PyAny>> {
+    Ok(match value {
+        Value::Remoteness { remoteness, .. } => remoteness.into_pyobject(py)?.into_any().unbind(),
+        Value::Nimber(n) => n.into_pyobject(py)?.into_any().unbind(),
+        Value::Outcome(o) => o.is_win().into_pyobject(py)?.to_owned().into_any().unbind(),
+    })
+}
+
+#[pymethods]
+impl PyTable {
+    #[new]
+    fn new(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        Self::open(py, path)
+    }
+
+    /// The file the table was opened from.
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.table.path().to_path_buf()
+    }
+
+    /// The game the table was written for, as a :class:`Game`.
+    #[getter]
+    fn game(&self) -> PyGame {
+        PyGame::wrap(self.table.game().clone())
+    }
+
+    /// True when the table stores remotenesses (``probe`` answers ints).
+    #[getter]
+    fn remoteness(&self) -> bool {
+        self.answers() == Answers::Remoteness
+    }
+
+    /// True for misère play.
+    #[getter]
+    fn misere(&self) -> bool {
+        self.table.header().convention == Convention::Misere
+    }
+
+    /// The domain as the command line's flags, e.g. ``"--total 60"``.
+    #[getter]
+    fn domain(&self) -> String {
+        self.table.header().domain.flags()
+    }
+
+    /// Number of positions the table holds.
+    #[getter]
+    fn entries(&self) -> u64 {
+        self.table.header().entries
+    }
+
+    fn __len__(&self) -> usize {
+        self.table.header().entries as usize
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "sicher.Table({:?}: {}, {}, {} positions)",
+            self.table.path().display().to_string(),
+            self.table.header().canonical(),
+            self.table.header().domain.flags(),
+            self.table.header().entries
+        )
+    }
+
+    /// True when ``heaps`` lies in the table's domain.
+    fn covers(&self, heaps: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.table.covers(&position(heaps)?))
+    }
+
+    /// The table's answer for one position: ``True``/``False`` (safe or unsafe) from
+    /// an outcome table, the remoteness from a remoteness table, the nim-value from a
+    /// nim-value table. A position outside the domain raises :class:`Error`.
+    fn probe(&self, py: Python<'_>, heaps: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let position = position(heaps)?;
+        let value = self.table.probe(&position).map_err(to_py)?;
+        to_py_value(py, value)
+    }
+
+    /// The table's answers for many positions at once, as a numpy array: ``bool``
+    /// (safe) from an outcome table, ``uint32`` remotenesses from a remoteness table,
+    /// ``uint64`` nim-values from a nim-value table. ``positions`` is a 2-D integer
+    /// numpy array (one row a position, zeros for absent heaps) or a list of positions.
+    /// Runs without the GIL; a position outside the domain raises :class:`Error`
+    /// naming its row.
+    fn probe_many<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        // A 2-D array of int64 as it is; any other integer array converted once.
+        let array: Option<PyReadonlyArray2<'py, i64>> = if let Ok(a) = positions.extract() {
+            Some(a)
+        } else if positions.hasattr("__array__")? && !positions.is_instance_of::<PyString>() {
+            let numpy = py.import("numpy")?;
+            let converted = numpy.call_method1("asarray", (positions, numpy.getattr("int64")?))?;
+            if converted.getattr("ndim")?.extract::<usize>()? != 2 {
+                return Err(input("probe_many takes a 2-D array: one row a position"));
+            }
+            Some(converted.extract()?)
+        } else {
+            None
+        };
+        let (flat, width, rows): (Vec<i64>, usize, usize);
+        let borrowed;
+        let data: &[i64] = match &array {
+            Some(a) => {
+                let shape = a.shape();
+                (width, rows) = (shape[1], shape[0]);
+                // Row-major data as it is; any other layout copied in row order.
+                match a.as_slice().ok().filter(|_| a.is_c_contiguous()) {
+                    Some(slice) => slice,
+                    None => {
+                        borrowed = a.as_array().iter().copied().collect::<Vec<_>>();
+                        &borrowed
+                    }
+                }
+            }
+            None => {
+                let mut list: Vec<Vec<u64>> = Vec::new();
+                for item in positions.try_iter()? {
+                    let item = item?;
+                    let mut row = Vec::new();
+                    for h in item.try_iter()? {
+                        row.push(heap(&h?)?);
+                    }
+                    list.push(row);
+                }
+                width = list.iter().map(Vec::len).max().unwrap_or(0);
+                rows = list.len();
+                let mut all = vec![0i64; rows * width];
+                for (i, row) in list.iter().enumerate() {
+                    for (j, &h) in row.iter().enumerate() {
+                        all[i * width + j] = i64::try_from(h).map_err(|_| {
+                            input(format!("row {i}: heap {h} is too large for any table"))
+                        })?;
+                    }
+                }
+                flat = all;
+                &flat
+            }
+        };
+        if width == 0 {
+            // Rows of no heaps: every one is the empty position.
+            let value = self
+                .table
+                .probe(&sicher::Position::new(vec![]))
+                .map_err(to_py)?;
+            return Ok(match value {
+                Value::Remoteness { remoteness, .. } => {
+                    vec![remoteness; rows].into_pyarray(py).into_any()
+                }
+                Value::Nimber(n) => vec![n; rows].into_pyarray(py).into_any(),
+                Value::Outcome(o) => vec![o.is_win(); rows].into_pyarray(py).into_any(),
+            });
+        }
+        match self.answers() {
+            Answers::Outcomes => {
+                let mut out = vec![false; rows];
+                py.detach(|| self.probe_rows(data, width, &mut out, |v| v.is_win()))
+                    .map_err(to_py)?;
+                Ok(PyArray1::from_vec(py, out).into_any())
+            }
+            Answers::Remoteness => {
+                let mut out = vec![0u32; rows];
+                py.detach(|| {
+                    self.probe_rows(data, width, &mut out, |v| v.remoteness().unwrap_or(0))
+                })
+                .map_err(to_py)?;
+                Ok(PyArray1::from_vec(py, out).into_any())
+            }
+            Answers::NimValues => {
+                let mut out = vec![0u64; rows];
+                py.detach(|| self.probe_rows(data, width, &mut out, |v| v.nimber().unwrap_or(0)))
+                    .map_err(to_py)?;
+                Ok(PyArray1::from_vec(py, out).into_any())
+            }
+        }
+    }
+}
+
+/// `Game.write_table`: labels a domain and writes its table, on a helper thread so
+/// that Ctrl-C stops it (the table's temporary, and a work directory this call made,
+/// are removed).
+#[allow(clippy::too_many_arguments)]
+pub fn write(
+    py: Python<'_>,
+    game: &sicher::Game,
+    path: PathBuf,
+    total: Option<u64>,
+    heaps: Option<u32>,
+    max: Option<u64>,
+    remoteness: bool,
+    overwrite: bool,
+) -> PyResult<PyTable> {
+    let domain = match (total, heaps, max) {
+        (Some(total), None, None) => Domain::Total { total },
+        (None, Some(heaps), Some(max)) => Domain::Heaps { heaps, max },
+        _ => {
+            return Err(input(
+                "name a domain: total=T (every position of at most T tokens), or heaps=K and max=N (at most K heaps of at most N)",
+            ))
+        }
+    };
+    let mut request = TableRequest::new(game.clone(), domain, &path);
+    request.remoteness = remoteness;
+    request.replace = if overwrite {
+        Replace::RegularFile
+    } else {
+        Replace::Never
+    };
+    let work_dir = work_dir(&path);
+    let had_work = work_dir.exists();
+    let built = on_helper_thread(py, |watch| {
+        let job = TableJob::prepare(request)?;
+        job.run(&|_| watch.poll())
+    });
+    if built.is_err() && !had_work && work_dir.is_dir() {
+        // Interrupted or failed: the work directory this call made goes too (nothing
+        // is left behind; a later call starts again).
+        let _ = std::fs::remove_dir_all(&work_dir);
+    }
+    built?;
+    PyTable::open(py, path)
+}
+
+/// The work directory a table's labelling keeps beside it (`FILE.work`).
+fn work_dir(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".work");
+    path.with_file_name(name)
+}
