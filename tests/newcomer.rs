@@ -761,13 +761,21 @@ fn tables_and_errors_name_the_game_as_the_rest_of_the_output_does() {
 
 #[test]
 fn play_stops_thinking_at_its_time_limit_where_no_theory_answers() {
-    // Misère Kayles 3000: no quotient on the fly reaches it, so only the search could
-    // answer, and it would take years.
+    // Misère 0.106 from a heap of 3000: its quotient stops near heap 21, so only the
+    // search could answer, and it would take years. (Misère Kayles has a final quotient
+    // now and answers such heaps at once.)
     let dir = scratch();
     let started = Instant::now();
     let out = run_in(
         dir.path(),
-        &["play", "kayles", "3000", "--misere", "--time-limit", "1"],
+        &[
+            "play",
+            "octal:0.106",
+            "3000",
+            "--misere",
+            "--time-limit",
+            "1",
+        ],
         "hint\nquit\n",
         SHORT,
     );
