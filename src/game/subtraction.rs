@@ -194,7 +194,7 @@ impl SubtractionFamily {
     }
 
     /// Largest heap whose options the set can list, when it has such a bound (the primes
-    /// are sieved up to [`primes::LIMIT`]).
+    /// are sieved up to `primes::LIMIT`).
     pub fn largest_heap(&self) -> Option<u64> {
         match self {
             SubtractionFamily::Primes => Some(primes::LIMIT - 1),
