@@ -312,15 +312,8 @@ impl PyGame {
             Ok(Quotient {
                 order: q.order,
                 presentation: q.presentation(),
-                p_portion: (0..q.order as usize)
-                    .filter(|&x| q.p_portion[x])
-                    .map(|x| q.normal_forms[x].clone())
-                    .collect(),
-                heap_elements: q
-                    .heap_elements
-                    .iter()
-                    .map(|&x| q.normal_forms[x as usize].clone())
-                    .collect(),
+                p_portion: q.p_portion_forms(),
+                heap_elements: q.heap_element_forms(),
                 covered: q.max_heap,
                 requested: n,
                 complete: stopped.is_none(),

@@ -206,15 +206,8 @@ fn report(
         presentation: q.presentation(),
         generators: q.generator_heaps.clone(),
         relations: q.relations.clone(),
-        p_portion: (0..q.order as usize)
-            .filter(|&x| q.p_portion[x])
-            .map(|x| q.normal_forms[x].clone())
-            .collect(),
-        heap_elements: q
-            .heap_elements
-            .iter()
-            .map(|&x| q.normal_forms[x as usize].clone())
-            .collect(),
+        p_portion: q.p_portion_forms(),
+        heap_elements: q.heap_element_forms(),
         changes: q.changes.clone(),
         recalibrations: q.recalibrations.clone(),
         seconds,

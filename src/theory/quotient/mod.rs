@@ -345,6 +345,22 @@ impl MisereQuotient {
         self.element(heaps).map(|x| !self.p_portion[x as usize])
     }
 
+    /// The P-portion's elements (the unsafe ones), as their normal forms.
+    pub fn p_portion_forms(&self) -> Vec<String> {
+        (0..self.order as usize)
+            .filter(|&x| self.p_portion[x])
+            .map(|x| self.normal_forms[x].clone())
+            .collect()
+    }
+
+    /// Each heap's element, heaps 1 to `max_heap`, as its normal form.
+    pub fn heap_element_forms(&self) -> Vec<String> {
+        self.heap_elements
+            .iter()
+            .map(|&x| self.normal_forms[x as usize].clone())
+            .collect()
+    }
+
     /// The presentation in the papers' notation, e.g. `a, b | a^2 = 1, b^3 = b`.
     pub fn presentation(&self) -> String {
         if self.generator_heaps.is_empty() {
