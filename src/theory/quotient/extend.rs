@@ -22,6 +22,9 @@ pub(crate) struct Representatives {
     pub order: Vec<u32>,
     /// Per element: its representative, heap sizes descending (`None` if unreached).
     pub word: Vec<Option<Vec<u32>>>,
+    /// Per element: the element of its representative without the first (largest) heap
+    /// (`u32::MAX` for the identity and unreached elements).
+    pub rest: Vec<u32>,
 }
 
 /// Least representatives over the given heaps; `heaps` holds `(heap, element)` with one
@@ -34,6 +37,7 @@ pub(crate) struct Representatives {
 /// previous one by the heap's element in order. No word is ever compared.
 pub(crate) fn representatives<M: Monoid>(m: &M, heaps: &[(u32, u32)]) -> Representatives {
     let mut word: Vec<Option<Vec<u32>>> = vec![None; m.order()];
+    let mut rest = vec![u32::MAX; m.order()];
     word[m.identity() as usize] = Some(Vec::new());
     let mut order = vec![m.identity()];
     let mut sorted = heaps.to_vec();
@@ -50,6 +54,7 @@ pub(crate) fn representatives<M: Monoid>(m: &M, heaps: &[(u32, u32)]) -> Represe
                     w.push(h);
                     w.extend_from_slice(word[z as usize].as_deref().unwrap_or_default());
                     word[y as usize] = Some(w);
+                    rest[y as usize] = z;
                     next.push(y);
                 }
             }
@@ -57,7 +62,7 @@ pub(crate) fn representatives<M: Monoid>(m: &M, heaps: &[(u32, u32)]) -> Represe
             layer = next;
         }
     }
-    Representatives { order, word }
+    Representatives { order, word, rest }
 }
 
 /// Heaps up to some size as the construction sees them: their element in the monoid
@@ -81,55 +86,78 @@ pub(crate) struct RepOptions {
 
 impl RepOptions {
     /// The options of each representative in `reps`, read through `view`.
+    ///
+    /// An option moves in one heap `h` of the representative, so it is the rest of the
+    /// word times an option of `h`. The rest without one copy of `h` is found from the
+    /// representative one heap shorter (`Representatives::rest`): one product per
+    /// distinct heap instead of a product over the whole word.
     pub fn new<M: Monoid, V: HeapView>(m: &M, view: &V, reps: Representatives) -> Self {
         let mut options: Vec<Vec<u32>> = vec![Vec::new(); m.order()];
-        let mut rest = Vec::new();
+        // Per element: (heap, element of the representative without one copy of it),
+        // one per distinct heap of the representative, largest heap first.
+        let mut without: Vec<Vec<(u32, u32)>> = vec![Vec::new(); m.order()];
+        let mut out = Vec::new();
         for &y in &reps.order {
             let word = reps.word[y as usize].as_deref().unwrap_or(&[]);
-            let mut out = Vec::new();
-            for (i, &h) in word.iter().enumerate() {
-                if i > 0 && word[i - 1] == h {
-                    continue;
+            let Some(&first) = word.first() else {
+                continue;
+            };
+            let z = reps.rest[y as usize];
+            let x_first = view.element(first);
+            let mut mine = vec![(first, z)];
+            for &(h, e) in &without[z as usize] {
+                if h != first {
+                    mine.push((h, m.mul(e, x_first)));
                 }
-                rest.clear();
-                rest.extend(
-                    word.iter()
-                        .enumerate()
-                        .filter(|&(j, _)| j != i)
-                        .map(|(_, &g)| g),
-                );
-                let base = rest
-                    .iter()
-                    .fold(m.identity(), |acc, &g| m.mul(acc, view.element(g)));
+            }
+            out.clear();
+            for &(h, base) in &mine {
                 out.extend(view.option_elements(h).iter().map(|&s| m.mul(base, s)));
             }
             out.sort_unstable();
             out.dedup();
-            options[y as usize] = out;
+            options[y as usize] = out.clone();
+            without[y as usize] = mine;
         }
         RepOptions { reps, options }
     }
 
+    /// `rep(y)·s` for every representative `y` and every option element `s` of a new
+    /// heap, computed once for all the rows of that heap.
+    pub fn shift<M: Monoid>(&self, m: &M, new_options: &[u32]) -> Shift {
+        let width = new_options.len();
+        let mut cells = vec![0u32; m.order() * width];
+        for &y in &self.reps.order {
+            let at = y as usize * width;
+            for (cell, &s) in cells[at..at + width].iter_mut().zip(new_options) {
+                *cell = m.mul(y, s);
+            }
+        }
+        Shift { cells, width }
+    }
+
     /// Row `k` from row `k - 1` (`prev`): `rep(y) + k·H` is a P-position iff it has a
     /// move and neither an option of `rep(y)` (settled earlier in this row) nor an
-    /// option of `H` (read from `prev`) leads to a P-position.
-    pub fn next_row<M: Monoid>(
-        &self,
-        m: &M,
-        prev: &[bool],
-        new_options: &[u32],
-        new_has_move: bool,
-    ) -> Vec<bool> {
-        let mut cur = vec![false; m.order()];
+    /// option of `H` (read from `prev` through `shift`) leads to a P-position.
+    pub fn next_row(&self, prev: &[bool], shift: &Shift, new_has_move: bool) -> Vec<bool> {
+        let mut cur = vec![false; prev.len()];
         for &y in &self.reps.order {
             let yi = y as usize;
             let moves = new_has_move || !self.options[yi].is_empty();
+            let shifted = &shift.cells[yi * shift.width..(yi + 1) * shift.width];
             cur[yi] = moves
                 && !self.options[yi].iter().any(|&z| cur[z as usize])
-                && !new_options.iter().any(|&s| prev[m.mul(y, s) as usize]);
+                && !shifted.iter().any(|&v| prev[v as usize]);
         }
         cur
     }
+}
+
+/// A new heap's option elements times every representative (see [`RepOptions::shift`]).
+pub(crate) struct Shift {
+    /// `cells[y * width + j]` is `rep(y)·s_j`.
+    cells: Vec<u32>,
+    width: usize,
 }
 
 /// Outcome rows of `rep(y) + k·H` and the period found.
@@ -161,12 +189,13 @@ pub(crate) fn rows<M: Monoid>(
     let mut rows: Vec<Vec<bool>> = vec![(0..n).map(|y| p[y]).collect()];
     let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
     seen.insert(rows[0].clone(), 0);
+    let shift = rep_options.shift(m, new_options);
     let (r0, d0) = loop {
         if rows.len() as u32 > max_rows {
             return Err(NoPeriod);
         }
         let prev = rows.last().expect("row 0 exists");
-        let cur = rep_options.next_row(m, prev, new_options, new_has_move);
+        let cur = rep_options.next_row(prev, &shift, new_has_move);
         let k = rows.len();
         if let Some(&j) = seen.get(&cur) {
             break (j as u32, (k - j) as u32);
