@@ -248,6 +248,10 @@ pub(crate) fn reduce<M: Monoid>(
         }
         let refined = ids.len();
         class = next;
+        if refined > max_order {
+            // Refinement only splits classes: the quotient has at least this many.
+            return Err(refined);
+        }
         if refined == count {
             break;
         }
