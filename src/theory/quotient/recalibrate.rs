@@ -232,7 +232,7 @@ fn separate(layout: &Layout, current: &Candidate, failure: &[u32]) -> Vec<Change
         stage.q.mul(acc, stage.element[h as usize])
     });
     let reps = representatives(&stage.q, &distinct_heaps(&stage.element, n + 1));
-    let twin = reps.word[x as usize].clone().unwrap_or_default();
+    let twin = reps.word(x).unwrap_or_default();
     let mut out = Vec::new();
     let mut heaps: Vec<u32> = failure.iter().chain(&twin).copied().collect();
     heaps.sort_unstable();
