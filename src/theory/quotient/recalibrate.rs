@@ -113,17 +113,28 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
         let mut tried: HashSet<Vec<Change>> = HashSet::new();
         let mut best: Option<(Vec<u32>, Layout, Candidate)> = None;
         let mut best_changes = Vec::new();
-        for tier in 0..7 {
+        // The least order among candidates refused for the order bound in this look.
+        let mut over_bound: Option<u64> = None;
+        // Heaps of the failure whose preperiod kept growing: their lengthenings, then
+        // the separation, come before the other changes (which such a failure mostly
+        // rules out, one full build each).
+        let growing: Vec<u32> = near
+            .iter()
+            .copied()
+            .filter(|&h| growth.streak[h as usize] >= 2)
+            .collect();
+        let first_tier = if growing.is_empty() { 1 } else { 0 };
+        for tier in first_tier..8 {
             let candidates: Vec<Vec<Change>> = match tier {
-                0 => singles(&layout, &current, &near, Cost::Cheap, &growth)
-                    .into_iter()
-                    .filter(|c| !matches!(c[0], Change::Drop(_)))
-                    .collect(),
+                0 => cheap_kept(&layout, &current, &growing, &growth),
+                1 if growing.is_empty() => cheap_kept(&layout, &current, &near, &growth),
                 1 => vec![separate(&layout, &current, &failure)],
-                2 => singles(&layout, &current, &near, Cost::Dear, &growth),
-                3 => singles(&layout, &current, &far, Cost::Cheap, &growth),
-                4 => singles(&layout, &current, &near, Cost::Cheap, &growth),
-                5 => pairs(&layout, &current, &near, &growth),
+                2 if growing.is_empty() => vec![separate(&layout, &current, &failure)],
+                2 => cheap_kept(&layout, &current, &near, &growth),
+                3 => singles(&layout, &current, &near, Cost::Dear, &growth),
+                4 => singles(&layout, &current, &far, Cost::Cheap, &growth),
+                5 => singles(&layout, &current, &near, Cost::Cheap, &growth),
+                6 => pairs(&layout, &current, &near, &growth),
                 _ => singles(&layout, &current, &far, Cost::Dear, &growth),
             };
             for mut changes in candidates {
@@ -153,6 +164,7 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                             let ceiling = &mut growth.ceiling[h as usize];
                             *ceiling = (*ceiling).min(min_r);
                         }
+                        over_bound = Some(over_bound.map_or(order, |o| o.min(order)));
                         continue;
                     }
                     // A change that blows a budget is just not taken.
@@ -197,8 +209,18 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                 // The candidate's own presentation lays out what it learnt compactly:
                 // a layout that only drops relations grows like the product of the
                 // generators it freed.
+                // A change that only lengthens cycles keeps every relation, so the
+                // layout stays as compact as it was: no rebuild.
+                let relations_kept = best_changes
+                    .iter()
+                    .all(|c| matches!(c, Change::Cycle { .. }));
                 let compact = Layout::of(&next.stage);
-                if let Ok(rebuilt) = build(&compact, opts, budget) {
+                let rebuilt = if relations_kept {
+                    Err(Stop::Stuck)
+                } else {
+                    build(&compact, opts, budget)
+                };
+                if let Ok(rebuilt) = rebuilt {
                     let v = least_failure(&rebuilt.stage, budget)?;
                     match v {
                         None => return Ok(rebuilt.stage),
@@ -215,7 +237,10 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                 layout = changed;
                 current = next;
             }
-            None => return Err(Stop::Stuck),
+            // Every change that moved the failure on may have been one the order bound
+            // refused: then the bound is what stopped the search, and raising it is
+            // what lets it go on.
+            None => return Err(over_bound.map_or(Stop::Stuck, Stop::Order)),
         }
     }
 }
@@ -348,8 +373,26 @@ fn singles(
         .collect();
     // A word freed or a cycle lengthened undoes one identification of a heap in the
     // failure; a dropped relation often leaves the same identification by another way.
-    all.sort_by_key(|c| matches!(c[0], Change::Drop(_)));
+    // A heap whose preperiod kept growing in this recalibration is likeliest to need it
+    // again, so its lengthenings come first.
+    all.sort_by_key(|c| {
+        let growing = matches!(c[0], Change::Cycle { h, .. } if growth.streak[h as usize] >= 2);
+        (matches!(c[0], Change::Drop(_)), !growing)
+    });
     all
+}
+
+/// The cheap single changes at `heaps` that keep every relation.
+fn cheap_kept(
+    layout: &Layout,
+    attempt: &Candidate,
+    heaps: &[u32],
+    growth: &Growth,
+) -> Vec<Vec<Change>> {
+    singles(layout, attempt, heaps, Cost::Cheap, growth)
+        .into_iter()
+        .filter(|c| !matches!(c[0], Change::Drop(_)))
+        .collect()
 }
 
 /// Pairs of cheap single changes at two different heaps of `heaps`.
