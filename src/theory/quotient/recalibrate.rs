@@ -209,11 +209,11 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                 // The candidate's own presentation lays out what it learnt compactly:
                 // a layout that only drops relations grows like the product of the
                 // generators it freed.
-                // A change that only lengthens cycles keeps every relation, so the
-                // layout stays as compact as it was: no rebuild.
-                let relations_kept = best_changes
-                    .iter()
-                    .all(|c| matches!(c, Change::Cycle { .. }));
+                // A change that only lengthens preperiods that keep growing keeps every
+                // relation, so the layout stays as compact as it was: no rebuild.
+                let relations_kept = best_changes.iter().all(
+                    |c| matches!(*c, Change::Cycle { h, .. } if growth.streak[h as usize] >= 2),
+                );
                 let compact = Layout::of(&next.stage);
                 let rebuilt = if relations_kept {
                     Err(Stop::Stuck)
