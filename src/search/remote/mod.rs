@@ -14,6 +14,7 @@ mod parallel;
 mod proof;
 pub(crate) mod score;
 mod shared;
+mod split;
 mod table;
 mod windows;
 
@@ -355,7 +356,7 @@ impl RemotenessSolver {
     /// one integer): by this solver's threads together where it has several.
     pub fn score(&mut self, position: &Position) -> Score {
         if self.start_threads() {
-            self.score_together(position)
+            self.score_split(position)
         } else {
             windows::score(&mut self.engine, self.algorithm, position)
         }
