@@ -564,6 +564,45 @@ fn final_quotients_beyond_their_heaps_match_brute_force() {
     }
 }
 
+/// The theorem's stretch counts the tokens a move takes (k) and the heaps it leaves (m):
+/// a code with a move before the point (4.x, which splits a heap without taking) and a
+/// subtraction set (m = 1, which the published octal theorem does not state) answer
+/// larger heaps than they were proved from as brute force does.
+#[test]
+fn final_quotients_of_other_shapes_match_brute_force() {
+    let subtraction = sicher::resolve("subtraction:1,3,4").unwrap().ruleset;
+    for (ruleset, reference, proved_at, max_heap, total) in [
+        (octal("4.13"), Rules::parse_octal("4.13"), 28, 36, 36),
+        (octal("4.03"), Rules::parse_octal("4.03"), 16, 34, 34),
+        (subtraction, Rules::Subtraction(vec![1, 3, 4]), 12, 40, 40),
+    ] {
+        let q = compute(&ruleset, proved_at);
+        let name = q.ruleset.clone();
+        let period = q.periodicity.unwrap_or_else(|| panic!("{name} is final"));
+        assert_eq!(period.proved_at, proved_at, "{name}");
+        assert!(!compute(&ruleset, proved_at - 1).is_final(), "{name}");
+        let mut brute = Brute::new(reference.clone());
+        let mut beyond = 0;
+        for position in positions(max_heap, total) {
+            if position.last().is_some_and(|&h| h > proved_at) {
+                beyond += 1;
+            }
+            let safe = brute.win(&position);
+            assert_eq!(q.outcome(&position), Some(safe), "{name} at {position:?}");
+            if let Some(after) = q.winning_move(&ruleset, &position) {
+                assert!(reference.children(&position).contains(&after), "{name}");
+                assert!(!brute.win(&after), "{name}: {position:?} -> {after:?}");
+            } else {
+                assert!(
+                    !safe || reference.children(&position).is_empty(),
+                    "{name}: no move found from safe {position:?}"
+                );
+            }
+        }
+        assert!(beyond > 100, "{name}: {beyond}");
+    }
+}
+
 /// The periodicity theorem needs its whole stretch: a quotient of fewer heaps than it
 /// asks for is not called final, whatever it looks like.
 #[test]
