@@ -617,6 +617,22 @@ fn final_quotients_of_other_shapes_match_brute_force() {
     }
 }
 
+/// A layout word for a heap that is not a generator must use the generators of smaller
+/// heaps: a normal form may be shorter through a later generator, and the candidate,
+/// built heap by heap, cannot evaluate it yet (0.314 at heap 14, 0.454 at 26 and hex
+/// 0.1B at 38 panicked). Their quotients now come out, and agree with brute force.
+#[test]
+fn quotients_whose_normal_forms_use_later_generators() {
+    for (ruleset, reference, max_heap, total) in [
+        (octal("0.314"), Rules::parse_octal("0.314"), 14, 22),
+        (octal("0.454"), Rules::parse_octal("0.454"), 26, 26),
+    ] {
+        let q = compute(&ruleset, max_heap);
+        assert_eq!(q.max_heap, max_heap);
+        cross_check(&q, &ruleset, reference, total);
+    }
+}
+
 /// The periodicity theorem needs its whole stretch: a quotient of fewer heaps than it
 /// asks for is not called final, whatever it looks like.
 #[test]
