@@ -626,6 +626,12 @@ fn quotients_whose_normal_forms_use_later_generators() {
     for (ruleset, reference, max_heap, total) in [
         (octal("0.314"), Rules::parse_octal("0.314"), 14, 22),
         (octal("0.454"), Rules::parse_octal("0.454"), 26, 26),
+        (
+            Ruleset::TakeBreak(TakeBreakCode::parse("0.1B", Radix::Hex).unwrap()),
+            Rules::parse_code("0.1B", 16),
+            38,
+            24,
+        ),
     ] {
         let q = compute(&ruleset, max_heap);
         assert_eq!(q.max_heap, max_heap);
