@@ -7,7 +7,9 @@
 //! lower and upper bounds, `heaps.rs` the exact simplification it allows (dead heaps;
 //! not pair cancelling) and the nim-sum guesses that order moves, `proof.rs` measures
 //! move ordering against the proof tree. [`RemotenessSolver`] drives the engine with
-//! one of four windowed [`Algorithm`]s, all exact; they differ only in work.
+//! one of four windowed [`Algorithm`]s, all exact; they differ only in work. On several
+//! threads, `split.rs` hands out siblings where theory classifies the moves and
+//! `parallel.rs` runs the threads together elsewhere, sharing `shared.rs`'s table.
 
 mod engine;
 mod parallel;
