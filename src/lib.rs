@@ -113,8 +113,9 @@
 //!   move ordering), `heaps.rs`, `theory.rs` (exact outcomes handed in from theory),
 //!   `endgame.rs` (tables handed in for small positions), `plain.rs` (the plain
 //!   memoised baselines), `remote/` (the remoteness search: `engine.rs`, `table.rs`,
-//!   `score.rs`, `proof.rs`, `windows.rs` (the [`search::Algorithm`]s), `parallel.rs`
-//!   and `shared.rs` (threads sharing a lockless table)).
+//!   `score.rs`, `proof.rs`, `windows.rs` (the [`search::Algorithm`]s), `split.rs`
+//!   (threads splitting the tree by siblings where theory classifies the moves),
+//!   `parallel.rs` and `shared.rs` (threads sharing a lockless table)).
 //! - `label/`: `plan.rs` (strategy and memory before anything is allocated), tier
 //!   labellers `forward.rs`, `backward.rs`, `remoteness.rs`, `plain.rs`, their order in
 //!   `tiers.rs`, `drive.rs` over the `window.rs` of tiers moves reach, `work/` (the

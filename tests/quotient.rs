@@ -19,7 +19,7 @@ fn octal(code: &str) -> Ruleset {
 #[derive(Clone, Debug)]
 enum Rules {
     /// `digits[t]` for t = 0..; bit 1: take t leaving nothing, bit 2: leave one heap,
-    /// bit 4: leave two heaps.
+    /// bit 4: leave two heaps, bit 8 (hexadecimal codes): leave three heaps.
     Octal(Vec<u8>),
     Subtraction(Vec<u64>),
     Nim,
@@ -27,9 +27,13 @@ enum Rules {
 
 impl Rules {
     fn parse_octal(code: &str) -> Self {
+        Self::parse_code(code, 8)
+    }
+
+    fn parse_code(code: &str, radix: u32) -> Self {
         let (head, tail) = code.split_once('.').unwrap();
-        let mut digits = vec![head.parse::<u8>().unwrap()];
-        digits.extend(tail.chars().map(|c| c.to_digit(8).unwrap() as u8));
+        let mut digits = vec![u8::from_str_radix(head, radix).unwrap()];
+        digits.extend(tail.chars().map(|c| c.to_digit(radix).unwrap() as u8));
         Rules::Octal(digits)
     }
 
@@ -56,6 +60,13 @@ impl Rules {
                     if d & 4 != 0 {
                         for a in 1..rest {
                             out.push(vec![a, rest - a]);
+                        }
+                    }
+                    if d & 8 != 0 {
+                        for a in 1..rest {
+                            for b in 1..rest - a {
+                                out.push(vec![a, b, rest - a - b]);
+                            }
                         }
                     }
                 }
@@ -605,6 +616,70 @@ fn final_quotients_beyond_their_heaps_match_brute_force() {
             }
         }
         assert!(beyond > 500, "{code}: {beyond}");
+    }
+}
+
+/// The theorem's stretch counts the tokens a move takes (k) and the heaps it leaves (m):
+/// a hexadecimal code (m = 3) and a subtraction set (m = 1), which the published octal
+/// theorem does not state, and codes with a move before the point (4.x, which splits a
+/// heap without taking) answer larger heaps than they were proved from as brute force
+/// does.
+#[test]
+fn final_quotients_of_other_shapes_match_brute_force() {
+    let subtraction = sicher::resolve("subtraction:1,3,4").unwrap().ruleset;
+    let hexadecimal = Ruleset::TakeBreak(TakeBreakCode::parse("0.B3", Radix::Hex).unwrap());
+    for (ruleset, reference, proved_at, max_heap, total) in [
+        (hexadecimal, Rules::parse_code("0.B3", 16), 17, 30, 30),
+        (octal("4.13"), Rules::parse_octal("4.13"), 28, 36, 36),
+        (octal("4.03"), Rules::parse_octal("4.03"), 16, 34, 34),
+        (subtraction, Rules::Subtraction(vec![1, 3, 4]), 12, 40, 40),
+    ] {
+        let q = compute(&ruleset, proved_at);
+        let name = q.ruleset.clone();
+        let period = q.periodicity.unwrap_or_else(|| panic!("{name} is final"));
+        assert_eq!(period.proved_at, proved_at, "{name}");
+        assert!(!compute(&ruleset, proved_at - 1).is_final(), "{name}");
+        let mut brute = Brute::new(reference.clone());
+        let mut beyond = 0;
+        for position in positions(max_heap, total) {
+            if position.last().is_some_and(|&h| h > proved_at) {
+                beyond += 1;
+            }
+            let safe = brute.win(&position);
+            assert_eq!(q.outcome(&position), Some(safe), "{name} at {position:?}");
+            if let Some(after) = q.winning_move(&ruleset, &position) {
+                assert!(reference.children(&position).contains(&after), "{name}");
+                assert!(!brute.win(&after), "{name}: {position:?} -> {after:?}");
+            } else {
+                assert!(
+                    !safe || reference.children(&position).is_empty(),
+                    "{name}: no move found from safe {position:?}"
+                );
+            }
+        }
+        assert!(beyond > 100, "{name}: {beyond}");
+    }
+}
+
+/// A layout word for a heap that is not a generator must use the generators of smaller
+/// heaps: a normal form may be shorter through a later generator, and the candidate,
+/// built heap by heap, cannot evaluate it yet (0.314 at heap 14, 0.454 at 26 and hex
+/// 0.1B at 38 panicked). Their quotients now come out, and agree with brute force.
+#[test]
+fn quotients_whose_normal_forms_use_later_generators() {
+    for (ruleset, reference, max_heap, total) in [
+        (octal("0.314"), Rules::parse_octal("0.314"), 14, 22),
+        (octal("0.454"), Rules::parse_octal("0.454"), 26, 26),
+        (
+            Ruleset::TakeBreak(TakeBreakCode::parse("0.1B", Radix::Hex).unwrap()),
+            Rules::parse_code("0.1B", 16),
+            38,
+            24,
+        ),
+    ] {
+        let q = compute(&ruleset, max_heap);
+        assert_eq!(q.max_heap, max_heap);
+        cross_check(&q, &ruleset, reference, total);
     }
 }
 

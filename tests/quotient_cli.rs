@@ -417,3 +417,32 @@ fn a_final_quotient_file_answers_beyond_its_heaps_like_search() {
     }
     assert_eq!(lines, input.lines().count());
 }
+
+/// Guiles (0.15) is final from heap 154: `check` builds that quotient on the fly and
+/// answers huge misère positions from it at once, as search answers small ones (its
+/// construction needs more than the 8 recalibration rebuilds per heap the on-the-fly
+/// budget once allowed, and the search took over a minute on 100 201).
+#[test]
+fn check_answers_misere_guiles_from_its_final_quotient() {
+    let input = "100 201\n1000001 999999 123\n23 5\n30 2 1\n";
+    let (code, by_quotient, err) = run(&["check", "guiles", "--misere", "--json"], Some(input));
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<_> = by_quotient.lines().map(json).collect();
+    assert_eq!(lines.len(), 4);
+    assert!(
+        lines.iter().all(|l| l["source"] == "quotient"),
+        "{by_quotient}"
+    );
+    let small = "23 5\n30 2 1\n";
+    let (code, by_search, err) = run(
+        &[
+            "check", "guiles", "--misere", "--method", "search", "--json",
+        ],
+        Some(small),
+    );
+    assert_eq!(code, 0, "{err}");
+    for (q, s) in lines[2..].iter().zip(by_search.lines().map(json)) {
+        assert_eq!(s["source"], "search", "{s}");
+        assert_eq!(q["win"], s["win"], "{q} {s}");
+    }
+}

@@ -151,15 +151,25 @@ pub struct SearchArgs {
     /// Switch off the nim-value guidance of move ordering.
     #[arg(long)]
     pub no_guide: bool,
-    /// Threads of the remoteness search and of the endgame tables it labels (default:
-    /// one, as two measured no faster on two cores); answers are the same for any count.
+    /// Threads of the remoteness search and of the endgame tables it labels (default: one
+    /// per core; `bench`: one, so that its node counts repeat); answers are the same for
+    /// any count.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }
 
 impl SearchArgs {
-    /// The search configuration these flags describe.
+    /// The search configuration these flags describe, on one thread per core unless
+    /// `--threads` says otherwise.
     pub fn config(&self) -> SearchConfig {
+        self.config_with_threads(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        })
+    }
+
+    /// The search configuration these flags describe, on `default_threads()` threads
+    /// unless `--threads` says otherwise.
+    pub fn config_with_threads(&self, default_threads: impl FnOnce() -> usize) -> SearchConfig {
         SearchConfig {
             hash_bytes: (self.hash as usize) << 20,
             etc: !self.no_etc,
@@ -167,7 +177,7 @@ impl SearchArgs {
             killers: self.killers,
             simplify: !self.no_simplify,
             guide: !self.no_guide,
-            threads: self.threads.map_or(1, |n| n as usize),
+            threads: self.threads.map_or_else(default_threads, |n| n as usize),
         }
     }
 

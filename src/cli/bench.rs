@@ -105,7 +105,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let started = Instant::now();
         let (win, nodes) = match args.search.engine {
             Engine::Alphabeta => {
-                let mut solver = Solver::new(&game, args.search.config());
+                let mut solver = Solver::new(&game, args.search.config_with_threads(|| 1));
                 let win = solver.is_win(&position);
                 (win, solver.stats().nodes)
             }
@@ -244,7 +244,7 @@ fn measure(
     algorithm: Algorithm,
 ) -> Result<Measured> {
     let started = Instant::now();
-    let config = args.search.config();
+    let config = args.search.config_with_threads(|| 1);
     let mut source = SearchSource::with_algorithm(game, AnswerEngine::Alphabeta, config, algorithm);
     let query = Query {
         best_move: false,
@@ -296,7 +296,7 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
     let algorithm = args.algorithm.unwrap_or_default();
     let plain = args.search.engine == Engine::Plain;
     let name = if plain { "plain" } else { algorithm.name() };
-    let deterministic = plain || args.search.config().threads == 1;
+    let deterministic = plain || args.search.config_with_threads(|| 1).threads == 1;
     let mut total_nodes = 0;
     let mut total_endgame = 0;
     let mut total_proof = 0;

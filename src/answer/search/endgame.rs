@@ -102,10 +102,14 @@ pub(super) fn choose(
             return None;
         }
         let partitions = Partitions::new(ceiling.min(tiers.len() as u64)).ok()?;
-        let t = (0..=partitions.total())
+        // The largest total within the size cap and the memory given: a smaller table
+        // where memory is short, rather than none (without one, a search in a starved
+        // transposition table grows exponentially).
+        return (1..=partitions.total())
             .rev()
-            .find(|&t| partitions.tier(t).end <= MAX_POSITIONS)?;
-        Domain::Total { total: t }
+            .filter(|&t| partitions.tier(t).end <= MAX_POSITIONS)
+            .map(|total| Domain::Total { total })
+            .find(|&domain| fits(game, domain, bytes));
     } else {
         let count = multisets(heaps.len() as u64, largest)?;
         if count > MAX_POSITIONS {
@@ -116,8 +120,16 @@ pub(super) fn choose(
             max: largest,
         }
     };
-    let plan = Plan::new(game, domain, None, None).ok()?.with_remoteness();
-    (plan.bytes_needed() <= bytes && plan.ranker().count() > 0).then_some(domain)
+    fits(game, domain, bytes).then_some(domain)
+}
+
+/// True when labelling `domain` with remotenesses takes at most `bytes` and covers some
+/// position.
+fn fits(game: &Game, domain: Domain, bytes: u64) -> bool {
+    Plan::new(game, domain, None, None).is_ok_and(|plan| {
+        let plan = plan.with_remoteness();
+        plan.bytes_needed() <= bytes && plan.ranker().count() > 0
+    })
 }
 
 /// True when the tiers a search has finished (those well below its busiest) hold about
@@ -153,4 +165,35 @@ fn multisets(k: u64, max: Heap) -> Option<u64> {
         count = count.checked_mul(max.checked_add(i)?)? / i;
     }
     Some(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Convention;
+
+    /// Where memory is short, the table shrinks to fit it rather than being left out:
+    /// without one, a search in a starved transposition table grows exponentially
+    /// (misère Kayles 10..14 took over a minute at `--hash 4` against a third of a
+    /// second at `--hash 6`, where a table of 40 tokens fitted).
+    #[test]
+    fn a_small_memory_bound_gets_a_smaller_table() {
+        let game = crate::game::resolve("kayles")
+            .unwrap()
+            .with_convention(Convention::Misere);
+        let position = Position::new(vec![10, 11, 12, 13, 14]);
+        // A search that expanded many positions of every tier.
+        let tiers = vec![1_000_000; 61];
+        let total = |bytes: u64| match choose(&game, &position, &tiers, bytes) {
+            Some(Domain::Total { total }) => Some(total),
+            Some(other) => panic!("{other:?}"),
+            None => None,
+        };
+        let roomy = total(256 << 20).unwrap();
+        let tight = total(1 << 20).unwrap();
+        assert!(tight < roomy, "{tight} {roomy}");
+        let plan = Plan::new(&game, Domain::Total { total: tight }, None, None).unwrap();
+        assert!(plan.with_remoteness().bytes_needed() <= 1 << 20);
+        assert_eq!(total(0), None);
+    }
 }

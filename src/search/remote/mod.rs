@@ -7,13 +7,16 @@
 //! lower and upper bounds, `heaps.rs` the exact simplification it allows (dead heaps;
 //! not pair cancelling) and the nim-sum guesses that order moves, `proof.rs` measures
 //! move ordering against the proof tree. [`RemotenessSolver`] drives the engine with
-//! one of four windowed [`Algorithm`]s, all exact; they differ only in work.
+//! one of four windowed [`Algorithm`]s, all exact; they differ only in work. On several
+//! threads, `split.rs` hands out siblings where theory classifies the moves and
+//! `parallel.rs` runs the threads together elsewhere, sharing `shared.rs`'s table.
 
 mod engine;
 mod parallel;
 mod proof;
 pub(crate) mod score;
 mod shared;
+mod split;
 mod table;
 mod windows;
 
@@ -355,7 +358,7 @@ impl RemotenessSolver {
     /// one integer): by this solver's threads together where it has several.
     pub fn score(&mut self, position: &Position) -> Score {
         if self.start_threads() {
-            self.score_together(position)
+            self.score_split(position)
         } else {
             windows::score(&mut self.engine, self.algorithm, position)
         }

@@ -95,8 +95,11 @@ impl Layout {
                 let (min_r, d_mult) = cycle_in(q, stage.element[h as usize]);
                 kinds.push(Kind::Fresh { min_r, d_mult });
             } else {
+                // A word in the generators of smaller heaps (a normal form may use a
+                // later generator where that is shorter): the candidate builds heaps
+                // in order, and a word can only use the fresh heaps built before it.
                 let x = stage.element[h as usize];
-                kinds.push(Kind::Word(word(&presentation.normal_forms[x as usize])));
+                kinds.push(Kind::Word(word(&presentation.earliest_forms[x as usize])));
             }
         }
         let relations = presentation
@@ -233,6 +236,11 @@ pub(crate) fn build(
     let mut cycle_of: Vec<Option<(u32, u32)>> = vec![None; n + 1];
     let mut refused = Vec::new();
     for h in 1..=n {
+        // A candidate of many heaps over a large product takes seconds to build: the
+        // deadline is checked heap by heap, not only between candidates.
+        if budget.past_deadline() {
+            return Err(Stop::Time);
+        }
         let heap_options = opts.of_heap(h as u32);
         match &layout.kinds[h] {
             Kind::Word(word) => {

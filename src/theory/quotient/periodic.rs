@@ -31,6 +31,12 @@
 //! The check here asks for the whole stretch `n0 + p ..= N` in the computed quotient,
 //! which is the hypothesis of the argument above; it applies to octal and hexadecimal
 //! codes whose digits stop (`k` finite) and to finite subtraction sets (`m = 1`).
+//! For octal codes (`m = 2`) that is one heap more than Guy and Smith's normal-play
+//! bound `2(n0 + p) + k - 1` and one heap less than MisereSolver's generic periodicity
+//! checker asks (`2(n0 + p) + k + 1`, a safety margin it applies in normal play too);
+//! hexadecimal codes (`m = 3`) and subtraction sets rest on the argument above, not
+//! on the published octal theorem; `tests/quotient.rs` checks one of each against brute
+//! force beyond the heaps it was proved from, as it checks octal codes.
 
 use std::ops::ControlFlow;
 

@@ -21,6 +21,9 @@ pub(crate) struct Presentation {
     pub relations: Vec<(Vec<u32>, Vec<u32>)>,
     /// The normal form of every element.
     pub normal_forms: Vec<Vec<u32>>,
+    /// Every element's least word among those in the fewest leading generators: an
+    /// element of the heaps below a generator's never uses it or a later one.
+    pub earliest_forms: Vec<Vec<u32>>,
 }
 
 /// The name of generator `i`: `a`..`z`, then `g26`, `g27`, ...
@@ -86,28 +89,13 @@ pub(crate) fn present(q: &Table, element: &[u32]) -> Presentation {
         }
         x
     };
-    let mut normal: Vec<Option<Vec<u32>>> = vec![None; q.order()];
-    let mut queue = BinaryHeap::new();
-    let zero = vec![0u32; g];
-    queue.push(Reverse((key(&zero), zero)));
-    while let Some(Reverse((_, w))) = queue.pop() {
-        let x = eval(&w);
-        if normal[x as usize].is_some() {
-            continue;
-        }
-        for i in 0..g {
-            let mut v = w.clone();
-            v[i] += 1;
-            if normal[eval(&v) as usize].is_none() {
-                queue.push(Reverse((key(&v), v)));
-            }
-        }
-        normal[x as usize] = Some(w);
-    }
-    let normal_forms: Vec<Vec<u32>> = normal
-        .into_iter()
-        .map(|w| w.unwrap_or_else(|| vec![0; g]))
-        .collect();
+    let normal_forms = least_words(q.order(), g, eval, key);
+    // Words of the fewest leading generators first: an element that smaller heaps
+    // generate gets a word in their generators alone.
+    let earliest_forms = least_words(q.order(), g, eval, |w: &Vec<u32>| {
+        let leading = w.iter().rposition(|&e| e > 0).map_or(0, |i| i + 1);
+        (leading, key(w))
+    });
     let is_normal = |w: &[u32]| normal_forms[eval(w) as usize] == w;
     let mut relations = Vec::new();
     let mut found: HashSet<Vec<u32>> = HashSet::new();
@@ -137,7 +125,41 @@ pub(crate) fn present(q: &Table, element: &[u32]) -> Presentation {
         generator_heaps,
         relations,
         normal_forms,
+        earliest_forms,
     }
+}
+
+/// The least word of every element in the order `key` gives (zero exponents for an
+/// element no word reaches). `key` must grow when a word is multiplied by a generator,
+/// so that the first word of an element taken from the queue is its least.
+fn least_words<K: Ord>(
+    order: usize,
+    g: usize,
+    eval: impl Fn(&[u32]) -> u32,
+    key: impl Fn(&Vec<u32>) -> K,
+) -> Vec<Vec<u32>> {
+    let mut least: Vec<Option<Vec<u32>>> = vec![None; order];
+    let mut queue = BinaryHeap::new();
+    let zero = vec![0u32; g];
+    queue.push(Reverse((key(&zero), zero)));
+    while let Some(Reverse((_, w))) = queue.pop() {
+        let x = eval(&w);
+        if least[x as usize].is_some() {
+            continue;
+        }
+        for i in 0..g {
+            let mut v = w.clone();
+            v[i] += 1;
+            if least[eval(&v) as usize].is_none() {
+                queue.push(Reverse((key(&v), v)));
+            }
+        }
+        least[x as usize] = Some(w);
+    }
+    least
+        .into_iter()
+        .map(|w| w.unwrap_or_else(|| vec![0; g]))
+        .collect()
 }
 
 impl Presentation {
