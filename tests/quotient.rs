@@ -503,6 +503,50 @@ fn frontier_quotients_of_dawsons_kayles_and_chess() {
     assert_eq!(compute(&octal("0.07"), 33).order, 638);
 }
 
+/// 0.106, 0.126 and 4.7 (Daisies) once ran to the time limit at heaps 22 to 24. Their
+/// quotients up to the heaps they reach quickly agree with brute force; past them, a
+/// recalibration whose candidates keep growing stops at the order bound, at once and
+/// with the order reached, instead of running on.
+#[test]
+fn hard_quotients_agree_with_brute_force_or_stop_at_the_order_bound() {
+    for (code, heaps, order, total) in [
+        ("0.126", 21, 168, 24),
+        ("0.106", 19, 130, 22),
+        ("4.7", 14, 50, 20),
+    ] {
+        let rules = octal(code);
+        let q = compute(&rules, heaps);
+        assert_eq!(q.order, order, "{code}");
+        assert_reduced(&q);
+        cross_check(&q, &rules, Rules::parse_octal(code), total);
+    }
+    // Heap 22 of 0.126 keeps telling apart positions with more and more heaps of 20
+    // and 14: each candidate that gets further is larger (by order 10000 at the default
+    // bound, about 8 s in release; 600 here).
+    for (code, max_order, stopped_at) in [("0.126", 600, 22), ("4.7", 100, 15)] {
+        let budget = Budget {
+            max_order,
+            ..Budget::default()
+        };
+        match quotient::compute(&octal(code), 30, &budget) {
+            Err(quotient::QuotientError::Incomplete {
+                partial,
+                heap,
+                stop,
+            }) => {
+                assert_eq!(heap, stopped_at, "{code}");
+                assert_eq!(partial.max_heap + 1, heap, "{code}");
+                assert!(partial.order <= budget.max_order, "{code}");
+                assert!(
+                    matches!(stop, quotient::Stop::Order(o) if o > u64::from(budget.max_order)),
+                    "{code}: {stop:?}"
+                );
+            }
+            other => panic!("{code}: expected the order bound, got {other:?}"),
+        }
+    }
+}
+
 /// Misère Kayles is solved (Sibert and Conway 1992); its pretending function repeats
 /// with period 12 from heap 71, like its nim-values, and the periodicity theorem makes
 /// the quotient final once heaps up to 2 (71 + 12) + 2 = 168 are in.

@@ -249,7 +249,8 @@ impl Builder {
         let stage = &self.stage;
         let rep_options = rep_options_of(stage, &mut self.rep_options);
         let q = &stage.q;
-        let first = rep_options.next_row(q, &stage.p, s_n, has_move);
+        let shift = rep_options.shift(q, s_n);
+        let first = rep_options.next_row(&stage.p, &shift, has_move);
         let order = &rep_options.reps.order;
         let Some(x) = order.iter().copied().find(|&x| {
             order

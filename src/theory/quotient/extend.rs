@@ -17,11 +17,30 @@ use std::collections::HashMap;
 use super::monoid::Monoid;
 
 /// Least representatives of every element reached from the identity by the heaps.
+/// A representative is its largest heap followed by the representative of the rest, so
+/// words are kept as that first heap and a link to the rest (no word per element).
 pub(crate) struct Representatives {
     /// Elements in increasing representative order.
     pub order: Vec<u32>,
-    /// Per element: its representative, heap sizes descending (`None` if unreached).
-    pub word: Vec<Option<Vec<u32>>>,
+    /// Per element: the largest heap of its representative (0 for the identity and
+    /// unreached elements).
+    pub first: Vec<u32>,
+    /// Per element: the element of its representative without the first (largest) heap
+    /// (`u32::MAX` for the identity and unreached elements).
+    pub rest: Vec<u32>,
+}
+
+impl Representatives {
+    /// The representative of `x`, heap sizes descending (`None` if unreached).
+    pub fn word(&self, x: u32) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        let mut y = x;
+        while self.rest[y as usize] != u32::MAX {
+            out.push(self.first[y as usize]);
+            y = self.rest[y as usize];
+        }
+        (y == self.order[0]).then_some(out)
+    }
 }
 
 /// Least representatives over the given heaps; `heaps` holds `(heap, element)` with one
@@ -33,31 +52,34 @@ pub(crate) struct Representatives {
 /// layer by layer: heaps ascending, then copies of the heap, each layer multiplying the
 /// previous one by the heap's element in order. No word is ever compared.
 pub(crate) fn representatives<M: Monoid>(m: &M, heaps: &[(u32, u32)]) -> Representatives {
-    let mut word: Vec<Option<Vec<u32>>> = vec![None; m.order()];
-    word[m.identity() as usize] = Some(Vec::new());
+    let mut first = vec![0u32; m.order()];
+    let mut rest = vec![u32::MAX; m.order()];
+    let mut seen = vec![false; m.order()];
+    seen[m.identity() as usize] = true;
     let mut order = vec![m.identity()];
     let mut sorted = heaps.to_vec();
     sorted.sort_unstable();
+    let mut layer: Vec<u32> = Vec::new();
+    let mut next: Vec<u32> = Vec::new();
     for (h, e) in sorted {
-        let mut layer: Vec<u32> = order.clone();
+        layer.clear();
+        layer.extend_from_slice(&order);
         while !layer.is_empty() {
-            let mut next = Vec::new();
+            next.clear();
             for &z in &layer {
                 let y = m.mul(z, e);
-                if word[y as usize].is_none() {
-                    let mut w =
-                        Vec::with_capacity(word[z as usize].as_ref().map_or(0, Vec::len) + 1);
-                    w.push(h);
-                    w.extend_from_slice(word[z as usize].as_deref().unwrap_or_default());
-                    word[y as usize] = Some(w);
+                if !seen[y as usize] {
+                    seen[y as usize] = true;
+                    first[y as usize] = h;
+                    rest[y as usize] = z;
                     next.push(y);
                 }
             }
             order.extend_from_slice(&next);
-            layer = next;
+            std::mem::swap(&mut layer, &mut next);
         }
     }
-    Representatives { order, word }
+    Representatives { order, first, rest }
 }
 
 /// Heaps up to some size as the construction sees them: their element in the monoid
@@ -75,61 +97,117 @@ pub(crate) trait HeapView {
 pub(crate) struct RepOptions {
     /// The representatives the options belong to.
     pub reps: Representatives,
-    /// Per element: elements of its representative's options, sorted and distinct.
-    options: Vec<Vec<u32>>,
+    /// Per element: where the elements of its representative's options (sorted and
+    /// distinct) lie in `cells`.
+    ranges: Vec<(u32, u32)>,
+    cells: Vec<u32>,
 }
 
 impl RepOptions {
     /// The options of each representative in `reps`, read through `view`.
+    ///
+    /// An option moves in one heap `h` of the representative, so it is the rest of the
+    /// word times an option of `h`. The rest without one copy of `h` is found from the
+    /// representative one heap shorter (`Representatives::rest`): one product per
+    /// distinct heap instead of a product over the whole word.
     pub fn new<M: Monoid, V: HeapView>(m: &M, view: &V, reps: Representatives) -> Self {
-        let mut options: Vec<Vec<u32>> = vec![Vec::new(); m.order()];
-        let mut rest = Vec::new();
+        let n = m.order();
+        let mut cells: Vec<u32> = Vec::new();
+        // Per element: (heap, element of the representative without one copy of it),
+        // one per distinct heap of the representative, largest heap first; flat, with
+        // `without_at[y]` its range.
+        let mut without: Vec<(u32, u32)> = Vec::new();
+        let mut without_at: Vec<(u32, u32)> = vec![(0, 0); n];
+        let mut out = Vec::new();
+        let mut mine: Vec<(u32, u32)> = Vec::new();
+        let mut at_of: Vec<u32> = vec![0; n];
         for &y in &reps.order {
-            let word = reps.word[y as usize].as_deref().unwrap_or(&[]);
-            let mut out = Vec::new();
-            for (i, &h) in word.iter().enumerate() {
-                if i > 0 && word[i - 1] == h {
-                    continue;
+            let first = reps.first[y as usize];
+            let z = reps.rest[y as usize];
+            at_of[y as usize] = cells.len() as u32;
+            if z == u32::MAX {
+                continue;
+            }
+            let x_first = view.element(first);
+            mine.clear();
+            mine.push((first, z));
+            let (from, to) = without_at[z as usize];
+            for &(h, e) in &without[from as usize..to as usize] {
+                if h != first {
+                    mine.push((h, m.mul(e, x_first)));
                 }
-                rest.clear();
-                rest.extend(
-                    word.iter()
-                        .enumerate()
-                        .filter(|&(j, _)| j != i)
-                        .map(|(_, &g)| g),
-                );
-                let base = rest
-                    .iter()
-                    .fold(m.identity(), |acc, &g| m.mul(acc, view.element(g)));
+            }
+            out.clear();
+            for &(h, base) in &mine {
                 out.extend(view.option_elements(h).iter().map(|&s| m.mul(base, s)));
             }
             out.sort_unstable();
             out.dedup();
-            options[y as usize] = out;
+            cells.extend_from_slice(&out);
+            let from = without.len() as u32;
+            without.extend_from_slice(&mine);
+            without_at[y as usize] = (from, without.len() as u32);
         }
-        RepOptions { reps, options }
+        // Ranges per element: `at_of[y]..` up to the next element's start in `order`.
+        let mut ends: Vec<(u32, u32)> = vec![(0, 0); n];
+        for (i, &y) in reps.order.iter().enumerate() {
+            let end = reps
+                .order
+                .get(i + 1)
+                .map_or(cells.len() as u32, |&next| at_of[next as usize]);
+            ends[y as usize] = (at_of[y as usize], end);
+        }
+        RepOptions {
+            reps,
+            ranges: ends,
+            cells,
+        }
+    }
+
+    /// Elements of `rep(y)`'s options, sorted and distinct.
+    #[inline]
+    fn options(&self, y: usize) -> &[u32] {
+        let (from, to) = self.ranges[y];
+        &self.cells[from as usize..to as usize]
+    }
+
+    /// `rep(y)·s` for every representative `y` and every option element `s` of a new
+    /// heap, computed once for all the rows of that heap.
+    pub fn shift<M: Monoid>(&self, m: &M, new_options: &[u32]) -> Shift {
+        let width = new_options.len();
+        let mut cells = vec![0u32; m.order() * width];
+        for &y in &self.reps.order {
+            let at = y as usize * width;
+            for (cell, &s) in cells[at..at + width].iter_mut().zip(new_options) {
+                *cell = m.mul(y, s);
+            }
+        }
+        Shift { cells, width }
     }
 
     /// Row `k` from row `k - 1` (`prev`): `rep(y) + k·H` is a P-position iff it has a
     /// move and neither an option of `rep(y)` (settled earlier in this row) nor an
-    /// option of `H` (read from `prev`) leads to a P-position.
-    pub fn next_row<M: Monoid>(
-        &self,
-        m: &M,
-        prev: &[bool],
-        new_options: &[u32],
-        new_has_move: bool,
-    ) -> Vec<bool> {
-        let mut cur = vec![false; m.order()];
+    /// option of `H` (read from `prev` through `shift`) leads to a P-position.
+    pub fn next_row(&self, prev: &[bool], shift: &Shift, new_has_move: bool) -> Vec<bool> {
+        let mut cur = vec![false; prev.len()];
         for &y in &self.reps.order {
             let yi = y as usize;
-            let moves = new_has_move || !self.options[yi].is_empty();
+            let options = self.options(yi);
+            let moves = new_has_move || !options.is_empty();
+            let shifted = &shift.cells[yi * shift.width..(yi + 1) * shift.width];
             cur[yi] = moves
-                && !self.options[yi].iter().any(|&z| cur[z as usize])
-                && !new_options.iter().any(|&s| prev[m.mul(y, s) as usize]);
+                && !options.iter().any(|&z| cur[z as usize])
+                && !shifted.iter().any(|&v| prev[v as usize]);
         }
         cur
     }
+}
+
+/// A new heap's option elements times every representative (see [`RepOptions::shift`]).
+pub(crate) struct Shift {
+    /// `cells[y * width + j]` is `rep(y)·s_j`.
+    cells: Vec<u32>,
+    width: usize,
 }
 
 /// Outcome rows of `rep(y) + k·H` and the period found.
@@ -161,12 +239,13 @@ pub(crate) fn rows<M: Monoid>(
     let mut rows: Vec<Vec<bool>> = vec![(0..n).map(|y| p[y]).collect()];
     let mut seen: HashMap<Vec<bool>, usize> = HashMap::new();
     seen.insert(rows[0].clone(), 0);
+    let shift = rep_options.shift(m, new_options);
     let (r0, d0) = loop {
         if rows.len() as u32 > max_rows {
             return Err(NoPeriod);
         }
         let prev = rows.last().expect("row 0 exists");
-        let cur = rep_options.next_row(m, prev, new_options, new_has_move);
+        let cur = rep_options.next_row(prev, &shift, new_has_move);
         let k = rows.len();
         if let Some(&j) = seen.get(&cur) {
             break (j as u32, (k - j) as u32);

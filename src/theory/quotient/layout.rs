@@ -255,6 +255,13 @@ pub(crate) fn build(
                     element: &partial.element,
                     options: &partial.options,
                 };
+                // The candidate has `order × rows` elements: rows beyond the candidate
+                // budget are not computed.
+                let order = product.order() as u64;
+                let cap = budget.max_candidate / order;
+                if cap < u64::from(min_r.saturating_add(*d_mult)) {
+                    return Err(Stop::Candidate(order * u64::from(min_r + d_mult)));
+                }
                 let ro = RepOptions::new(&product, &view, reps);
                 let found = rows(
                     &product,
@@ -263,9 +270,15 @@ pub(crate) fn build(
                     &s_h,
                     !heap_options.is_empty(),
                     (*min_r, *d_mult),
-                    budget.max_rows,
+                    budget.max_rows.min(cap.min(u64::from(u32::MAX)) as u32),
                 )
-                .map_err(|_| Stop::Rows)?;
+                .map_err(|_| {
+                    if cap < u64::from(budget.max_rows) {
+                        Stop::Candidate(order * (cap + 1))
+                    } else {
+                        Stop::Rows
+                    }
+                })?;
                 let size = product.order() as u64 * u64::from(found.preperiod + found.period);
                 if size > budget.max_candidate {
                     return Err(Stop::Candidate(size));

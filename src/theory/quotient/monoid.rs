@@ -178,24 +178,27 @@ impl<B: Monoid> Monoid for Product<'_, B> {
 }
 
 /// Elements reachable from the identity by multiplying by generators, in breadth-first
-/// order (the order in which the reduced quotient numbers its elements).
-pub(crate) fn reachable<M: Monoid>(m: &M, generators: &[u32]) -> Vec<u32> {
+/// order (the order in which the reduced quotient numbers its elements), each with how
+/// it was first reached: (index of an earlier element, generator index).
+pub(crate) fn reachable<M: Monoid>(m: &M, generators: &[u32]) -> (Vec<u32>, Vec<(u32, u32)>) {
     let mut seen = vec![false; m.order()];
     let mut out = vec![m.identity()];
+    let mut parent = vec![(0, 0)];
     seen[m.identity() as usize] = true;
     let mut next = 0;
     while next < out.len() {
         let x = out[next];
-        next += 1;
-        for &g in generators {
+        for (gi, &g) in generators.iter().enumerate() {
             let y = m.mul(x, g);
             if !seen[y as usize] {
                 seen[y as usize] = true;
                 out.push(y);
+                parent.push((next as u32, gi as u32));
             }
         }
+        next += 1;
     }
-    out
+    (out, parent)
 }
 
 /// The indistinguishability quotient of the bipartite monoid `(m, p)` restricted to the
@@ -211,7 +214,7 @@ pub(crate) fn reduce<M: Monoid>(
     generators: &[u32],
     max_order: usize,
 ) -> Result<(Table, Vec<bool>, Vec<u32>), usize> {
-    let elements = reachable(m, generators);
+    let (elements, parent) = reachable(m, generators);
     let mut index = vec![u32::MAX; m.order()];
     for (i, &x) in elements.iter().enumerate() {
         index[x as usize] = i as u32;
@@ -245,6 +248,10 @@ pub(crate) fn reduce<M: Monoid>(
         }
         let refined = ids.len();
         class = next;
+        if refined > max_order {
+            // Refinement only splits classes: the quotient has at least this many.
+            return Err(refined);
+        }
         if refined == count {
             break;
         }
@@ -264,20 +271,37 @@ pub(crate) fn reduce<M: Monoid>(
     if order > max_order {
         return Err(order);
     }
-    let mut representative = vec![0u32; order];
+    // The first element of each class, and the class of each class's first element
+    // times each generator (well defined: the partition is stable under generators).
+    let mut first = vec![u32::MAX; order];
     for (i, &c) in class.iter().enumerate().rev() {
-        representative[c as usize] = elements[i];
+        first[c as usize] = i as u32;
     }
+    let g = generators.len();
+    let class_step: Vec<u32> = first
+        .iter()
+        .flat_map(|&i| steps[i as usize].iter().map(|&s| class[s as usize]))
+        .collect();
+    let representative: Vec<u32> = first.iter().map(|&i| elements[i as usize]).collect();
     let mut of_element = vec![u32::MAX; m.order()];
     for (i, &x) in elements.iter().enumerate() {
         of_element[x as usize] = class[i];
     }
+    // Row `b` from the row of the class of its first element's breadth-first parent,
+    // which comes earlier: `(y·g)·x` is `(y·x)·g`. No product of `m` is taken, so a deep
+    // element of an action costs nothing here. Class 0 is the identity's.
     let mut cells = vec![0u32; order * order];
-    for a in 0..order {
-        for b in a..order {
-            let c = of_element[m.mul(representative[a], representative[b]) as usize];
-            cells[a * order + b] = c;
-            cells[b * order + a] = c;
+    for (a, cell) in cells[..order].iter_mut().enumerate() {
+        *cell = a as u32;
+    }
+    for b in 1..order {
+        let (earlier, gen) = parent[first[b] as usize];
+        let c = class[earlier as usize] as usize;
+        debug_assert!(c < b);
+        let (done, rest) = cells.split_at_mut(b * order);
+        let from = &done[c * order..(c + 1) * order];
+        for (cell, &bc) in rest[..order].iter_mut().zip(from) {
+            *cell = class_step[bc as usize * g + gen as usize];
         }
     }
     let reduced_p = representative.iter().map(|&x| p[x as usize]).collect();

@@ -103,26 +103,39 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
     // the failure to beat cannot beat it, which a look at that one position shows.
     let mut known: Vec<Vec<u32>> = vec![failure.clone()];
     let mut rebuilds = 0u32;
-    // Per heap: how many looks in a row lengthened its preperiod.
-    let mut streak: Vec<u32> = vec![0; n as usize + 1];
+    let mut growth = Growth {
+        streak: vec![0; n as usize + 1],
+        ceiling: vec![u32::MAX; n as usize + 1],
+    };
     loop {
         let near = suspects(&layout, &failure, n);
         let far: Vec<u32> = (1..=n).rev().filter(|h| !near.contains(h)).collect();
         let mut tried: HashSet<Vec<Change>> = HashSet::new();
         let mut best: Option<(Vec<u32>, Layout, Candidate)> = None;
         let mut best_changes = Vec::new();
-        for tier in 0..7 {
+        // The least order among candidates refused for the order bound in this look.
+        let mut over_bound: Option<u64> = None;
+        // Heaps of the failure whose preperiod kept growing: their lengthenings, then
+        // the separation, come before the other changes (which such a failure mostly
+        // rules out, one full build each).
+        let growing: Vec<u32> = near
+            .iter()
+            .copied()
+            .filter(|&h| growth.streak[h as usize] >= 2)
+            .collect();
+        let first_tier = if growing.is_empty() { 1 } else { 0 };
+        for tier in first_tier..8 {
             let candidates: Vec<Vec<Change>> = match tier {
-                0 => singles(&layout, &current, &near, Cost::Cheap, &streak)
-                    .into_iter()
-                    .filter(|c| !matches!(c[0], Change::Drop(_)))
-                    .collect(),
+                0 => cheap_kept(&layout, &current, &growing, &growth),
+                1 if growing.is_empty() => cheap_kept(&layout, &current, &near, &growth),
                 1 => vec![separate(&layout, &current, &failure)],
-                2 => singles(&layout, &current, &near, Cost::Dear, &streak),
-                3 => singles(&layout, &current, &far, Cost::Cheap, &streak),
-                4 => singles(&layout, &current, &near, Cost::Cheap, &streak),
-                5 => pairs(&layout, &current, &near, &streak),
-                _ => singles(&layout, &current, &far, Cost::Dear, &streak),
+                2 if growing.is_empty() => vec![separate(&layout, &current, &failure)],
+                2 => cheap_kept(&layout, &current, &near, &growth),
+                3 => singles(&layout, &current, &near, Cost::Dear, &growth),
+                4 => singles(&layout, &current, &far, Cost::Cheap, &growth),
+                5 => singles(&layout, &current, &near, Cost::Cheap, &growth),
+                6 => pairs(&layout, &current, &near, &growth),
+                _ => singles(&layout, &current, &far, Cost::Dear, &growth),
             };
             for mut changes in candidates {
                 changes.sort_unstable();
@@ -139,8 +152,23 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                 let changed = apply(&layout, &changes, &failure);
                 let next = match build(&changed, opts, budget) {
                     Ok(next) => next,
+                    Err(Stop::Order(order)) => {
+                        // A growing preperiod that takes the candidate past the order
+                        // bound: the next looks stay below it; when even one more
+                        // power does, the quotient outgrows the bound.
+                        if let Some((h, min_r)) = growth.lengthens(&changes, &current) {
+                            let r = current.cycles[h as usize].map_or(0, |c| c.0);
+                            if min_r <= r + 1 {
+                                return Err(Stop::Order(order));
+                            }
+                            let ceiling = &mut growth.ceiling[h as usize];
+                            *ceiling = (*ceiling).min(min_r);
+                        }
+                        over_bound = Some(over_bound.map_or(order, |o| o.min(order)));
+                        continue;
+                    }
                     // A change that blows a budget is just not taken.
-                    Err(Stop::Candidate(_) | Stop::Order(_) | Stop::Pairs) => continue,
+                    Err(Stop::Candidate(_) | Stop::Pairs) => continue,
                     Err(stop) => return Err(stop),
                 };
                 let to_beat = best.as_ref().map_or(&failure, |(b, _, _)| b);
@@ -177,18 +205,22 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
         }
         match best {
             Some((w, changed, next)) => {
-                for (h, times) in streak.iter_mut().enumerate() {
-                    let before = current.cycles[h].map_or(0, |c| c.0);
-                    let lengthened = best_changes.iter().any(|c| {
-                        matches!(*c, Change::Cycle { h: g, min_r, .. } if g as usize == h && min_r > before)
-                    });
-                    *times = if lengthened { *times + 1 } else { 0 };
-                }
+                growth.record(&best_changes, &current);
                 // The candidate's own presentation lays out what it learnt compactly:
                 // a layout that only drops relations grows like the product of the
                 // generators it freed.
+                // A change that only lengthens preperiods that keep growing keeps every
+                // relation, so the layout stays as compact as it was: no rebuild.
+                let relations_kept = best_changes.iter().all(
+                    |c| matches!(*c, Change::Cycle { h, .. } if growth.streak[h as usize] >= 2),
+                );
                 let compact = Layout::of(&next.stage);
-                if let Ok(rebuilt) = build(&compact, opts, budget) {
+                let rebuilt = if relations_kept {
+                    Err(Stop::Stuck)
+                } else {
+                    build(&compact, opts, budget)
+                };
+                if let Ok(rebuilt) = rebuilt {
                     let v = least_failure(&rebuilt.stage, budget)?;
                     match v {
                         None => return Ok(rebuilt.stage),
@@ -205,7 +237,10 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                 layout = changed;
                 current = next;
             }
-            None => return Err(Stop::Stuck),
+            // Every change that moved the failure on may have been one the order bound
+            // refused: then the bound is what stopped the search, and raising it is
+            // what lets it go on.
+            None => return Err(over_bound.map_or(Stop::Stuck, Stop::Order)),
         }
     }
 }
@@ -222,7 +257,7 @@ fn separate(layout: &Layout, current: &Candidate, failure: &[u32]) -> Vec<Change
         stage.q.mul(acc, stage.element[h as usize])
     });
     let reps = representatives(&stage.q, &distinct_heaps(&stage.element, n + 1));
-    let twin = reps.word[x as usize].clone().unwrap_or_default();
+    let twin = reps.word(x).unwrap_or_default();
     let mut out = Vec::new();
     let mut heaps: Vec<u32> = failure.iter().chain(&twin).copied().collect();
     heaps.sort_unstable();
@@ -278,6 +313,44 @@ fn suspects(layout: &Layout, failure: &[u32], n: u32) -> Vec<u32> {
     out
 }
 
+/// How the preperiods of fresh heaps grew during one recalibration.
+struct Growth {
+    /// Per heap: how many taken changes lengthened its preperiod in this recalibration
+    /// (in any order: two powers that tell positions apart together grow in turn, with
+    /// other changes in between).
+    streak: Vec<u32>,
+    /// Per heap: the least preperiod asked for that took the candidate past the order
+    /// bound (`u32::MAX`: none did).
+    ceiling: Vec<u32>,
+}
+
+impl Growth {
+    /// The heap and preperiod of `changes` when it is one lengthening of a heap whose
+    /// preperiod keeps growing.
+    fn lengthens(&self, changes: &[Change], current: &Candidate) -> Option<(u32, u32)> {
+        let [Change::Cycle { h, min_r, .. }] = *changes else {
+            return None;
+        };
+        let before = current.cycles[h as usize].map_or(0, |c| c.0);
+        (min_r > before && self.streak[h as usize] >= 2).then_some((h, min_r))
+    }
+
+    /// Counts the lengthenings of a taken change.
+    fn record(&mut self, changes: &[Change], current: &Candidate) {
+        let lengthened: Vec<bool> = (0..self.streak.len())
+            .map(|h| {
+                let before = current.cycles[h].map_or(0, |c| c.0);
+                changes.iter().any(|c| {
+                    matches!(*c, Change::Cycle { h: g, min_r, .. } if g as usize == h && min_r > before)
+                })
+            })
+            .collect();
+        for (times, grew) in self.streak.iter_mut().zip(lengthened) {
+            *times += u32::from(grew);
+        }
+    }
+}
+
 /// Whether a change keeps the candidate about as large (dropping one relation, a longer
 /// cycle, a word heap set free that still acts as its word) or may multiply it.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -292,23 +365,41 @@ fn singles(
     attempt: &Candidate,
     heaps: &[u32],
     cost: Cost,
-    streak: &[u32],
+    growth: &Growth,
 ) -> Vec<Vec<Change>> {
     let mut all: Vec<Vec<Change>> = heaps
         .iter()
-        .flat_map(|&h| at_heap(layout, attempt, h, cost, streak))
+        .flat_map(|&h| at_heap(layout, attempt, h, cost, growth))
         .collect();
     // A word freed or a cycle lengthened undoes one identification of a heap in the
     // failure; a dropped relation often leaves the same identification by another way.
-    all.sort_by_key(|c| matches!(c[0], Change::Drop(_)));
+    // A heap whose preperiod kept growing in this recalibration is likeliest to need it
+    // again, so its lengthenings come first.
+    all.sort_by_key(|c| {
+        let growing = matches!(c[0], Change::Cycle { h, .. } if growth.streak[h as usize] >= 2);
+        (matches!(c[0], Change::Drop(_)), !growing)
+    });
     all
 }
 
+/// The cheap single changes at `heaps` that keep every relation.
+fn cheap_kept(
+    layout: &Layout,
+    attempt: &Candidate,
+    heaps: &[u32],
+    growth: &Growth,
+) -> Vec<Vec<Change>> {
+    singles(layout, attempt, heaps, Cost::Cheap, growth)
+        .into_iter()
+        .filter(|c| !matches!(c[0], Change::Drop(_)))
+        .collect()
+}
+
 /// Pairs of cheap single changes at two different heaps of `heaps`.
-fn pairs(layout: &Layout, attempt: &Candidate, heaps: &[u32], streak: &[u32]) -> Vec<Vec<Change>> {
+fn pairs(layout: &Layout, attempt: &Candidate, heaps: &[u32], growth: &Growth) -> Vec<Vec<Change>> {
     let per_heap: Vec<Vec<Vec<Change>>> = heaps
         .iter()
-        .map(|&h| at_heap(layout, attempt, h, Cost::Cheap, streak))
+        .map(|&h| at_heap(layout, attempt, h, Cost::Cheap, growth))
         .collect();
     let mut out = Vec::new();
     for (i, first) in per_heap.iter().enumerate() {
@@ -331,7 +422,7 @@ fn at_heap(
     attempt: &Candidate,
     h: u32,
     cost: Cost,
-    streak: &[u32],
+    growth: &Growth,
 ) -> Vec<Vec<Change>> {
     let mut out = Vec::new();
     match (&layout.kinds[h as usize], cost) {
@@ -341,14 +432,21 @@ fn at_heap(
             // much each time: a power that keeps telling positions apart gets a long
             // preperiod (or shows the quotient outgrowing its budget) in a few looks
             // instead of one per power.
-            let times = streak.get(h as usize).copied().unwrap_or(0);
+            // Below a preperiod that took the candidate past the order bound, halfway.
+            let times = growth.streak.get(h as usize).copied().unwrap_or(0);
             if times >= 2 {
                 let jump = 1u32 << times.min(16);
-                out.push(vec![Change::Cycle {
-                    h,
-                    min_r: r.saturating_add(jump),
-                    d_mult: *d_mult,
-                }]);
+                let ceiling = growth.ceiling[h as usize];
+                let min_r = r
+                    .saturating_add(jump)
+                    .min(r + ceiling.saturating_sub(r) / 2);
+                if min_r > r + 2 {
+                    out.push(vec![Change::Cycle {
+                        h,
+                        min_r,
+                        d_mult: *d_mult,
+                    }]);
+                }
             }
             for (min_r, d_mult) in [(r + 1, *d_mult), (*min_r, d_mult * 2), (r + 2, *d_mult)] {
                 out.push(vec![Change::Cycle { h, min_r, d_mult }]);
