@@ -583,6 +583,42 @@ fn kayles_quotient_is_final() {
     assert!((1..=2).contains(&taken) && after.len() <= 4, "{after:?}");
 }
 
+/// Checks that `ruleset`'s quotient is final from heap `proved_at` exactly, and that it
+/// answers every position of at most `total` tokens and heaps up to `max_heap` as brute
+/// force does, with winning moves that are moves and land on unsafe positions; returns
+/// how many of those positions have a heap beyond `proved_at`.
+fn check_beyond_proof(
+    ruleset: &Ruleset,
+    reference: Rules,
+    proved_at: u64,
+    max_heap: u64,
+    total: u64,
+) -> usize {
+    let q = compute(ruleset, proved_at);
+    let name = q.ruleset.clone();
+    let period = q.periodicity.unwrap_or_else(|| panic!("{name} is final"));
+    assert_eq!(period.proved_at, proved_at, "{name}");
+    let mut brute = Brute::new(reference.clone());
+    let mut beyond = 0;
+    for position in positions(max_heap, total) {
+        if position.last().is_some_and(|&h| h > proved_at) {
+            beyond += 1;
+        }
+        let safe = brute.win(&position);
+        assert_eq!(q.outcome(&position), Some(safe), "{name} at {position:?}");
+        if let Some(after) = q.winning_move(ruleset, &position) {
+            assert!(reference.children(&position).contains(&after), "{name}");
+            assert!(!brute.win(&after), "{name}: {position:?} -> {after:?}");
+        } else {
+            assert!(
+                !safe || reference.children(&position).is_empty(),
+                "{name}: no move found from safe {position:?}"
+            );
+        }
+    }
+    beyond
+}
+
 /// Final quotients proved from a few heaps answer larger heaps as brute force does, with
 /// winning moves that are moves and land on unsafe positions.
 #[test]
@@ -592,29 +628,13 @@ fn final_quotients_beyond_their_heaps_match_brute_force() {
         ("0.73", 14, 30, 32),
         ("0.52", 22, 34, 34),
     ] {
-        let rules = octal(code);
-        let q = compute(&rules, proved_at);
-        let period = q.periodicity.unwrap_or_else(|| panic!("{code} is final"));
-        assert_eq!(period.proved_at, proved_at, "{code}");
-        let reference = Rules::parse_octal(code);
-        let mut brute = Brute::new(reference.clone());
-        let mut beyond = 0;
-        for position in positions(max_heap, total) {
-            if position.last().is_some_and(|&h| h > proved_at) {
-                beyond += 1;
-            }
-            let safe = brute.win(&position);
-            assert_eq!(q.outcome(&position), Some(safe), "{code} at {position:?}");
-            if let Some(after) = q.winning_move(&rules, &position) {
-                assert!(reference.children(&position).contains(&after), "{code}");
-                assert!(!brute.win(&after), "{code}: {position:?} -> {after:?}");
-            } else {
-                assert!(
-                    !safe || reference.children(&position).is_empty(),
-                    "{code}: no move found from safe {position:?}"
-                );
-            }
-        }
+        let beyond = check_beyond_proof(
+            &octal(code),
+            Rules::parse_octal(code),
+            proved_at,
+            max_heap,
+            total,
+        );
         assert!(beyond > 500, "{code}: {beyond}");
     }
 }
@@ -634,30 +654,9 @@ fn final_quotients_of_other_shapes_match_brute_force() {
         (octal("4.03"), Rules::parse_octal("4.03"), 16, 34, 34),
         (subtraction, Rules::Subtraction(vec![1, 3, 4]), 12, 40, 40),
     ] {
-        let q = compute(&ruleset, proved_at);
-        let name = q.ruleset.clone();
-        let period = q.periodicity.unwrap_or_else(|| panic!("{name} is final"));
-        assert_eq!(period.proved_at, proved_at, "{name}");
-        assert!(!compute(&ruleset, proved_at - 1).is_final(), "{name}");
-        let mut brute = Brute::new(reference.clone());
-        let mut beyond = 0;
-        for position in positions(max_heap, total) {
-            if position.last().is_some_and(|&h| h > proved_at) {
-                beyond += 1;
-            }
-            let safe = brute.win(&position);
-            assert_eq!(q.outcome(&position), Some(safe), "{name} at {position:?}");
-            if let Some(after) = q.winning_move(&ruleset, &position) {
-                assert!(reference.children(&position).contains(&after), "{name}");
-                assert!(!brute.win(&after), "{name}: {position:?} -> {after:?}");
-            } else {
-                assert!(
-                    !safe || reference.children(&position).is_empty(),
-                    "{name}: no move found from safe {position:?}"
-                );
-            }
-        }
-        assert!(beyond > 100, "{name}: {beyond}");
+        assert!(!compute(&ruleset, proved_at - 1).is_final(), "{ruleset:?}");
+        let beyond = check_beyond_proof(&ruleset, reference, proved_at, max_heap, total);
+        assert!(beyond > 100, "{ruleset:?}: {beyond}");
     }
 }
 
