@@ -76,7 +76,7 @@ impl RemotenessSolver {
         children.dedup();
         let mut winning = false;
         let mut open = Vec::new();
-        for child in children.iter() {
+        for child in &children {
             let (lower, upper) = self.engine.bounds(child);
             if upper < 0 {
                 winning = true;
@@ -85,19 +85,16 @@ impl RemotenessSolver {
                 open.push(child.clone());
             }
         }
-        let mut chosen = if winning {
-            open
-        } else if open.is_empty() && !children.is_empty() {
-            children
-        } else {
-            return None;
-        };
+        let size = |child: &Position| (child.total(), child.heaps().len());
         if winning {
-            chosen.sort_by_key(|child| (child.total(), child.heaps().len()));
+            open.sort_by_key(size);
+            Some(open)
+        } else if open.is_empty() && !children.is_empty() {
+            children.sort_by_key(|child| std::cmp::Reverse(size(child)));
+            Some(children)
         } else {
-            chosen.sort_by_key(|child| std::cmp::Reverse((child.total(), child.heaps().len())));
+            None
         }
-        Some(chosen)
     }
 
     /// Raises `best` (the best negated score so far) to the best of `children`'s
