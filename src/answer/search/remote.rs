@@ -13,11 +13,14 @@ use super::endgame::{self, Labelled};
 use super::theory::Grown;
 use crate::domain::Domain;
 use crate::game::{Game, Position};
+use crate::theory::quotient::Cancel;
 use crate::search::{Algorithm, ProgressHook, RemotenessSolver, RemotenessStats, SearchConfig};
 use crate::value::Value;
 
 /// Nodes a position is searched alone before theory and an endgame table are brought in.
 const ALONE_NODES: u64 = 1 << 12;
+/// Nodes the search goes on alone between looks at a quotient built beside it.
+const BESIDE_NODES: u64 = 1 << 13;
 /// An endgame table may take this fraction of the memory the search may take.
 const ENDGAME_SHARE: usize = 2;
 
@@ -78,15 +81,76 @@ impl Remote {
     }
 
     /// Brings in theory, an endgame table and the threads for positions like
-    /// `position`, whose short search did not finish.
-    fn prepare(&mut self, position: &Position) {
+    /// `position`, whose short search did not finish, and searches it within `nodes`
+    /// more nodes (`u64::MAX`: no limit).
+    ///
+    /// On several threads a quotient still to be built is built on a thread of its own
+    /// while the search goes on alone, and handed over when it is ready: one that grows
+    /// wild takes tens of milliseconds to give up (misère Grundy's game), and the
+    /// search often finishes first, which then stops the construction.
+    fn prepare_and_search(&mut self, position: &Position, nodes: u64) -> Option<Value> {
         let largest = position.heaps().last().copied().unwrap_or(0);
-        let total = u64::try_from(position.total()).unwrap_or(u64::MAX);
-        if self.config.guide {
-            if let Some(outcomes) = self.theory.grow(&self.game, largest) {
+        let beside = self.config.guide
+            && self.config.threads > 1
+            && self.theory.would_grow(&self.game, largest);
+        if !beside {
+            if self.config.guide {
+                if let Some(outcomes) = self.theory.grow(&self.game, largest, None) {
+                    self.solver.set_outcomes(outcomes);
+                }
+            }
+            self.prepare_tables(position);
+            return self.search_within(position, nodes);
+        }
+        let cancel = Cancel::default();
+        let (mut grown, game, stop) = (self.theory.clone(), self.game.clone(), cancel.clone());
+        std::thread::scope(|scope| {
+            let builder = scope.spawn(move || {
+                let outcomes = grown.grow(&game, largest, Some(stop));
+                (grown, outcomes)
+            });
+            self.prepare_tables(position);
+            self.solver.set_parallel(false);
+            let start = self.solver.stats().nodes;
+            while !builder.is_finished() {
+                let spent = self.solver.stats().nodes - start;
+                let found = match nodes.checked_sub(spent) {
+                    Some(left) if left > 0 => {
+                        self.solver.value_within(position, left.min(BESIDE_NODES))
+                    }
+                    _ => None,
+                };
+                let out_of_nodes = self.solver.stats().nodes - start >= nodes;
+                if found.is_some() || out_of_nodes {
+                    // What the construction learned is dropped with it: a later
+                    // position builds the quotient again.
+                    cancel.set();
+                    self.solver.set_parallel(true);
+                    return found;
+                }
+            }
+            let (grown, outcomes) = builder
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            self.theory = grown;
+            if let Some(outcomes) = outcomes {
                 self.solver.set_outcomes(outcomes);
             }
-        }
+            self.solver.set_parallel(true);
+            let spent = self.solver.stats().nodes - start;
+            let left = if nodes == u64::MAX {
+                u64::MAX
+            } else {
+                nodes.saturating_sub(spent)
+            };
+            self.search_within(position, left)
+        })
+    }
+
+    /// Brings in an endgame table and the threads for positions like `position`.
+    fn prepare_tables(&mut self, position: &Position) {
+        let largest = position.heaps().last().copied().unwrap_or(0);
+        let total = u64::try_from(position.total()).unwrap_or(u64::MAX);
         let game = &self.game;
         let canonical = Position::new(
             position
@@ -114,13 +178,24 @@ impl Remote {
         );
     }
 
+    /// The remoteness of `position` within `nodes` more nodes (`u64::MAX`: no limit).
+    fn search_within(&mut self, position: &Position, nodes: u64) -> Option<Value> {
+        if nodes == u64::MAX {
+            Some(self.solver.value(position))
+        } else {
+            self.solver.value_within(position, nodes)
+        }
+    }
+
     /// The remoteness of `position`.
     pub(super) fn value(&mut self, position: &Position) -> Value {
         if !self.prepared(position) {
             if let Some(value) = self.solver.value_within(position, ALONE_NODES) {
                 return value;
             }
-            self.prepare(position);
+            if let Some(value) = self.prepare_and_search(position, u64::MAX) {
+                return value;
+            }
         }
         self.solver.value(position)
     }
@@ -135,10 +210,10 @@ impl Remote {
             if nodes <= ALONE_NODES {
                 return None;
             }
-            self.prepare(position);
+            let spent = self.solver.stats().nodes - before;
+            return self.prepare_and_search(position, nodes - spent);
         }
-        let spent = self.solver.stats().nodes - before;
-        self.solver.value_within(position, nodes - spent)
+        self.solver.value_within(position, nodes)
     }
 
     /// Every move with the value it leads to (see [`RemotenessSolver::moves`]).

@@ -161,6 +161,10 @@ pub struct RemotenessSolver {
     stop: Arc<AtomicBool>,
     /// The table the threads share, once they have started.
     shared: Option<Arc<SharedTable>>,
+    /// The threads the helpers run on, started once: a search splits work between
+    /// them at many positions, and starting a thread for each split costs more than
+    /// small subtrees take.
+    pool: Option<rayon::ThreadPool>,
     game: Game,
     /// The settings of every thread's engine (the memory bound an equal share).
     config: SearchConfig,
@@ -171,6 +175,34 @@ pub struct RemotenessSolver {
     outcomes: Option<Outcomes>,
     endgame: Option<Arc<dyn Endgame>>,
     algorithm: Algorithm,
+}
+
+/// Runs `main` on the calling thread and `helper` once for each helper engine on the
+/// solver's pool (or on threads of their own when it has none), and returns `main`'s
+/// result once all have finished.
+fn run_threads<R>(
+    pool: Option<&rayon::ThreadPool>,
+    engine: &mut Engine,
+    helpers: &mut [Engine],
+    helper: impl Fn(&mut Engine) + Sync,
+    main: impl FnOnce(&mut Engine) -> R,
+) -> R {
+    match pool {
+        Some(pool) => pool.in_place_scope(|scope| {
+            for engine in helpers.iter_mut() {
+                let helper = &helper;
+                scope.spawn(move |_| helper(engine));
+            }
+            main(engine)
+        }),
+        None => std::thread::scope(|scope| {
+            for engine in helpers.iter_mut() {
+                let helper = &helper;
+                scope.spawn(move || helper(engine));
+            }
+            main(engine)
+        }),
+    }
 }
 
 impl RemotenessSolver {
@@ -193,6 +225,7 @@ impl RemotenessSolver {
             helpers: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
             shared: None,
+            pool: None,
             game: game.clone(),
             config,
             threads,
@@ -242,6 +275,12 @@ impl RemotenessSolver {
                 self.helpers.push(helper);
             }
             self.shared = Some(shared);
+            // A pool that cannot start leaves the helpers to threads of their own.
+            self.pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(self.threads - 1)
+                .thread_name(|i| format!("sicher-search-{}", i + 1))
+                .build()
+                .ok();
         }
         true
     }

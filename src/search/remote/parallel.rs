@@ -18,7 +18,7 @@
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
 use super::score::{Score, MAX, MIN};
-use super::{windows, RemotenessSolver, RemotenessStats};
+use super::{run_threads, windows, RemotenessSolver, RemotenessStats};
 use crate::game::Position;
 
 impl RemotenessSolver {
@@ -33,22 +33,27 @@ impl RemotenessSolver {
             helpers,
             algorithm,
             stop,
+            pool,
             ..
         } = self;
         stop.store(false, Ordering::Relaxed);
-        std::thread::scope(|scope| {
-            for helper in helpers.iter_mut() {
-                scope.spawn(move || {
-                    // Forget an earlier stop; a helper has no node limit of its own.
-                    helper.set_limit(u64::MAX);
-                    helper.stats_mut().root_searches += 1;
-                    helper.search(position, MIN - 1, MAX + 1);
-                });
-            }
-            let score = windows::score(engine, *algorithm, position);
-            stop.store(true, Ordering::Relaxed);
-            score
-        })
+        let stop = &*stop;
+        run_threads(
+            pool.as_ref(),
+            engine,
+            helpers,
+            |helper| {
+                // Forget an earlier stop; a helper has no node limit of its own.
+                helper.set_limit(u64::MAX);
+                helper.stats_mut().root_searches += 1;
+                helper.search(position, MIN - 1, MAX + 1);
+            },
+            |engine| {
+                let score = windows::score(engine, *algorithm, position);
+                stop.store(true, Ordering::Relaxed);
+                score
+            },
+        )
     }
 
     /// The exact score of every one of `positions`, handed out to the threads.
@@ -60,6 +65,7 @@ impl RemotenessSolver {
             helpers,
             algorithm,
             stop,
+            pool,
             ..
         } = self;
         let algorithm = *algorithm;
@@ -72,15 +78,16 @@ impl RemotenessSolver {
             let score = windows::score(engine, algorithm, position);
             scores[at].store(score, Ordering::Relaxed);
         };
-        std::thread::scope(|scope| {
-            for helper in helpers.iter_mut() {
-                scope.spawn(|| {
-                    helper.set_limit(u64::MAX);
-                    work(helper)
-                });
-            }
-            work(engine);
-        });
+        run_threads(
+            pool.as_ref(),
+            engine,
+            helpers,
+            |helper| {
+                helper.set_limit(u64::MAX);
+                work(helper)
+            },
+            |engine| work(engine),
+        );
         scores.into_iter().map(AtomicI32::into_inner).collect()
     }
 

@@ -18,17 +18,24 @@
 //! nodes than one thread alone. Handing out whole siblings gives each thread its own
 //! subtree, with the shared table for the transpositions between them.
 
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU8, AtomicUsize, Ordering};
 
 use super::engine::Engine;
 use super::score::{shrink, Score, MAX, MIN};
-use super::RemotenessSolver;
+use super::{run_threads, RemotenessSolver};
 use crate::game::Position;
 
 /// Levels of the chain of eldest children that are split; below, the threads search
 /// together. Deep in the chain the subtrees are small and a split costs more than it
 /// shares out.
 const MAX_SPLIT_DEPTH: usize = 24;
+
+/// A younger child not handed out yet.
+const WAITING: u8 = 0;
+/// A younger child some thread is scoring.
+const BUSY: u8 = 1;
+/// A younger child scored (or skipped: the best cannot improve).
+const SCORED: u8 = 2;
 
 impl RemotenessSolver {
     /// The exact score of `position`, split between the threads where theory knows the
@@ -98,47 +105,94 @@ impl RemotenessSolver {
     }
 
     /// Raises `best` (the best negated score so far) to the best of `children`'s
-    /// negated scores, the threads taking the children one at a time.
+    /// negated scores, the threads taking the children one at a time. A thread that
+    /// finds none left to take helps with one another thread is still scoring (the
+    /// shared table and its busy marks split that subtree between them), so that no
+    /// thread idles while the last, largest children finish.
     fn younger(&mut self, children: &[Position], best: &AtomicI32) {
         let next = AtomicUsize::new(0);
+        let state: Vec<AtomicU8> = children.iter().map(|_| AtomicU8::new(WAITING)).collect();
+        // Children handed out and not yet scored (or skipped).
+        let open = AtomicUsize::new(children.len());
         let RemotenessSolver {
             engine,
             helpers,
             stop,
+            pool,
             ..
         } = self;
         stop.store(false, Ordering::Relaxed);
-        let work = |engine: &mut Engine| loop {
-            let at = next.fetch_add(1, Ordering::Relaxed);
-            let Some(child) = children.get(at) else {
-                break;
-            };
+        let stop = &*stop;
+        // Scores child `at` into `best`; false when the search gave up.
+        let score = |engine: &mut Engine, at: usize| -> bool {
             let bar = best.load(Ordering::Relaxed);
-            if bar >= MAX {
-                break;
+            if bar < MAX {
+                // The child improves on the best when its score is below `-bar`: a
+                // search on the window below that answers exactly there and fails high
+                // otherwise.
+                let score = engine.search(&children[at], MIN - 1, -bar);
+                if engine.aborted() {
+                    return false;
+                }
+                if score < -bar {
+                    best.fetch_max(-score, Ordering::Relaxed);
+                }
             }
-            // The child improves on the best when its score is below `-bar`: a search
-            // on the window below that answers exactly there and fails high otherwise.
-            let score = engine.search(child, MIN - 1, -bar);
-            if engine.aborted() {
-                break;
+            if state[at].swap(SCORED, Ordering::Relaxed) != SCORED {
+                open.fetch_sub(1, Ordering::Relaxed);
             }
-            if score < -bar {
-                best.fetch_max(-score, Ordering::Relaxed);
-            }
+            true
         };
-        std::thread::scope(|scope| {
-            for helper in helpers.iter_mut() {
-                scope.spawn(|| {
-                    helper.set_limit(u64::MAX);
-                    work(helper)
-                });
+        // The child another thread is scoring now, the latest handed out first.
+        let busy = || {
+            (0..children.len())
+                .rev()
+                .find(|&at| state[at].load(Ordering::Relaxed) == BUSY)
+        };
+        let work = |engine: &mut Engine| -> bool {
+            loop {
+                let at = next.fetch_add(1, Ordering::Relaxed);
+                if at >= children.len() {
+                    break;
+                }
+                state[at].store(BUSY, Ordering::Relaxed);
+                if !score(engine, at) {
+                    return false;
+                }
             }
-            work(engine);
-            if engine.aborted() {
-                // The main thread gave up at its node limit: the helpers need not finish.
+            while let Some(at) = busy() {
+                if !score(engine, at) {
+                    return false;
+                }
+            }
+            true
+        };
+        run_threads(
+            pool.as_ref(),
+            engine,
+            helpers,
+            |helper| {
+                helper.set_limit(u64::MAX);
+                work(helper);
+            },
+            |engine| {
+                if work(engine) {
+                    // A helper may have taken a child and not marked it yet: wait for it.
+                    while open.load(Ordering::Relaxed) > 0 {
+                        match busy() {
+                            Some(at) => {
+                                if !score(engine, at) {
+                                    break;
+                                }
+                            }
+                            None => std::hint::spin_loop(),
+                        }
+                    }
+                }
+                // Every child is scored (or the main thread gave up at its node limit):
+                // the helpers still helping with one need not finish.
                 stop.store(true, Ordering::Relaxed);
-            }
-        });
+            },
+        );
     }
 }

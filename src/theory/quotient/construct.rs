@@ -43,15 +43,44 @@ pub struct Budget {
     /// When to stop, wherever the construction is (checked before each heap and each
     /// rebuild); `None`, the default, keeps the construction deterministic.
     pub deadline: Option<std::time::Instant>,
+    /// Stops the construction as the deadline does, once set from another thread (a
+    /// search that no longer needs the quotient it was building beside it).
+    pub cancel: Option<Cancel>,
 }
 
 impl Budget {
-    /// True once the deadline, if any, has passed.
+    /// True once the deadline, if any, has passed or the construction was cancelled.
     pub fn past_deadline(&self) -> bool {
         self.deadline
             .is_some_and(|deadline| std::time::Instant::now() >= deadline)
+            || self.cancel.as_ref().is_some_and(Cancel::is_set)
     }
 }
+
+/// A flag another thread sets to stop a construction; budgets holding the same flag
+/// are equal.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Cancel {
+    /// Stops every construction holding this flag at its next check.
+    pub fn set(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// True once set.
+    pub fn is_set(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cancel {}
 
 impl Default for Budget {
     fn default() -> Self {
@@ -62,6 +91,7 @@ impl Default for Budget {
             max_rebuilds: 5000,
             max_rows: 256,
             deadline: None,
+            cancel: None,
         }
     }
 }

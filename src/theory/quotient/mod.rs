@@ -63,7 +63,7 @@ use std::ops::ControlFlow;
 
 use crate::game::Ruleset;
 
-pub use construct::{Budget, Stop};
+pub use construct::{Budget, Cancel, Stop};
 pub use periodic::Periodicity;
 
 /// Largest heap range a construction accepts.
