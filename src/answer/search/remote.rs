@@ -13,8 +13,8 @@ use super::endgame::{self, Labelled};
 use super::theory::Grown;
 use crate::domain::Domain;
 use crate::game::{Game, Position};
-use crate::theory::quotient::Cancel;
 use crate::search::{Algorithm, ProgressHook, RemotenessSolver, RemotenessStats, SearchConfig};
+use crate::theory::quotient::Cancel;
 use crate::value::Value;
 
 /// Nodes a position is searched alone before theory and an endgame table are brought in.

@@ -67,7 +67,7 @@ impl Grown {
     /// heap is `largest`.
     pub(super) fn would_grow(&self, game: &Game, largest: Heap) -> bool {
         largest > self.covered
-            && !self.failed_at.is_some_and(|failed| largest >= failed)
+            && self.failed_at.is_none_or(|failed| largest < failed)
             && has_quotient(game, self.target(largest))
     }
 
@@ -104,5 +104,30 @@ impl Grown {
                 None
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{resolve, Convention};
+
+    #[test]
+    fn a_cancelled_construction_hands_over_nothing_and_learns_nothing() {
+        let game = resolve("kayles")
+            .unwrap()
+            .with_convention(Convention::Misere);
+        let mut grown = Grown::default();
+        assert!(grown.would_grow(&game, 20));
+        let cancel = Cancel::default();
+        cancel.set();
+        let mut cancelled = grown.clone();
+        assert!(cancelled.grow(&game, 20, Some(cancel)).is_none());
+        // Whoever cancels drops this `Grown`; the one kept still builds.
+        let outcomes = grown.grow(&game, 20, None).expect("Kayles' quotient");
+        assert!(outcomes.max_heap() >= 20);
+        assert!(!grown.would_grow(&game, 20));
+        let normal = game.with_convention(Convention::Normal);
+        assert!(!Grown::default().would_grow(&normal, 20));
     }
 }
