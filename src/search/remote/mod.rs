@@ -396,6 +396,12 @@ impl RemotenessSolver {
     /// The score of `position`, exact (a score folds the outcome and the remoteness into
     /// one integer): by this solver's threads together where it has several.
     pub fn score(&mut self, position: &Position) -> Score {
+        // A position the tables already settle needs no threads (starting them clears
+        // the shared table: milliseconds where the endgame table answers at once).
+        let (lower, upper) = self.engine.bounds(position);
+        if lower == upper {
+            return lower;
+        }
         if self.start_threads() {
             self.score_split(position)
         } else {
