@@ -156,13 +156,14 @@ impl<E: Slot> BoundedTable<E> {
         }
     }
 
-    /// Stores `entry` for `key`, merged into what is stored for it.
-    pub fn insert(&mut self, key: Key, entry: E) {
+    /// Stores `entry` for `key`, merged into what is stored for it, and returns what is
+    /// stored now.
+    pub fn insert(&mut self, key: Key, entry: E) -> E {
         if let Some(stored) = self.map.get_mut(&key) {
             stored.merge(entry);
             let marks = stored.marks();
             mark(&mut self.filters, key, marks);
-            return;
+            return *stored;
         }
         // No room left without reallocating (deleted slots count as used until hashbrown
         // rehashes, which it does in place once at most half the slots are live).
@@ -182,6 +183,7 @@ impl<E: Slot> BoundedTable<E> {
         } else {
             mark(&mut self.filters, key, entry.marks());
         }
+        entry
     }
 
     /// Drops strictly more than half of the entries, those that cost least to find

@@ -114,8 +114,9 @@ impl BoundTable {
     }
 
     /// Records bounds found for `key` (merged with what is stored: the tighter of each),
-    /// the move they came from (0: none) and the nodes they took.
-    pub fn insert(&mut self, key: Key, lower: Score, upper: Score, best: u32, work: u64) {
+    /// the move they came from (0: none) and the nodes they took; returns what is stored
+    /// now.
+    pub fn insert(&mut self, key: Key, lower: Score, upper: Score, best: u32, work: u64) -> Entry {
         let work = work.min(u64::from(u32::MAX)) as u32;
         self.table.insert(
             key,
@@ -125,7 +126,7 @@ impl BoundTable {
                 work,
                 best,
             },
-        );
+        )
     }
 
     /// Number of stored positions.
