@@ -145,8 +145,12 @@ impl SharedTable {
         let bit = key.digest().rotate_right(32) & self.filter_mask;
         let word = &self.filters[thread][(bit / 64) as usize];
         let bit = 1u64 << (bit % 64);
-        if word.load(Ordering::Relaxed) & bit == 0 {
-            word.fetch_or(bit, Ordering::Relaxed);
+        // Only this thread writes its filter, so a plain store sets the bit: a locked
+        // read-modify-write would wait for the stores above, which miss the cache, to
+        // drain (a quarter of the search's own time on two threads).
+        let bits = word.load(Ordering::Relaxed);
+        if bits & bit == 0 {
+            word.store(bits | bit, Ordering::Relaxed);
         }
     }
 
@@ -155,23 +159,29 @@ impl SharedTable {
         &self.busy[key.digest().rotate_right(16) as usize & (BUSY_SLOTS - 1)]
     }
 
-    /// Marks `key` as being searched; false when its slot holds another position.
+    /// Marks `key` as being searched; false when its slot holds a position already.
+    ///
+    /// Plain loads and stores, no locked instructions: each would wait for the
+    /// publishing stores before it to drain. Two threads may both take an empty slot
+    /// at once, and the later mark stands; a thread clears only a mark that is still its
+    /// own, so no mark outlives its search. The marks are hints either way.
     #[inline]
     pub fn claim(&self, key: Key) -> bool {
-        self.busy_slot(key)
-            .compare_exchange(0, Self::check(key), Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
+        let slot = self.busy_slot(key);
+        if slot.load(Ordering::Relaxed) != 0 {
+            return false;
+        }
+        slot.store(Self::check(key), Ordering::Relaxed);
+        true
     }
 
-    /// Unmarks `key`, claimed before.
+    /// Unmarks `key`, claimed before, when the mark is still this thread's.
     #[inline]
     pub fn release(&self, key: Key) {
-        let _ = self.busy_slot(key).compare_exchange(
-            Self::check(key),
-            0,
-            Ordering::Relaxed,
-            Ordering::Relaxed,
-        );
+        let slot = self.busy_slot(key);
+        if slot.load(Ordering::Relaxed) == Self::check(key) {
+            slot.store(0, Ordering::Relaxed);
+        }
     }
 
     /// True when some thread is searching `key` now (or, rarely, another position of
