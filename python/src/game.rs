@@ -33,22 +33,10 @@ pub struct PyGame {
     pub game: sicher::Game,
     /// The chain of sources, built on first use and kept (it caches nim-values,
     /// quotients and the search's table); dropped after an interrupted call.
-    chain: Mutex<Option<SendChain>>,
+    chain: Mutex<Option<Chain>>,
     /// Where the Python function of `Game.from_options` keeps what it raised.
     raised: Option<RaisedSlot>,
 }
-
-/// A chain moved between threads whole.
-///
-/// `Chain` is not `Send` only because its search source shares its progress hook
-/// between its two engines through an `Rc` (and holds them as trait objects without a
-/// `Send` bound). Every clone of that `Rc` lives inside the chain, and the hooks this
-/// module installs capture only `Arc`s, so moving the whole chain to another thread
-/// moves every owner of the `Rc` together; it is only ever used under the mutex.
-struct SendChain(Chain);
-
-// SAFETY: see above: no part of the chain is shared with anything outside it.
-unsafe impl Send for SendChain {}
 
 impl PyGame {
     pub fn wrap(game: sicher::Game) -> Self {
@@ -76,9 +64,9 @@ impl PyGame {
         let (result, cut_short) = on_this_thread(py, |watch| {
             let mut guard = chain.lock().unwrap_or_else(|e| e.into_inner());
             if guard.is_none() {
-                *guard = Some(SendChain(Chain::new(game, &policy())?));
+                *guard = Some(Chain::new(game, &policy())?);
             }
-            let chain = &mut guard.as_mut().expect("just built").0;
+            let chain = guard.as_mut().expect("just built");
             let poll = std::sync::Arc::clone(watch);
             chain.set_search_progress(Box::new(move |_| poll.poll()));
             let result = work(chain, watch);

@@ -308,3 +308,17 @@ fn stored_quotient(game: &Game, path: &std::path::Path) -> Result<QuotientSource
     }
     Ok(QuotientSource::stored(game, quotient))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chain can be moved to another thread whole (the Python package keeps one per
+    /// game behind a mutex and searches on whichever thread asks).
+    #[test]
+    fn a_chain_is_send() {
+        fn send<T: Send>() {}
+        send::<Chain>();
+        send::<SearchSource>();
+    }
+}

@@ -195,7 +195,7 @@ pub enum Evidence {
 }
 
 /// A source of answers.
-pub trait Oracle {
+pub trait Oracle: Send {
     /// Which kind of source this is.
     fn kind(&self) -> SourceKind;
 

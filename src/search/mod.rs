@@ -38,7 +38,7 @@ pub const STACK_BYTES_PER_PLY: u64 = 256;
 
 /// What the answer layer needs of a top-down engine, so the real one and the baseline
 /// are interchangeable.
-pub trait TopDown {
+pub trait TopDown: Send {
     /// `sicher(position)`: true when the player to move wins.
     fn is_win(&mut self, position: &Position) -> bool;
     /// One winning move (the position after it), or `None` when there is none.

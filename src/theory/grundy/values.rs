@@ -33,7 +33,7 @@ pub enum Method {
 }
 
 /// A nim-value sequence that grows on demand.
-pub trait Sequence {
+pub trait Sequence: Send {
     /// Computes the next value, G(len).
     fn push_next(&mut self);
     /// The values computed so far, G(0..len).
