@@ -21,7 +21,8 @@ use crate::value::Value;
 const ALONE_NODES: u64 = 1 << 12;
 /// Nodes the search goes on alone between looks at a quotient built beside it.
 const BESIDE_NODES: u64 = 1 << 13;
-/// An endgame table may take this fraction of the memory the search may take.
+/// An endgame table may take at least this fraction of the memory the search may take
+/// (more where the search's tables hold less when it is labelled).
 const ENDGAME_SHARE: usize = 2;
 
 /// The remoteness solver and what was handed to it.
@@ -160,7 +161,13 @@ impl Remote {
                 .filter(|&h| h > 0 && !game.is_dead(h))
                 .collect(),
         );
-        let bytes = (self.config.hash_bytes / ENDGAME_SHARE) as u64;
+        // Labelling peaks while the search's own tables are still small (only the short
+        // search has filled them), so the table may take whatever they do not hold yet.
+        let bytes = self
+            .config
+            .hash_bytes
+            .saturating_sub(self.solver.table_bytes())
+            .max(self.config.hash_bytes / ENDGAME_SHARE) as u64;
         let threads = self.config.threads.max(1);
         if let Some(domain) = endgame::choose(game, &canonical, self.solver.tiers(), bytes) {
             if self.endgame != Some(domain) {
