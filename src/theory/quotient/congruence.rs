@@ -12,9 +12,13 @@
 use super::monoid::{Action, Monoid};
 
 /// A congruence on a finite monoid under construction, as a union-find forest.
-#[derive(Clone)]
 pub(crate) struct Congruence {
     parent: Vec<u32>,
+    /// `(element, parent before)` for every link written by the merge in progress, so
+    /// that a refused merge is undone without a copy of the forest.
+    undo: Vec<(u32, u32)>,
+    /// Pairs still to merge (kept to reuse its allocation).
+    pending: Vec<(u32, u32)>,
 }
 
 impl Congruence {
@@ -22,21 +26,29 @@ impl Congruence {
     pub fn new(order: usize) -> Self {
         Congruence {
             parent: (0..order as u32).collect(),
+            undo: Vec::new(),
+            pending: Vec::new(),
         }
     }
 
     fn find(&mut self, mut x: u32) -> u32 {
         while self.parent[x as usize] != x {
             let up = self.parent[self.parent[x as usize] as usize];
-            self.parent[x as usize] = up;
+            self.set(x, up);
             x = up;
         }
         x
     }
 
+    #[inline]
+    fn set(&mut self, x: u32, to: u32) {
+        self.undo.push((x, self.parent[x as usize]));
+        self.parent[x as usize] = to;
+    }
+
     /// Merges `a` and `b` and closes under multiplication by `generators`. False when
     /// the closure would merge elements on both sides of `p`; the congruence is then
-    /// left part-merged, so callers keep a copy to restore.
+    /// left as it was before the call.
     pub fn merge<M: Monoid>(
         &mut self,
         m: &M,
@@ -45,7 +57,29 @@ impl Congruence {
         a: u32,
         b: u32,
     ) -> bool {
-        let mut pending = vec![(a, b)];
+        self.undo.clear();
+        let merged = self.merge_logged(m, p, generators, a, b);
+        if !merged {
+            while let Some((x, before)) = self.undo.pop() {
+                self.parent[x as usize] = before;
+            }
+        }
+        self.undo.clear();
+        merged
+    }
+
+    fn merge_logged<M: Monoid>(
+        &mut self,
+        m: &M,
+        p: &[bool],
+        generators: &[u32],
+        a: u32,
+        b: u32,
+    ) -> bool {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.clear();
+        pending.push((a, b));
+        let mut merged = true;
         while let Some((x, y)) = pending.pop() {
             let (rx, ry) = (self.find(x), self.find(y));
             if rx == ry {
@@ -53,14 +87,16 @@ impl Congruence {
             }
             // Every member of a class shares its root's side, as long as no merge failed.
             if p[rx as usize] != p[ry as usize] {
-                return false;
+                merged = false;
+                break;
             }
-            self.parent[rx as usize] = ry;
+            self.set(rx, ry);
             for &g in generators {
                 pending.push((m.mul(x, g), m.mul(y, g)));
             }
         }
-        true
+        self.pending = pending;
+        merged
     }
 }
 
