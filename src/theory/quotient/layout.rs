@@ -198,7 +198,7 @@ impl Partial {
                 refused.push(i);
             }
         }
-        let (table, p, class) = quotient(&product, &self.p, &gens, &mut congruence);
+        let (table, p, class) = quotient(&product, &self.p, &gens, &congruence);
         let map = |x: &u32| class[*x as usize];
         self.element = self.element.iter().map(map).collect();
         for s in &mut self.options {

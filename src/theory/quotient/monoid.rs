@@ -95,7 +95,9 @@ impl Monoid for Action {
     }
     #[inline]
     fn mul(&self, a: u32, b: u32) -> u32 {
-        let (mut x, mut y) = (a, b);
+        // Elements are numbered breadth-first, so the smaller one has the shorter path
+        // (the monoid is commutative).
+        let (mut x, mut y) = if a < b { (b, a) } else { (a, b) };
         while y != 0 {
             let (earlier, g) = self.parent[y as usize];
             x = self.act[x as usize * self.generators + g as usize];
@@ -114,6 +116,8 @@ pub(crate) struct Product<'a, B: Monoid = Table> {
     cycles: Vec<(u32, u32)>,
     /// `strides[j]` is the weight of digit `j` (already multiplied by `|base|`).
     strides: Vec<usize>,
+    /// `generators[j]` is the generator of cycle `j`.
+    generators: Vec<u32>,
     order: usize,
 }
 
@@ -126,18 +130,25 @@ impl<'a, B: Monoid> Product<'a, B> {
             strides.push(order);
             order = order.saturating_mul((r + d) as usize);
         }
+        let generators = cycles
+            .iter()
+            .zip(&strides)
+            .map(|(&(r, d), &stride)| {
+                (base.identity() as usize + normalise(1, r, d) as usize * stride) as u32
+            })
+            .collect();
         Product {
             base,
             cycles: cycles.to_vec(),
             strides,
+            generators,
             order,
         }
     }
 
     /// The generator of cycle `j`.
     pub fn cycle_generator(&self, j: usize) -> u32 {
-        let (r, d) = self.cycles[j];
-        (self.base.identity() as usize + normalise(1, r, d) as usize * self.strides[j]) as u32
+        self.generators[j]
     }
 }
 
@@ -159,9 +170,39 @@ impl<B: Monoid> Monoid for Product<'_, B> {
     fn identity(&self) -> u32 {
         self.base.identity()
     }
+    #[inline]
     fn mul(&self, a: u32, b: u32) -> u32 {
         let base_order = self.base.order();
+        // A factor of the base alone (a base generator, say) leaves the digits alone.
+        let (a, b) = if (a as usize) < base_order {
+            (b, a)
+        } else {
+            (a, b)
+        };
         let (a, b) = (a as usize, b as usize);
+        if b < base_order {
+            let low = a % base_order;
+            return (a - low + self.base.mul(low as u32, b as u32) as usize) as u32;
+        }
+        // A cycle's generator moves one digit.
+        let cycle = |x: usize| self.generators.iter().position(|&g| g as usize == x);
+        let (a, b, j) = match (cycle(b), cycle(a)) {
+            (Some(j), _) => (a, b, Some(j)),
+            (None, Some(j)) => (b, a, Some(j)),
+            (None, None) => (a, b, None),
+        };
+        if let Some(j) = j {
+            let (r, d) = self.cycles[j];
+            let stride = self.strides[j];
+            let size = (r + d) as usize;
+            let digit = a / stride % size;
+            let next = if digit + 1 < size {
+                digit + 1
+            } else {
+                r as usize
+            };
+            return (a - digit * stride + next * stride) as u32;
+        }
         let mut id = self
             .base
             .mul((a % base_order) as u32, (b % base_order) as u32) as usize;
