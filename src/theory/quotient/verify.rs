@@ -260,7 +260,8 @@ impl<'a> Closure<'a> {
     fn child(&mut self, node: Node, terms: &[(u32, u32)], g: usize) -> (Node, Terms) {
         let (x, _, nonempty) = node;
         let (gx, gne) = (self.gens[g].element, self.gens[g].nonempty);
-        let mut next: Terms = terms.iter().map(|&(h, y)| (h, self.q.mul(y, gx))).collect();
+        let mut next: Terms = Vec::with_capacity(terms.len() + 1);
+        next.extend(terms.iter().map(|&(h, y)| (h, self.q.mul(y, gx))));
         next.push((g as u32, x));
         next.sort_unstable();
         next.dedup();
@@ -335,9 +336,11 @@ fn least_failure(closure: &mut Closure<'_>, max_nodes: u64) -> Result<Verdict, T
                 continue;
             }
             let heap_size = closure.gens[g].heap;
-            let mut w = word.clone();
-            let at = w.partition_point(|&h| h > heap_size);
-            w.insert(at, heap_size);
+            let at = word.partition_point(|&h| h > heap_size);
+            let mut w = Vec::with_capacity(word.len() + 1);
+            w.extend_from_slice(&word[..at]);
+            w.push(heap_size);
+            w.extend_from_slice(&word[at..]);
             match queued.entry(child) {
                 hashbrown::hash_map::Entry::Occupied(mut e) => {
                     if *e.get() <= w {
