@@ -547,6 +547,45 @@ fn hard_quotients_agree_with_brute_force_or_stop_at_the_order_bound() {
     }
 }
 
+/// The memory bound stops a construction before a large candidate is allocated, like
+/// the order bound: with the bytes it would have needed, keeping the heaps established,
+/// which agree with brute force.
+#[test]
+fn memory_bound_stops_with_what_was_established() {
+    let budget = Budget {
+        max_memory: 1 << 20,
+        ..Budget::default()
+    };
+    let rules = octal("0.106");
+    match quotient::compute(&rules, 22, &budget) {
+        Err(quotient::QuotientError::Incomplete {
+            partial,
+            heap,
+            stop,
+        }) => {
+            assert!(
+                matches!(stop, quotient::Stop::Memory(b) if b > budget.max_memory),
+                "{stop:?}"
+            );
+            assert!(stop.to_string().contains("MiB"), "{stop}");
+            assert_eq!(partial.max_heap + 1, heap);
+            assert!(heap >= 16, "stopped at heap {heap}");
+            assert_reduced(&partial);
+            cross_check(&partial, &rules, Rules::parse_octal("0.106"), 20);
+        }
+        other => panic!("expected the memory bound, got {other:?}"),
+    }
+    // A bound that the construction fits in changes nothing.
+    let roomy = Budget {
+        max_memory: 64 << 20,
+        ..Budget::default()
+    };
+    assert_eq!(
+        quotient::compute(&rules, 19, &roomy).unwrap(),
+        compute(&rules, 19)
+    );
+}
+
 /// Misère Kayles is solved (Sibert and Conway 1992); its pretending function repeats
 /// with period 12 from heap 71, like its nim-values, and the periodicity theorem makes
 /// the quotient final once heaps up to 2 (71 + 12) + 2 = 168 are in.

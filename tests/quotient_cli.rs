@@ -446,3 +446,32 @@ fn check_answers_misere_guiles_from_its_final_quotient() {
         assert_eq!(q["win"], s["win"], "{q} {s}");
     }
 }
+
+#[test]
+fn the_memory_bound_is_a_clear_stop_and_a_bad_bound_one_line() {
+    let (code, out, err) = run(
+        &[
+            "quotient",
+            "octal:0.106",
+            "--max",
+            "22",
+            "--memory",
+            "1",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let report = json(&out);
+    assert_eq!(report["complete"], false);
+    let reason = report["stop_reason"].as_str().unwrap();
+    assert!(reason.contains("MiB"), "{reason}");
+    let note = report["note"].as_str().unwrap();
+    assert!(note.contains("raise --memory"), "{note}");
+    let (code, _, err) = run(
+        &["quotient", "octal:0.106", "--max", "22", "--memory", "0"],
+        None,
+    );
+    assert_eq!(code, 2);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

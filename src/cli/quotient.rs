@@ -32,6 +32,11 @@ pub struct QuotientArgs {
     #[arg(long, value_name = "K", default_value_t = Budget::default().max_order,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_order: u32,
+    /// Memory bound of the construction, in MiB: a candidate whose product, table or
+    /// verification is estimated to need more stops it, keeping the heaps established.
+    #[arg(long, value_name = "MiB", default_value_t = (Budget::default().max_memory >> 20) as u32,
+          value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    pub memory: u32,
     /// Stop after this many seconds, keeping the heaps established by then (a hard heap
     /// can take the construction minutes); 0: no limit.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
@@ -98,6 +103,7 @@ pub fn run(args: &QuotientArgs) -> Result<()> {
     let started = Instant::now();
     let budget = Budget {
         max_order: args.max_order,
+        max_memory: u64::from(args.memory) << 20,
         deadline: (args.time_limit > 0)
             .then(|| started + std::time::Duration::from_secs(args.time_limit)),
         ..Budget::default()
@@ -120,6 +126,7 @@ pub fn run(args: &QuotientArgs) -> Result<()> {
     // Which flag lets the construction go further.
     let raise = match &stopped {
         Some((_, Stop::Time)) => format!(" of {} s; raise --time-limit", args.time_limit),
+        Some((_, Stop::Memory(_))) => format!(" of {} MiB; raise --memory", args.memory),
         _ => "; raise --max-order".to_string(),
     };
     let stopped = stopped.map(|(heap, stop)| (heap, stop.to_string()));

@@ -12,9 +12,16 @@
 use super::monoid::{Action, Monoid};
 
 /// A congruence on a finite monoid under construction, as a union-find forest.
-#[derive(Clone)]
 pub(crate) struct Congruence {
     parent: Vec<u32>,
+    /// Per root: the size of its class (union by size keeps the trees shallow, so finds
+    /// need not compress paths and a merge only writes root links).
+    size: Vec<u32>,
+    /// `(old root, new root)` for every link written by the merge in progress, so that
+    /// a refused merge is undone without a copy of the forest.
+    undo: Vec<(u32, u32)>,
+    /// Pairs still to merge (kept to reuse its allocation).
+    pending: Vec<(u32, u32)>,
 }
 
 impl Congruence {
@@ -22,21 +29,36 @@ impl Congruence {
     pub fn new(order: usize) -> Self {
         Congruence {
             parent: (0..order as u32).collect(),
+            size: vec![1; order],
+            undo: Vec::new(),
+            pending: Vec::new(),
         }
     }
 
-    fn find(&mut self, mut x: u32) -> u32 {
+    #[inline]
+    fn find(&self, mut x: u32) -> u32 {
         while self.parent[x as usize] != x {
-            let up = self.parent[self.parent[x as usize] as usize];
-            self.parent[x as usize] = up;
-            x = up;
+            x = self.parent[x as usize];
         }
         x
     }
 
+    /// Links root `a` under root `b`, or `b` under `a` if `a`'s class is larger.
+    #[inline]
+    fn link(&mut self, a: u32, b: u32) {
+        let (small, large) = if self.size[a as usize] > self.size[b as usize] {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        self.undo.push((small, large));
+        self.parent[small as usize] = large;
+        self.size[large as usize] += self.size[small as usize];
+    }
+
     /// Merges `a` and `b` and closes under multiplication by `generators`. False when
     /// the closure would merge elements on both sides of `p`; the congruence is then
-    /// left part-merged, so callers keep a copy to restore.
+    /// left as it was before the call.
     pub fn merge<M: Monoid>(
         &mut self,
         m: &M,
@@ -45,7 +67,30 @@ impl Congruence {
         a: u32,
         b: u32,
     ) -> bool {
-        let mut pending = vec![(a, b)];
+        self.undo.clear();
+        let merged = self.merge_logged(m, p, generators, a, b);
+        if !merged {
+            while let Some((small, large)) = self.undo.pop() {
+                self.parent[small as usize] = small;
+                self.size[large as usize] -= self.size[small as usize];
+            }
+        }
+        self.undo.clear();
+        merged
+    }
+
+    fn merge_logged<M: Monoid>(
+        &mut self,
+        m: &M,
+        p: &[bool],
+        generators: &[u32],
+        a: u32,
+        b: u32,
+    ) -> bool {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.clear();
+        pending.push((a, b));
+        let mut merged = true;
         while let Some((x, y)) = pending.pop() {
             let (rx, ry) = (self.find(x), self.find(y));
             if rx == ry {
@@ -53,14 +98,16 @@ impl Congruence {
             }
             // Every member of a class shares its root's side, as long as no merge failed.
             if p[rx as usize] != p[ry as usize] {
-                return false;
+                merged = false;
+                break;
             }
-            self.parent[rx as usize] = ry;
+            self.link(rx, ry);
             for &g in generators {
                 pending.push((m.mul(x, g), m.mul(y, g)));
             }
         }
-        true
+        self.pending = pending;
+        merged
     }
 }
 
@@ -72,7 +119,7 @@ pub(crate) fn quotient<M: Monoid>(
     m: &M,
     p: &[bool],
     generators: &[u32],
-    congruence: &mut Congruence,
+    congruence: &Congruence,
 ) -> (Action, Vec<bool>, Vec<u32>) {
     let mut class_of_root = vec![u32::MAX; m.order()];
     let mut reps: Vec<u32> = Vec::new();
@@ -121,7 +168,7 @@ mod tests {
         let p = vec![false; m.order()];
         let mut congruence = Congruence::new(m.order());
         assert!(congruence.merge(&m, &p, &[a, b], a, b));
-        let (q, _, class) = quotient(&m, &p, &[a, b], &mut congruence);
+        let (q, _, class) = quotient(&m, &p, &[a, b], &congruence);
         assert_eq!(q.order(), 2);
         assert_eq!(class[a as usize], class[b as usize]);
         assert_eq!(q.mul(class[a as usize], class[a as usize]), q.identity());

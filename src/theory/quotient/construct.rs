@@ -21,7 +21,7 @@
 //! it is exact there whatever route produced it. Budgets are counts, never times.
 
 use super::extend::{representatives, rows, HeapView, RepOptions};
-use super::monoid::{reduce, Monoid, Product, Table};
+use super::monoid::{partition, Monoid, Product, Table};
 use super::options::HeapOptions;
 use super::recalibrate::recalibrate;
 use super::verify::{Closure, Generator, TooManyNodes};
@@ -40,6 +40,9 @@ pub struct Budget {
     pub max_rebuilds: u32,
     /// Longest preperiod plus period looked for in one heap's rows.
     pub max_rows: u32,
+    /// Largest memory, in bytes, that one candidate's construction, table and
+    /// verification may take, estimated before their large allocations.
+    pub max_memory: u64,
     /// When to stop, wherever the construction is (checked before each heap and each
     /// rebuild); `None`, the default, keeps the construction deterministic.
     pub deadline: Option<std::time::Instant>,
@@ -54,6 +57,30 @@ impl Budget {
         self.deadline
             .is_some_and(|deadline| std::time::Instant::now() >= deadline)
             || self.cancel.as_ref().is_some_and(Cancel::is_set)
+    }
+
+    /// Refuses work estimated to take more than `max_memory` bytes.
+    pub(crate) fn check_memory(&self, bytes: u64) -> Result<(), Stop> {
+        if bytes > self.max_memory {
+            return Err(Stop::Memory(bytes));
+        }
+        Ok(())
+    }
+
+    /// Refuses a reduced quotient whose table (and the verification's bit rows of it)
+    /// would take more than `max_memory` bytes.
+    pub(crate) fn check_table(&self, order: usize) -> Result<(), Stop> {
+        let order = order as u64;
+        // 4 bytes a cell, one bit a cell for the verification's rows of `P`.
+        self.check_memory(order * order * 4 + order * order.div_ceil(64) * 8)
+    }
+
+    /// Refuses a product of `elements` elements with `generators` generators whose
+    /// construction (rows, congruence, reduction) would exceed `max_memory` bytes.
+    pub(crate) fn check_product(&self, elements: u64, generators: usize) -> Result<(), Stop> {
+        // Per element: outcome bits, union-find, classes and representatives (about 40
+        // bytes), and one step per generator in the reduction's refinement.
+        self.check_memory(elements.saturating_mul(40 + 8 * generators as u64))
     }
 }
 
@@ -90,6 +117,7 @@ impl Default for Budget {
             max_pairs: 2_000_000,
             max_rebuilds: 5000,
             max_rows: 256,
+            max_memory: 2048 << 20,
             deadline: None,
             cancel: None,
         }
@@ -109,6 +137,8 @@ pub enum Stop {
     Rebuilds,
     /// A heap's rows showed no period within `max_rows`.
     Rows,
+    /// A candidate would need more memory than `max_memory` (the bytes estimated).
+    Memory(u64),
     /// No single change of the layout moved the least failure further on.
     Stuck,
     /// The deadline passed.
@@ -123,6 +153,11 @@ impl std::fmt::Display for Stop {
                 write!(f, "a recalibration candidate would have {size} elements")
             }
             Stop::Pairs => f.write_str("a verification visited too many transition pairs"),
+            Stop::Memory(bytes) => write!(
+                f,
+                "a candidate would need about {} MiB, more than its memory bound",
+                bytes.div_ceil(1 << 20)
+            ),
             Stop::Rebuilds => f.write_str("recalibration used up its rebuilds"),
             Stop::Rows => f.write_str("a heap's rows showed no period in the rows allowed"),
             Stop::Stuck => f.write_str("no change of the layout moved the first failure on"),
@@ -223,7 +258,7 @@ pub(crate) fn option_elements<M: Monoid>(m: &M, element: &[u32], options: &[Vec<
 pub(crate) struct Builder {
     pub stage: Stage,
     /// The verified transition closure of `stage`.
-    closure: Closure,
+    closure: Closure<'static>,
     /// The options of `stage`'s representatives, kept while heaps extend it
     /// conservatively (`None`: not computed for this stage yet).
     rep_options: Option<RepOptions>,
@@ -334,8 +369,12 @@ impl Builder {
         gens.push(x_n);
         gens.sort_unstable();
         gens.dedup();
-        let (q2, p2, class) = reduce(&product, &p, &gens, self.budget.max_order as usize)
+        self.budget
+            .check_product(product.order() as u64, gens.len())?;
+        let part = partition(&product, &p, &gens, self.budget.max_order as usize)
             .map_err(|order| Stop::Order(order as u64))?;
+        self.budget.check_table(part.order())?;
+        let (q2, p2, class) = part.table(&product, &p);
         if q2.order() == q.order() {
             // `Q_{n-1}` embeds in the reduced candidate (its elements stay told apart),
             // so equal orders mean heap `n` is an element `Q_{n-1}` has: the one

@@ -106,60 +106,42 @@ pub(crate) struct RepOptions {
 impl RepOptions {
     /// The options of each representative in `reps`, read through `view`.
     ///
-    /// An option moves in one heap `h` of the representative, so it is the rest of the
-    /// word times an option of `h`. The rest without one copy of `h` is found from the
-    /// representative one heap shorter (`Representatives::rest`): one product per
-    /// distinct heap instead of a product over the whole word.
+    /// A representative is its largest heap `h` plus the representative of the rest `z`,
+    /// which comes earlier: an option moves either in `h`, giving `z` times an option of
+    /// `h`, or in the rest, giving `x_h` times an option of `z`, already known. So each
+    /// element costs one product per option of its largest heap and one product by a
+    /// heap's element (a generator, cheap in a product of cycles) per option of the rest.
     pub fn new<M: Monoid, V: HeapView>(m: &M, view: &V, reps: Representatives) -> Self {
         let n = m.order();
         let mut cells: Vec<u32> = Vec::new();
-        // Per element: (heap, element of the representative without one copy of it),
-        // one per distinct heap of the representative, largest heap first; flat, with
-        // `without_at[y]` its range.
-        let mut without: Vec<(u32, u32)> = Vec::new();
-        let mut without_at: Vec<(u32, u32)> = vec![(0, 0); n];
+        let mut ranges: Vec<(u32, u32)> = vec![(0, 0); n];
         let mut out = Vec::new();
-        let mut mine: Vec<(u32, u32)> = Vec::new();
-        let mut at_of: Vec<u32> = vec![0; n];
         for &y in &reps.order {
             let first = reps.first[y as usize];
             let z = reps.rest[y as usize];
-            at_of[y as usize] = cells.len() as u32;
             if z == u32::MAX {
+                let at = cells.len() as u32;
+                ranges[y as usize] = (at, at);
                 continue;
             }
             let x_first = view.element(first);
-            mine.clear();
-            mine.push((first, z));
-            let (from, to) = without_at[z as usize];
-            for &(h, e) in &without[from as usize..to as usize] {
-                if h != first {
-                    mine.push((h, m.mul(e, x_first)));
-                }
-            }
             out.clear();
-            for &(h, base) in &mine {
-                out.extend(view.option_elements(h).iter().map(|&s| m.mul(base, s)));
-            }
+            out.extend(view.option_elements(first).iter().map(|&s| m.mul(z, s)));
+            let (from, to) = ranges[z as usize];
+            out.extend(
+                cells[from as usize..to as usize]
+                    .iter()
+                    .map(|&o| m.mul(o, x_first)),
+            );
             out.sort_unstable();
             out.dedup();
+            let at = cells.len() as u32;
             cells.extend_from_slice(&out);
-            let from = without.len() as u32;
-            without.extend_from_slice(&mine);
-            without_at[y as usize] = (from, without.len() as u32);
-        }
-        // Ranges per element: `at_of[y]..` up to the next element's start in `order`.
-        let mut ends: Vec<(u32, u32)> = vec![(0, 0); n];
-        for (i, &y) in reps.order.iter().enumerate() {
-            let end = reps
-                .order
-                .get(i + 1)
-                .map_or(cells.len() as u32, |&next| at_of[next as usize]);
-            ends[y as usize] = (at_of[y as usize], end);
+            ranges[y as usize] = (at, cells.len() as u32);
         }
         RepOptions {
             reps,
-            ranges: ends,
+            ranges,
             cells,
         }
     }

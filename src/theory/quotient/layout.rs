@@ -20,10 +20,10 @@
 use super::congruence::{quotient, Congruence};
 use super::construct::{distinct_heaps, option_elements, Budget, Stage, Stop, View};
 use super::extend::{representatives, rows, RepOptions};
-use super::monoid::{reduce, Action, Monoid, Product, Table};
+use super::monoid::{partition, Action, Monoid, Partition, Product, Table};
 use super::options::HeapOptions;
 use super::presentation;
-use super::verify::{verify, TooManyNodes, Verdict};
+use super::verify::{mispredicts, verify, TooManyNodes, Verdict};
 
 /// A product of fresh heaps' generators: `(fresh heap, exponent)`.
 pub(crate) type Word = Vec<(u32, u64)>;
@@ -194,13 +194,11 @@ impl Partial {
         let product = self.product();
         let mut congruence = Congruence::new(product.order());
         for (i, a, b) in pairs {
-            let saved = congruence.clone();
             if !congruence.merge(&product, &self.p, &gens, a, b) {
-                congruence = saved;
                 refused.push(i);
             }
         }
-        let (table, p, class) = quotient(&product, &self.p, &gens, &mut congruence);
+        let (table, p, class) = quotient(&product, &self.p, &gens, &congruence);
         let map = |x: &u32| class[*x as usize];
         self.element = self.element.iter().map(map).collect();
         for s in &mut self.options {
@@ -217,13 +215,90 @@ impl Partial {
     }
 }
 
+/// A candidate built but not yet tabulated: the product of its heaps with the relations
+/// imposed, and the indistinguishability partition that reduces it. It answers for a
+/// position without the reduced table, whose `order²` cells are the largest part of a
+/// large candidate.
+pub(crate) struct Built {
+    partial: Partial,
+    /// The generators the partition is stable under: the heaps' elements.
+    gens: Vec<u32>,
+    /// The partition, when it was needed to know the order is within the bound.
+    partition: Option<Partition>,
+    cycles: Vec<Option<(u32, u32)>>,
+    refused: Vec<usize>,
+}
+
+impl Built {
+    /// True when the candidate mispredicts `position` (heap sizes), as
+    /// [`mispredicts`] on the reduced candidate would say.
+    pub fn mispredicts(&self, position: &[u32]) -> bool {
+        let partial = &self.partial;
+        mispredicts(
+            &partial.product(),
+            &partial.p,
+            &partial.element,
+            &partial.options,
+            position,
+        )
+    }
+
+    /// The reduced candidate, within the memory budget.
+    pub fn finish(self, budget: &Budget) -> Result<Candidate, Stop> {
+        let partial = &self.partial;
+        let product = partial.product();
+        let partition = match self.partition {
+            Some(partition) => partition,
+            None => partition(&product, &partial.p, &self.gens, budget.max_order as usize)
+                .map_err(|order| Stop::Order(order as u64))?,
+        };
+        budget.check_table(partition.order())?;
+        let (q, qp, class) = partition.table(&product, &partial.p);
+        let stage = Stage {
+            element: partial.element.iter().map(|&x| class[x as usize]).collect(),
+            options: partial
+                .options
+                .iter()
+                .map(|s| {
+                    let mut v: Vec<u32> = s.iter().map(|&x| class[x as usize]).collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    v
+                })
+                .collect(),
+            q,
+            p: qp,
+        };
+        Ok(Candidate {
+            stage,
+            cycles: self.cycles,
+            refused: self.refused,
+        })
+    }
+}
+
 /// Builds and reduces the candidate of a layout (heaps `1..kinds.len()`).
-#[allow(clippy::needless_range_loop)] // heaps index several per-heap tables at once
 pub(crate) fn build(
     layout: &Layout,
     opts: &HeapOptions,
     budget: &Budget,
 ) -> Result<Candidate, Stop> {
+    let built = build_unreduced(layout, opts, budget, &[])?;
+    built.expect("no position to rule out").finish(budget)
+}
+
+/// Builds the candidate of a layout (heaps `1..kinds.len()`) up to its partition; `Err`
+/// when a budget refuses it, the order bound included. `Ok(None)` when the candidate
+/// mispredicts a position of `rule_out`, found as soon as the last heap's outcome rows
+/// are in: the relations imposed at that stage only merge elements on the same side of
+/// `P`, so they cannot change the answer, and are not imposed for nothing.
+#[allow(clippy::needless_range_loop)] // heaps index several per-heap tables at once
+pub(crate) fn build_unreduced(
+    layout: &Layout,
+    opts: &HeapOptions,
+    budget: &Budget,
+    rule_out: &[&[u32]],
+) -> Result<Option<Built>, Stop> {
     let n = layout.kinds.len() - 1;
     let mut partial = Partial {
         base: Action::from_parts(0, Vec::new(), vec![(0, 0)]),
@@ -283,6 +358,7 @@ pub(crate) fn build(
                 if size > budget.max_candidate {
                     return Err(Stop::Candidate(size));
                 }
+                budget.check_product(size, partial.fresh.len() + 1)?;
                 let old = product.order();
                 let mut next = Vec::with_capacity(size as usize);
                 for row in &found.rows {
@@ -301,6 +377,18 @@ pub(crate) fn build(
                     .filter_map(|(i, r)| r.as_ref().map(|r| (i, r)))
                     .filter(|(_, r)| r.stage == h as u32)
                     .collect();
+                if h == n && !rule_out.is_empty() {
+                    let s_h = option_elements(&partial.product(), &partial.element, heap_options);
+                    partial.options.push(s_h);
+                    let product = partial.product();
+                    let wrong = rule_out.iter().any(|w| {
+                        mispredicts(&product, &partial.p, &partial.element, &partial.options, w)
+                    });
+                    partial.options.pop();
+                    if wrong {
+                        return Ok(None);
+                    }
+                }
                 if !due.is_empty() {
                     partial.impose(&due, &mut refused);
                 }
@@ -313,28 +401,24 @@ pub(crate) fn build(
     let mut gens: Vec<u32> = partial.element[1..].to_vec();
     gens.sort_unstable();
     gens.dedup();
-    let (q, qp, class) = reduce(&product, &partial.p, &gens, budget.max_order as usize)
-        .map_err(|order| Stop::Order(order as u64))?;
-    let stage = Stage {
-        element: partial.element.iter().map(|&x| class[x as usize]).collect(),
-        options: partial
-            .options
-            .iter()
-            .map(|s| {
-                let mut v: Vec<u32> = s.iter().map(|&x| class[x as usize]).collect();
-                v.sort_unstable();
-                v.dedup();
-                v
-            })
-            .collect(),
-        q,
-        p: qp,
+    budget.check_product(product.order() as u64, gens.len())?;
+    // A product within the order bound cannot reduce past it: its partition waits until
+    // the candidate survives the look at known failures.
+    let partition = if product.order() <= budget.max_order as usize {
+        None
+    } else {
+        Some(
+            partition(&product, &partial.p, &gens, budget.max_order as usize)
+                .map_err(|order| Stop::Order(order as u64))?,
+        )
     };
-    Ok(Candidate {
-        stage,
+    Ok(Some(Built {
+        gens,
+        partial,
+        partition,
         cycles: cycle_of,
         refused,
-    })
+    }))
 }
 
 /// The least mispredicted position of a candidate (heaps descending), `None` when the

@@ -17,10 +17,9 @@ use std::collections::HashSet;
 
 use super::construct::{distinct_heaps, Budget, Stage, Stop};
 use super::extend::representatives;
-use super::layout::{build, least_failure, Candidate, Kind, Layout, Relation};
+use super::layout::{build, build_unreduced, least_failure, Candidate, Kind, Layout, Relation};
 use super::monoid::Monoid;
 use super::options::HeapOptions;
-use super::verify::mispredicts;
 
 /// One change of a layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -150,8 +149,22 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                     return Err(Stop::Time);
                 }
                 let changed = apply(&layout, &changes, &failure);
-                let next = match build(&changed, opts, budget) {
-                    Ok(next) => next,
+                let to_beat = best.as_ref().map_or(&failure, |(b, _, _)| b);
+                // Known failures rule a candidate out as soon as its last heap is in,
+                // except a lengthening of a growing preperiod, whose order the bound on
+                // it must see.
+                let early: Vec<&[u32]> = if growth.lengthens(&changes, &current).is_some() {
+                    Vec::new()
+                } else {
+                    known
+                        .iter()
+                        .filter(|w| *w <= to_beat)
+                        .map(Vec::as_slice)
+                        .collect()
+                };
+                let built = match build_unreduced(&changed, opts, budget, &early) {
+                    Ok(Some(built)) => built,
+                    Ok(None) => continue,
                     Err(Stop::Order(order)) => {
                         // A growing preperiod that takes the candidate past the order
                         // bound: the next looks stay below it; when even one more
@@ -169,17 +182,18 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                     }
                     // A change that blows a budget is just not taken.
                     Err(Stop::Candidate(_) | Stop::Pairs) => continue,
+                    // The memory bound, like the deadline, stops the construction: a
+                    // search that skipped what it cannot afford would thrash instead.
                     Err(stop) => return Err(stop),
                 };
                 let to_beat = best.as_ref().map_or(&failure, |(b, _, _)| b);
-                let stage = &next.stage;
-                let ruled_out = known.iter().any(|w| {
-                    w <= to_beat
-                        && mispredicts(&stage.q, &stage.p, &stage.element, &stage.options, w)
-                });
+                // Looked at before the reduced table is made: most candidates fall here.
+                let ruled_out = known.iter().any(|w| w <= to_beat && built.mispredicts(w));
                 if ruled_out {
                     continue;
                 }
+                let next = built.finish(budget)?;
+                let stage = &next.stage;
                 let verdict = match least_failure(stage, budget) {
                     Ok(verdict) => verdict,
                     Err(Stop::Pairs) => continue,

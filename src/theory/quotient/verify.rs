@@ -19,6 +19,7 @@
 //! `K` is the union of the terms' sets, each computed once per `(heap, element)`. A
 //! term's set is itself a union of rows `B_v = {z : zv ∈ P}` over the heap's options.
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -67,8 +68,8 @@ struct Gen {
 
 /// The transition pairs reached so far for one candidate `(q, p)`, kept so that a later
 /// heap with a new pair only extends it.
-pub(crate) struct Closure {
-    q: Table,
+pub(crate) struct Closure<'a> {
+    q: Cow<'a, Table>,
     p: Vec<bool>,
     /// Words per set of elements.
     words: usize,
@@ -91,9 +92,17 @@ pub(crate) struct Closure {
     valid: bool,
 }
 
-impl Closure {
-    /// The closure of the empty alphabet: just the empty position.
+impl Closure<'static> {
+    /// The closure of the empty alphabet: just the empty position, keeping its own copy
+    /// of the table.
     pub fn new(q: &Table, p: &[bool]) -> Self {
+        Closure::with(Cow::Owned(q.clone()), p)
+    }
+}
+
+impl<'a> Closure<'a> {
+    /// [`Closure::new`] over a borrowed table.
+    fn with(q: Cow<'a, Table>, p: &[bool]) -> Self {
         let n = q.order();
         let words = n.div_ceil(64).max(1);
         let mut p_rows = vec![0u64; n * words];
@@ -109,8 +118,9 @@ impl Closure {
                 *word = bits;
             }
         }
+        let identity = q.identity();
         let mut closure = Closure {
-            q: q.clone(),
+            q,
             p: p.to_vec(),
             words,
             p_rows,
@@ -126,7 +136,7 @@ impl Closure {
             valid: true,
         };
         let empty = closure.intern_scratch();
-        let start: Node = (q.identity(), empty, false);
+        let start: Node = (identity, empty, false);
         closure.valid = closure.correct(&start);
         closure.nodes.insert(start);
         closure.list.push((start, Vec::new()));
@@ -250,7 +260,8 @@ impl Closure {
     fn child(&mut self, node: Node, terms: &[(u32, u32)], g: usize) -> (Node, Terms) {
         let (x, _, nonempty) = node;
         let (gx, gne) = (self.gens[g].element, self.gens[g].nonempty);
-        let mut next: Terms = terms.iter().map(|&(h, y)| (h, self.q.mul(y, gx))).collect();
+        let mut next: Terms = Vec::with_capacity(terms.len() + 1);
+        next.extend(terms.iter().map(|&(h, y)| (h, self.q.mul(y, gx))));
         next.push((g as u32, x));
         next.sort_unstable();
         next.dedup();
@@ -284,7 +295,7 @@ pub(crate) fn verify(
     max_nodes: u64,
     witness: bool,
 ) -> Result<Verdict, TooManyNodes> {
-    let mut closure = Closure::new(q, p);
+    let mut closure = Closure::with(Cow::Borrowed(q), p);
     if witness {
         closure.add_generators(generators);
         return least_failure(&mut closure, max_nodes);
@@ -298,9 +309,12 @@ pub(crate) fn verify(
 
 /// The colexicographically least mispredicted position, by a search over positions in
 /// colexicographic order that stops at the first failure.
-fn least_failure(closure: &mut Closure, max_nodes: u64) -> Result<Verdict, TooManyNodes> {
+fn least_failure(closure: &mut Closure<'_>, max_nodes: u64) -> Result<Verdict, TooManyNodes> {
     let (start, _) = closure.list[0];
     let mut done: HashSet<Node> = HashSet::new();
+    // The least word queued for each pair not done yet: a pair is reached by many
+    // positions (every order of adding the same heaps), and only the least one matters.
+    let mut queued: HashMap<Node, Vec<u32>> = HashMap::new();
     let mut heap: BinaryHeap<Reverse<(Vec<u32>, Node, Terms)>> = BinaryHeap::new();
     heap.push(Reverse((Vec::new(), start, Vec::new())));
     // Generators by heap, so that words grow in colexicographic order.
@@ -322,11 +336,25 @@ fn least_failure(closure: &mut Closure, max_nodes: u64) -> Result<Verdict, TooMa
                 continue;
             }
             let heap_size = closure.gens[g].heap;
-            let mut w = word.clone();
-            let at = w.partition_point(|&h| h > heap_size);
-            w.insert(at, heap_size);
+            let at = word.partition_point(|&h| h > heap_size);
+            let mut w = Vec::with_capacity(word.len() + 1);
+            w.extend_from_slice(&word[..at]);
+            w.push(heap_size);
+            w.extend_from_slice(&word[at..]);
+            match queued.entry(child) {
+                hashbrown::hash_map::Entry::Occupied(mut e) => {
+                    if *e.get() <= w {
+                        continue;
+                    }
+                    e.insert(w.clone());
+                }
+                hashbrown::hash_map::Entry::Vacant(e) => {
+                    e.insert(w.clone());
+                }
+            }
             heap.push(Reverse((w, child, child_terms)));
         }
+        queued.remove(&key);
         done.insert(key);
     }
     Ok(Verdict::Valid)
@@ -337,8 +365,8 @@ fn least_failure(closure: &mut Closure, max_nodes: u64) -> Result<Verdict, TooMa
 /// options' elements `options`. The colexicographic search then stops at `position` or
 /// before it (an earlier position with the same pair), so the least failure is at most
 /// `position`: a cheap test that rules a candidate out without a search.
-pub(crate) fn mispredicts(
-    q: &Table,
+pub(crate) fn mispredicts<M: Monoid>(
+    q: &M,
     p: &[bool],
     element: &[u32],
     options: &[Vec<u32>],
