@@ -8,7 +8,8 @@
 //! when it has none (the longest resistance). The eldest of that set is scored first,
 //! split the same way, so that its score bounds the others; then the younger ones are
 //! handed out to the threads one at a time, each asked only whether it beats the best
-//! so far, and scored exactly when it does. Below the chain of eldest children, or
+//! so far, and scored exactly when it does; a thread that finds none left helps with a
+//! child another is still scoring. Below the chain of eldest children, or
 //! where theory does not classify every child, the threads search together as in
 //! `parallel.rs`. The answer is the best score of the set whatever order the threads
 //! finish in, so it is the same for any thread count.
