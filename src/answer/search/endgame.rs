@@ -39,8 +39,8 @@ enum Values {
 }
 
 /// Positions below which a table is labelled on one thread: the threads meet at every
-/// tier, and on small tables that costs more than they share (Nim's 27 132 positions
-/// took 5 ms on one thread and 8 on two; Wythoff's 210 276 gained nothing).
+/// tier, and on small tables that costs about what they share (on the remoteness suite,
+/// Wythoff's 210 276 positions gained nothing on two threads).
 const PARALLEL_MIN_POSITIONS: u64 = 1 << 18;
 
 impl Labelled {
