@@ -143,6 +143,12 @@ impl Plan {
         self.method() == Method::Ranks
     }
 
+    /// Labels with `threads` workers instead (`None`: one per core).
+    pub fn with_threads(mut self, threads: Option<usize>) -> Self {
+        self.threads = threads;
+        self
+    }
+
     /// Labels remotenesses (and the outcomes they imply) instead of outcomes alone.
     pub fn with_remoteness(mut self) -> Self {
         self.remoteness = true;

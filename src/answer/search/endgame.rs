@@ -48,7 +48,7 @@ impl Labelled {
     pub(super) fn label(game: &Game, domain: Domain, threads: Option<usize>) -> Result<Self> {
         let mut plan = Plan::new(game, domain, None, threads)?.with_remoteness();
         if plan.ranker().count() < PARALLEL_MIN_POSITIONS {
-            plan = Plan::new(game, domain, None, Some(1))?.with_remoteness();
+            plan = plan.with_threads(Some(1));
         }
         let ranker = plan.ranker().clone();
         let labelled = plan.run(&|_| {})?;

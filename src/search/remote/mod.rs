@@ -22,7 +22,7 @@ mod windows;
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -179,14 +179,21 @@ pub struct RemotenessSolver {
 
 /// Runs `main` on the calling thread and `helper` once for each helper engine on the
 /// solver's pool (or on threads of their own when it has none), and returns `main`'s
-/// result once all have finished.
+/// result once all have finished. The helpers start with `stop` cleared and no node
+/// limit of their own (forgetting an earlier stop).
 fn run_threads<R>(
     pool: Option<&rayon::ThreadPool>,
+    stop: &AtomicBool,
     engine: &mut Engine,
     helpers: &mut [Engine],
     helper: impl Fn(&mut Engine) + Sync,
     main: impl FnOnce(&mut Engine) -> R,
 ) -> R {
+    stop.store(false, Ordering::Relaxed);
+    let helper = |engine: &mut Engine| {
+        engine.set_limit(u64::MAX);
+        helper(engine);
+    };
     match pool {
         Some(pool) => pool.in_place_scope(|scope| {
             for engine in helpers.iter_mut() {

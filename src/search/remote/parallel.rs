@@ -36,15 +36,13 @@ impl RemotenessSolver {
             pool,
             ..
         } = self;
-        stop.store(false, Ordering::Relaxed);
         let stop = &*stop;
         run_threads(
             pool.as_ref(),
+            stop,
             engine,
             helpers,
             |helper| {
-                // Forget an earlier stop; a helper has no node limit of its own.
-                helper.set_limit(u64::MAX);
                 helper.stats_mut().root_searches += 1;
                 helper.search(position, MIN - 1, MAX + 1);
             },
@@ -69,7 +67,6 @@ impl RemotenessSolver {
             ..
         } = self;
         let algorithm = *algorithm;
-        stop.store(false, Ordering::Relaxed);
         let work = |engine: &mut super::engine::Engine| loop {
             let at = next.fetch_add(1, Ordering::Relaxed);
             let Some(position) = positions.get(at) else {
@@ -78,16 +75,7 @@ impl RemotenessSolver {
             let score = windows::score(engine, algorithm, position);
             scores[at].store(score, Ordering::Relaxed);
         };
-        run_threads(
-            pool.as_ref(),
-            engine,
-            helpers,
-            |helper| {
-                helper.set_limit(u64::MAX);
-                work(helper)
-            },
-            |engine| work(engine),
-        );
+        run_threads(pool.as_ref(), stop, engine, helpers, work, work);
         scores.into_iter().map(AtomicI32::into_inner).collect()
     }
 

@@ -122,7 +122,6 @@ impl RemotenessSolver {
             pool,
             ..
         } = self;
-        stop.store(false, Ordering::Relaxed);
         let stop = &*stop;
         // Scores child `at` into `best`; false when the search gave up.
         let score = |engine: &mut Engine, at: usize| -> bool {
@@ -170,10 +169,10 @@ impl RemotenessSolver {
         };
         run_threads(
             pool.as_ref(),
+            stop,
             engine,
             helpers,
             |helper| {
-                helper.set_limit(u64::MAX);
                 work(helper);
             },
             |engine| {

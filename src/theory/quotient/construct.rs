@@ -254,6 +254,15 @@ pub(crate) fn option_elements<M: Monoid>(m: &M, element: &[u32], options: &[Vec<
     out
 }
 
+/// The distinct classes of `elements` under a reduction's `class` map, ascending (an
+/// option set carried into the reduced quotient).
+pub(crate) fn classes_of(elements: &[u32], class: &[u32]) -> Vec<u32> {
+    let mut out: Vec<u32> = elements.iter().map(|&x| class[x as usize]).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The construction's progress: accepted stage and what it recorded.
 pub(crate) struct Builder {
     pub stage: Stage,
@@ -383,20 +392,9 @@ impl Builder {
         }
         let mut element: Vec<u32> = old.element.iter().map(|&x| class[x as usize]).collect();
         element.push(class[x_n as usize]);
-        let mut options: Vec<Vec<u32>> = old
-            .options
-            .iter()
-            .map(|s| {
-                let mut v: Vec<u32> = s.iter().map(|&x| class[x as usize]).collect();
-                v.sort_unstable();
-                v.dedup();
-                v
-            })
-            .collect();
-        let mut s_new: Vec<u32> = s_n.iter().map(|&x| class[x as usize]).collect();
-        s_new.sort_unstable();
-        s_new.dedup();
-        options.push(s_new);
+        let mut options: Vec<Vec<u32>> =
+            old.options.iter().map(|s| classes_of(s, &class)).collect();
+        options.push(classes_of(s_n, &class));
         let stage = Stage {
             q: q2,
             p: p2,

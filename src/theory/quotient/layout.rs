@@ -18,7 +18,7 @@
 //! without relations builds, so a recalibration only pays for the relations it drops.
 
 use super::congruence::{quotient, Congruence};
-use super::construct::{distinct_heaps, option_elements, Budget, Stage, Stop, View};
+use super::construct::{classes_of, distinct_heaps, option_elements, Budget, Stage, Stop, View};
 use super::extend::{representatives, rows, RepOptions};
 use super::monoid::{partition, Action, Monoid, Partition, Product, Table};
 use super::options::HeapOptions;
@@ -259,12 +259,7 @@ impl Built {
             options: partial
                 .options
                 .iter()
-                .map(|s| {
-                    let mut v: Vec<u32> = s.iter().map(|&x| class[x as usize]).collect();
-                    v.sort_unstable();
-                    v.dedup();
-                    v
-                })
+                .map(|s| classes_of(s, &class))
                 .collect(),
             q,
             p: qp,
