@@ -60,8 +60,10 @@
 //!        ClosedFormSource  Wythoff (two heaps), Moore's Nim_k: theory::closed
 //!        QuotientSource    misère play, one-heap rules: misère Nim's rule, or a misère
 //!                          quotient (theory::quotient, on the fly or --quotient FILE)
-//!        SearchSource      otherwise: search::Solver (the verdict), then
-//!                          search::RemotenessSolver (the remoteness)
+//!        SearchSource      otherwise: search::Solver (the verdict; in misère play it
+//!                          ends where the quotient the source above built, however
+//!                          partial, covers every heap), then search::RemotenessSolver
+//!                          (the remoteness)
 //!      ─► Answer { value: Value, best_move, source } / Solution { winning_moves, evidence }
 //!
 //!   table GAME --heaps/--total ─► build::TableJob ─► label::Plan ─► table::TableWriter

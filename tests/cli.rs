@@ -387,3 +387,29 @@ fn bench_remoteness_says_the_time_spent_counting_proof_trees() {
     assert_eq!(code, 0, "{stderr}");
     assert!(!stdout.contains("counting"), "{stdout}");
 }
+
+/// Misère Dawson's Kayles beyond its quotient's reach (heap 29 on the fly): the search
+/// ends at positions whose heaps the quotient covers, answers in seconds, and its move
+/// lands where the same chain says the opponent loses.
+#[test]
+fn check_answers_misere_positions_beyond_the_quotient_by_search_to_its_range() {
+    let (code, stdout, stderr) = run(
+        &["check", "dawson-kayles", "50", "59", "--misere", "--json"],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let answer = &json_lines(&stdout)[0];
+    assert_eq!(answer["win"], true);
+    assert_eq!(answer["source"], "search");
+    let to: Vec<String> = answer["move"]
+        .as_array()
+        .expect("a winning move")
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    let mut args = vec!["check", "dawson-kayles", "--misere", "--json", "--no-move"];
+    args.extend(to.iter().map(String::as_str));
+    let (code, stdout, stderr) = run(&args, None);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json_lines(&stdout)[0]["win"], false, "{to:?}");
+}

@@ -5,7 +5,8 @@ mod common;
 use common::{random_rules, Reference, Rules};
 use proptest::prelude::*;
 use sicher::game::{resolve, Convention, Game, Position};
-use sicher::search::{SearchConfig, Solver};
+use sicher::search::{Outcomes, SearchConfig, Solver};
+use sicher::theory::quotient::{compute_as_far_as, Budget};
 
 fn game_for(rules: &Rules, misere: bool) -> Game {
     let game = resolve(&rules.spec()).unwrap_or_else(|e| panic!("{}: {e}", rules.spec()));
@@ -72,6 +73,85 @@ proptest! {
                 None => prop_assert!(!expected || (misere && rules.children(position.heaps()).is_empty())),
             }
         }
+    }
+}
+
+/// A solver of misère `game` that ends its search at positions whose heaps the partial
+/// misère quotient of heaps up to `covered` holds; `None` where the game has none.
+fn solver_with_quotient_leaves(game: &Game, covered: u64) -> Option<Solver> {
+    if !game.ruleset.moves_one_heap() {
+        return None;
+    }
+    let (quotient, _) = compute_as_far_as(&game.ruleset, covered, &Budget::default()).ok()?;
+    let mut solver = Solver::new(game, SearchConfig::default());
+    solver.set_outcomes(Outcomes::from_quotient(&quotient));
+    assert_eq!(solver.outcomes_cover(), quotient.max_heap);
+    Some(solver)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A partial misère quotient ending the search at the positions it covers changes
+    /// no verdict and no winning move, on random rules and positions beyond its range.
+    #[test]
+    fn quotient_leaves_match_reference(
+        rules in random_rules(),
+        covered in 1u64..6,
+        heaps in prop::collection::vec(0u64..11, 1..4),
+    ) {
+        let game = game_for(&rules, true);
+        let Some(mut solver) = solver_with_quotient_leaves(&game, covered) else {
+            return Ok(());
+        };
+        let mut reference = Reference::new(rules.clone(), true);
+        let position = Position::new(heaps.clone());
+        let expected = reference.win(&heaps);
+        prop_assert_eq!(solver.is_win(&position), expected, "{} {:?} covered {}", rules.spec(), heaps, covered);
+        let mut winning: Vec<Vec<u64>> = solver
+            .winning_moves(&position)
+            .iter()
+            .map(|child| child.heaps().to_vec())
+            .collect();
+        winning.sort();
+        let mut expected_moves: Vec<Vec<u64>> = rules
+            .children(position.heaps())
+            .into_iter()
+            .filter(|child| !reference.win(child))
+            .collect();
+        expected_moves.sort();
+        expected_moves.dedup();
+        winning.dedup();
+        prop_assert_eq!(winning, expected_moves, "{} {:?}", rules.spec(), heaps);
+    }
+}
+
+/// Published rulesets, a quotient covering half the heaps, positions the plain search
+/// answers in full: every verdict the same, and the quotient did answer positions.
+#[test]
+fn quotient_leaves_match_the_search_on_larger_positions() {
+    for spec in [
+        "dawson-kayles",
+        "kayles",
+        "octal:0.137",
+        "grundy",
+        "octal:4.7",
+    ] {
+        let game = resolve(spec).unwrap().with_convention(Convention::Misere);
+        let mut with = solver_with_quotient_leaves(&game, 9).expect("a one-heap ruleset");
+        let mut without = Solver::new(&game, SearchConfig::default());
+        for a in 8..=18u64 {
+            for b in [0, 3, 7, 12] {
+                let position = Position::new(vec![a, b]);
+                assert_eq!(
+                    with.is_win(&position),
+                    without.is_win(&position),
+                    "{spec} {position}"
+                );
+            }
+        }
+        assert!(with.stats().theory_answers > 0, "{spec}");
+        assert!(with.stats().nodes < without.stats().nodes, "{spec}");
     }
 }
 

@@ -235,6 +235,17 @@ impl Chain {
         }
     }
 
+    /// Hands the search the misère quotient a source before it holds, so that positions
+    /// whose heaps it covers end the search there.
+    fn lend_quotient(&mut self) {
+        let Some(search) = &mut self.search else {
+            return;
+        };
+        if let Some(quotient) = self.sources.iter().find_map(|s| s.quotient()) {
+            search.take_quotient(quotient);
+        }
+    }
+
     /// Answers a position from the first source that covers it.
     pub fn answer(&mut self, position: &Position, query: Query) -> Result<Answer> {
         self.prepare(position)?;
@@ -244,6 +255,7 @@ impl Chain {
             }
         }
         self.notify_fallback();
+        self.lend_quotient();
         if let Some(search) = &mut self.search {
             if let Some(answer) = search.answer(position, query)? {
                 return Ok(answer);
@@ -262,6 +274,7 @@ impl Chain {
             }
         }
         self.notify_fallback();
+        self.lend_quotient();
         if let Some(search) = &mut self.search {
             if let Some(solution) = search.solve(position, query)? {
                 return Ok(solution);

@@ -31,6 +31,7 @@ use std::path::PathBuf;
 use crate::error::Result;
 use crate::game::Position;
 use crate::search::SearchStats;
+use crate::theory::quotient::MisereQuotient;
 use crate::value::Value;
 
 /// Which kind of source answered.
@@ -209,6 +210,12 @@ pub trait Oracle: Send {
     /// Why this source passed on the last position it declined, in words, when a user
     /// would want to know (a theory that stops short of the position); `None` otherwise.
     fn declined(&self) -> Option<String> {
+        None
+    }
+
+    /// A misère quotient this source holds, whole or partial: the search that takes the
+    /// positions it declines answers from it every position whose heaps it covers.
+    fn quotient(&self) -> Option<&MisereQuotient> {
         None
     }
 }

@@ -288,6 +288,13 @@ impl Oracle for QuotientSource {
         self.declined.clone()
     }
 
+    fn quotient(&self) -> Option<&MisereQuotient> {
+        match &self.rule {
+            Rule::Quotient { quotient, .. } => quotient.as_deref(),
+            Rule::MisereNim => None,
+        }
+    }
+
     fn answer(&mut self, position: &Position, query: Query) -> Result<Option<Answer>> {
         // A quotient says who wins, not how fast.
         if query.remoteness == Remoteness::Required {

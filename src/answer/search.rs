@@ -25,9 +25,10 @@ use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Position};
 use crate::search::plain::{PlainRemoteness, PlainSolver};
 use crate::search::{
-    Algorithm, ProgressHook, RemotenessStats, SearchConfig, SearchStats, Solver, TopDown,
+    Algorithm, Outcomes, ProgressHook, RemotenessStats, SearchConfig, SearchStats, Solver, TopDown,
     STACK_BYTES_PER_PLY,
 };
+use crate::theory::quotient::MisereQuotient;
 use crate::value::{Outcome, Value};
 
 /// [`Remoteness::IfAvailable`]: the valued search may expand this many nodes per node
@@ -38,6 +39,10 @@ pub const REMOTENESS_BUDGET_FACTOR: u64 = 16;
 /// ...and at least this many, so that positions the boolean search answers at once
 /// still get their remoteness (a fraction of a second on most rulesets).
 pub const REMOTENESS_BUDGET_FLOOR: u64 = 1 << 16;
+
+/// [`Remoteness::IfAvailable`] after a verdict a misère quotient helped: the valued
+/// search may expand this many nodes (about a second).
+pub const REMOTENESS_BUDGET_BEYOND_QUOTIENT: u64 = 1 << 18;
 
 /// The progress hook shared by the boolean and the valued engine.
 type SharedHook = Arc<Mutex<Option<ProgressHook>>>;
@@ -100,6 +105,14 @@ impl SearchSource {
     /// answering.
     pub fn misere_outcomes(game: &Game, largest: u64) -> Option<crate::search::Outcomes> {
         theory::misere_outcomes(game, largest)
+    }
+
+    /// Takes a misère quotient of the game, whole or partial: the verdict search ends at
+    /// every position whose heaps it covers (kept when it covers more than the last).
+    pub fn take_quotient(&mut self, quotient: &MisereQuotient) {
+        if quotient.max_heap > self.boolean.outcomes_cover() {
+            self.boolean.set_outcomes(Outcomes::from_quotient(quotient));
+        }
     }
 
     /// Installs a hook the search calls now and then with its statistics.
@@ -173,16 +186,27 @@ impl SearchSource {
                 Valued::Plain(plain) => plain.value(position),
             };
         }
-        let before = self.boolean.stats().nodes;
+        let before = self.boolean.stats();
         let win = self.boolean.is_win(position);
         let verdict = Value::Outcome(Outcome::from_win(win));
         if wanted == Remoteness::Skip {
             return verdict;
         }
-        let spent = self.boolean.stats().nodes - before;
-        let budget = spent
-            .saturating_mul(REMOTENESS_BUDGET_FACTOR)
-            .max(REMOTENESS_BUDGET_FLOOR);
+        let after = self.boolean.stats();
+        let spent = after.nodes - before.nodes;
+        // Positions a misère quotient answered are leaves of the verdict's search but
+        // not of the remoteness's, which must play them out: the verdict's nodes then
+        // say nothing of what the remoteness costs, and the budget is a fixed one
+        // (Dawson's Kayles 50 59: 3 s for the verdict, then over 80 s in vain for 16
+        // times its nodes, 1 s for this budget; misère Grundy 60 still gets its
+        // remoteness).
+        let budget = if after.theory_answers > before.theory_answers {
+            REMOTENESS_BUDGET_BEYOND_QUOTIENT
+        } else {
+            spent
+                .saturating_mul(REMOTENESS_BUDGET_FACTOR)
+                .max(REMOTENESS_BUDGET_FLOOR)
+        };
         let Valued::Search(solver) = self.valued() else {
             return verdict;
         };
@@ -308,6 +332,7 @@ fn combined(a: SearchStats, b: SearchStats) -> SearchStats {
         max_depth: a.max_depth.max(b.max_depth),
         table_entries: a.table_entries + b.table_entries,
         evictions: a.evictions + b.evictions,
+        theory_answers: a.theory_answers + b.theory_answers,
     }
 }
 

@@ -98,7 +98,7 @@ pub fn run(args: &CheckArgs) -> Result<()> {
         let mut told = false;
         chain.set_fallback_notice(Box::new(move |why: &str| {
             if !told {
-                eprintln!("{why}: the search answers instead (`sicher quotient` builds further)");
+                eprintln!("{why}: the search answers instead, ending at positions whose heaps the quotient covers (`sicher quotient` builds further)");
                 told = true;
             }
         }));

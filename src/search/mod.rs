@@ -52,6 +52,11 @@ pub trait TopDown: Send {
     /// Installs a hook called now and then with the statistics (ignored by engines that
     /// keep none).
     fn set_progress(&mut self, hook: ProgressHook);
+    /// Takes a misère quotient's exact outcomes for the heaps it covers (ignored by the
+    /// plain reference, which must stay independent of theory).
+    fn set_outcomes(&mut self, outcomes: Outcomes);
+    /// The largest heap the outcomes taken cover (0: none taken).
+    fn outcomes_cover(&self) -> u64;
 }
 
 impl TopDown for Solver {
@@ -77,6 +82,14 @@ impl TopDown for Solver {
 
     fn set_progress(&mut self, hook: ProgressHook) {
         Solver::set_progress(self, hook)
+    }
+
+    fn set_outcomes(&mut self, outcomes: Outcomes) {
+        Solver::set_outcomes(self, outcomes)
+    }
+
+    fn outcomes_cover(&self) -> u64 {
+        Solver::outcomes_cover(self)
     }
 }
 
@@ -105,4 +118,10 @@ impl TopDown for plain::PlainSolver {
     }
 
     fn set_progress(&mut self, _hook: ProgressHook) {}
+
+    fn set_outcomes(&mut self, _outcomes: Outcomes) {}
+
+    fn outcomes_cover(&self) -> u64 {
+        0
+    }
 }

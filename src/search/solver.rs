@@ -16,6 +16,7 @@ use super::heaps::{self, cached_code, NimSum};
 use super::key::{mix64, Combine, Key};
 use super::ordering::MoveOrdering;
 use super::table::TranspositionTable;
+use super::theory::Outcomes;
 use crate::game::{Game, Heap, Position};
 
 /// Search settings; every heuristic can be switched off to measure what it buys.
@@ -75,6 +76,9 @@ pub struct SearchStats {
     pub table_entries: u64,
     /// Table entries dropped by the replacement policy.
     pub evictions: u64,
+    /// Positions answered by a misère quotient instead of a search: every heap lies in
+    /// the range it covers.
+    pub theory_answers: u64,
 }
 
 /// A move waiting to be searched.
@@ -133,6 +137,8 @@ pub struct Solver {
     ops: Vec<Heap>,
     frames: Vec<Frame>,
     progress: Option<ProgressHook>,
+    /// Exact outcomes of a misère quotient: positions whose heaps it covers are leaves.
+    outcomes: Option<Outcomes>,
 }
 
 impl Solver {
@@ -162,7 +168,24 @@ impl Solver {
             ops: Vec::new(),
             frames: Vec::new(),
             progress: None,
+            outcomes: None,
         }
+    }
+
+    /// Takes the exact outcomes of a misère quotient of the game's ruleset, covering
+    /// heaps up to some size: from then on a position whose heaps all lie in that range
+    /// is answered by the quotient instead of searched, and a move to an unsafe one wins
+    /// at once. Ignored in normal play and for rulesets whose moves change several
+    /// heaps (they have no such quotient), and when the settings turn guidance off.
+    pub fn set_outcomes(&mut self, outcomes: Outcomes) {
+        if self.config.guide && self.game.terminal_is_win() && self.game.ruleset.moves_one_heap() {
+            self.outcomes = Some(outcomes);
+        }
+    }
+
+    /// The largest heap the misère quotient handed over covers (0 without one).
+    pub fn outcomes_cover(&self) -> u64 {
+        self.outcomes.as_ref().map_or(0, |o| o.max_heap())
     }
 
     /// Installs a hook called every 65 536 nodes (for a spinner).
@@ -196,6 +219,10 @@ impl Solver {
         self.ops.clear();
         self.frames.clear();
         self.prepare(position);
+        if let Some(win) = self.by_theory(position.heaps()) {
+            self.stats.theory_answers += 1;
+            return win;
+        }
         let key = self.push_canonical(position.heaps().iter().copied());
         if let Some(win) = self.known(key) {
             return win;
@@ -241,6 +268,12 @@ impl Solver {
             self.config.simplify,
             position,
         );
+    }
+
+    /// The outcome the misère quotient gives, when it covers every heap.
+    fn by_theory(&self, heaps: &[Heap]) -> Option<bool> {
+        let outcomes = self.outcomes.as_ref()?;
+        outcomes.element(heaps).map(|x| !outcomes.is_unsafe(x))
     }
 
     /// The nim-sum of the heaps in the arena from `start` on.
@@ -357,6 +390,7 @@ impl Solver {
             ops,
             codes,
             guide,
+            outcomes,
             ..
         } = self;
         let (game, combine, simplify) = (&*game, *combine, config.simplify);
@@ -364,9 +398,14 @@ impl Solver {
         let value = |h: Heap| guide.and_then(|g| g.value(h));
         let start = frame.heaps_start as usize;
         let parent = &heaps[start..start + frame.heaps_len as usize];
+        let theory = outcomes
+            .as_ref()
+            .and_then(|outcomes| LoneBeyond::of(outcomes, parent));
+        let mut theory_answers = 0;
         let terminal_win = game.terminal_is_win();
         let mut any_move = false;
-        let mut terminal_loss = None;
+        // A child known to be unsafe (terminal, or by the quotient): the move wins.
+        let mut unsafe_child = None;
         let _ = game.ruleset.for_each_move(parent, |removed, added| {
             any_move = true;
             let mut key = frame.key;
@@ -387,8 +426,17 @@ impl Solver {
                     // A terminal child wins for the opponent: never worth trying.
                     return ControlFlow::Continue(());
                 }
-                terminal_loss = Some(signature);
+                unsafe_child = Some(signature);
                 return ControlFlow::Break(());
+            }
+            if let Some(child_unsafe) = theory.as_ref().and_then(|t| t.child(removed, added)) {
+                theory_answers += 1;
+                if child_unsafe {
+                    unsafe_child = Some(signature);
+                    return ControlFlow::Break(());
+                }
+                // A safe child wins for the opponent: never worth trying.
+                return ControlFlow::Continue(());
             }
             moves.push(Candidate {
                 key,
@@ -403,7 +451,8 @@ impl Solver {
             ops.extend_from_slice(added);
             ControlFlow::Continue(())
         });
-        if let Some(signature) = terminal_loss {
+        self.stats.theory_answers += theory_answers;
+        if let Some(signature) = unsafe_child {
             self.ordering.reward(signature, top);
             self.stats.cutoffs += 1;
             return Some(true);
@@ -526,6 +575,50 @@ impl Solver {
             self.push_frame(candidate.key, child_start, nim);
             return None;
         }
+    }
+}
+
+/// A position with exactly one heap beyond a misère quotient's range: only moves on that
+/// heap can reach positions the quotient covers, and the product of the other heaps is
+/// computed once for all of them.
+struct LoneBeyond<'a> {
+    outcomes: &'a Outcomes,
+    /// Index of the heap beyond the range.
+    beyond: usize,
+    /// The element of the other heaps.
+    rest: u32,
+}
+
+impl<'a> LoneBeyond<'a> {
+    /// `None` unless exactly one heap of `heaps` lies beyond the range (none beyond
+    /// means the position itself is covered, and is answered before it is expanded).
+    fn of(outcomes: &'a Outcomes, heaps: &[Heap]) -> Option<Self> {
+        let mut beyond = None;
+        let mut rest = outcomes.identity();
+        for (i, &h) in heaps.iter().enumerate() {
+            match outcomes.heap(h) {
+                Some(x) => rest = outcomes.mul(rest, x),
+                None if beyond.is_none() => beyond = Some(i),
+                None => return None,
+            }
+        }
+        Some(LoneBeyond {
+            outcomes,
+            beyond: beyond?,
+            rest,
+        })
+    }
+
+    /// The child's outcome (true: unsafe) when the quotient covers it.
+    #[inline]
+    fn child(&self, removed: &[usize], added: &[Heap]) -> Option<bool> {
+        if removed != [self.beyond] {
+            return None;
+        }
+        let x = added.iter().try_fold(self.rest, |x, &h| {
+            Some(self.outcomes.mul(x, self.outcomes.heap(h)?))
+        })?;
+        Some(self.outcomes.is_unsafe(x))
     }
 }
 

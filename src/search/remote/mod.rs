@@ -144,6 +144,7 @@ impl RemotenessStats {
             max_depth: self.max_depth,
             table_entries: self.table_entries,
             evictions: self.evictions,
+            theory_answers: 0,
         }
     }
 }
