@@ -6,7 +6,6 @@
 //! arithmetic periodicity (saltus) found, and proved for all-but games.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use sicher::answer::{Chain, Policy, Query, Remoteness};
 use sicher::build::{TableJob, TableRequest};
@@ -29,14 +28,14 @@ fn options(n) {
 }
 "#;
 
-/// A description file holding `script`, written once per test.
-fn script_file(name: &str, script: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sicher-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.toml"));
+/// The game a description file holding `script` describes: the file lives in a
+/// directory of its own, removed once the game is read.
+fn script_game(name: &str, script: &str) -> Game {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{name}.toml"));
     let text = format!("name = \"{name}\"\nrules = \"script\"\noptions = \"\"\"{script}\"\"\"\n");
     std::fs::write(&path, text).unwrap();
-    path
+    resolve(path.to_str().unwrap()).unwrap()
 }
 
 /// The rules written out independently of sicher: every option of a lone heap `h`.
@@ -215,15 +214,7 @@ fn cases() -> Vec<(Game, Brute)> {
         take("subtraction:triangular", is_triangular),
         take("subtraction:all-but:1,2", all_but_1_2),
         take("subtraction:all-but:2,3,7", all_but_2_3_7),
-        (
-            resolve(
-                script_file("kayles-script", KAYLES_SCRIPT)
-                    .to_str()
-                    .unwrap(),
-            )
-            .unwrap(),
-            Brute::Kayles,
-        ),
+        (script_game("kayles-script", KAYLES_SCRIPT), Brute::Kayles),
     ]
 }
 
@@ -306,7 +297,7 @@ fn tables_equal_the_brute_force() {
         }
     }
     // A game that splits heaps has no --heaps domain: refused with the reason.
-    let script = resolve(script_file("kayles-heaps", KAYLES_SCRIPT).to_str().unwrap()).unwrap();
+    let script = script_game("kayles-heaps", KAYLES_SCRIPT);
     let request = TableRequest::new(
         script,
         Domain::Heaps { heaps: 2, max: 5 },
@@ -337,7 +328,7 @@ fn misere_quotients_predict_the_brute_force() {
 #[test]
 fn a_script_restating_kayles_is_kayles() {
     let kayles = resolve("kayles").unwrap();
-    let script = resolve(script_file("kayles-same", KAYLES_SCRIPT).to_str().unwrap()).unwrap();
+    let script = script_game("kayles-same", KAYLES_SCRIPT);
     let shipped = resolve(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/games/kayles-script.toml"
