@@ -182,16 +182,28 @@ pub fn spinner(quiet: bool, message: &str) -> ProgressBar {
     bar
 }
 
-/// A bar over `len` steps with rate and ETA; hidden when progress is not shown.
+/// A bar over `len` steps with elapsed time, rate and ETA; hidden when progress is not
+/// shown.
 pub fn progress_bar(len: u64, quiet: bool, unit: &str) -> ProgressBar {
     if !show_progress(quiet) {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len);
-    let template = format!("{{bar:40}} {{human_pos}}/{{human_len}} {unit} {{per_sec}} ETA {{eta}}");
-    bar.set_style(
-        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    // indicatif's own `per_sec` prints four decimals ("30,913.0493/s"): whole steps
+    // per second read better, and the elapsed time says something where steps grow
+    // slower towards the end (a picture's last rows) and the ETA is too hopeful.
+    let template = format!(
+        "{{bar:40}} {{human_pos}}/{{human_len}} {unit} {{elapsed_precise}} {{rate}} ETA {{eta}}"
     );
+    let style = ProgressStyle::with_template(&template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}/s", state.per_sec());
+            },
+        );
+    bar.set_style(style);
     bar
 }
 
