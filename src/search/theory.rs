@@ -1,5 +1,5 @@
-//! Exact outcomes from theory, for the remoteness search to order moves and narrow
-//! windows by.
+//! Exact outcomes from theory: for the remoteness search to order moves and narrow
+//! windows by, and for the verdict search to end at the positions they cover.
 //!
 //! A misère quotient maps every sum of heaps it covers into a small commutative monoid
 //! whose P-portion says which sums are unsafe, as nim-values under XOR do in normal
