@@ -110,3 +110,25 @@ pub fn nim_sum(guide: Option<&NimGuide>, heaps: &[Heap]) -> NimSum {
         .iter()
         .fold(NimSum::ZERO, |sum, &h| sum.toggle(guide.value(h), true))
 }
+
+/// Appends to the heap arena a child of the position held at `parent` in it: the
+/// parent's heaps but the removed ones, then the added heaps that are live (`live`),
+/// unsorted. `ops` is the move as both engines store it: the indices of the heaps it
+/// removes, then the heaps it adds (`added` of them).
+#[inline]
+pub fn push_child(
+    arena: &mut Vec<Heap>,
+    parent: std::ops::Range<usize>,
+    ops: &[Heap],
+    removed: usize,
+    live: impl Fn(Heap) -> bool,
+) {
+    let (removed, added) = ops.split_at(removed);
+    for i in 0..parent.len() {
+        if !removed.contains(&(i as Heap)) {
+            let h = arena[parent.start + i];
+            arena.push(h);
+        }
+    }
+    arena.extend(added.iter().copied().filter(|&h| live(h)));
+}

@@ -551,19 +551,15 @@ impl Solver {
             let child_start = self.heaps.len();
             let parent_start = frame.heaps_start as usize;
             let ops_start = candidate.ops as usize;
-            let removed_end = ops_start + candidate.removed as usize;
-            for i in 0..frame.heaps_len as usize {
-                if !self.ops[ops_start..removed_end].contains(&(i as Heap)) {
-                    let h = self.heaps[parent_start + i];
-                    self.heaps.push(h);
-                }
-            }
-            for j in removed_end..removed_end + candidate.added as usize {
-                let h = self.ops[j];
-                if !self.code(h).is_empty() {
-                    self.heaps.push(h);
-                }
-            }
+            let ops_end = ops_start + candidate.removed as usize + candidate.added as usize;
+            let (codes, game, simplify) = (&self.codes, &self.game, self.config.simplify);
+            heaps::push_child(
+                &mut self.heaps,
+                parent_start..parent_start + frame.heaps_len as usize,
+                &self.ops[ops_start..ops_end],
+                candidate.removed as usize,
+                |h| !cached_code(codes, game, simplify, h).is_empty(),
+            );
             let len = normalise(&mut self.heaps[child_start..], self.combine == Combine::Xor);
             self.heaps.truncate(child_start + len);
             let nim = if self.combine == Combine::Xor {
