@@ -100,7 +100,7 @@ impl Remote {
                     self.solver.set_outcomes(outcomes);
                 }
             }
-            self.prepare_tables(position);
+            let nodes = self.prepare_tables(position, nodes);
             return self.search_within(position, nodes);
         }
         let cancel = Cancel::default();
@@ -110,7 +110,7 @@ impl Remote {
                 let outcomes = grown.grow(&game, largest, Some(stop));
                 (grown, outcomes)
             });
-            self.prepare_tables(position);
+            let nodes = self.prepare_tables(position, nodes);
             self.solver.set_parallel(false);
             let start = self.solver.stats().nodes;
             while !builder.is_finished() {
@@ -148,8 +148,12 @@ impl Remote {
         })
     }
 
-    /// Brings in an endgame table and the threads for positions like `position`.
-    fn prepare_tables(&mut self, position: &Position) {
+    /// Brings in an endgame table and the threads for positions like `position`, for a
+    /// search within `nodes` nodes (`u64::MAX`: no limit), and returns the nodes left:
+    /// labelling counts against the budget, as [`endgame::LABELLED_PER_NODE`]
+    /// positions for a node, so that a search that may not take long labels no large
+    /// table.
+    fn prepare_tables(&mut self, position: &Position, nodes: u64) -> u64 {
         let largest = position.heaps().last().copied().unwrap_or(0);
         let total = u64::try_from(position.total()).unwrap_or(u64::MAX);
         let game = &self.game;
@@ -169,20 +173,41 @@ impl Remote {
             .saturating_sub(self.solver.table_bytes())
             .max(self.config.hash_bytes / ENDGAME_SHARE) as u64;
         let threads = self.config.threads.max(1);
-        if let Some(domain) = endgame::choose(game, &canonical, self.solver.tiers(), bytes) {
+        let most_positions = nodes.saturating_mul(endgame::LABELLED_PER_NODE);
+        let tiers = self.solver.tiers();
+        let has_table = self.endgame.is_some();
+        let mut labelled = 0;
+        if let Some(domain) = endgame::choose(
+            game,
+            &canonical,
+            tiers,
+            bytes,
+            threads,
+            most_positions,
+            has_table,
+        ) {
             if self.endgame != Some(domain) {
                 if let Ok(table) = Labelled::label(game, domain, Some(threads)) {
-                    self.endgame_positions += table.positions();
+                    labelled = table.positions();
+                    self.endgame_positions += labelled;
                     self.solver.set_endgame(Arc::new(table));
                     self.endgame = Some(domain);
                 }
             }
         }
         self.solver.set_parallel(true);
-        self.prepared_for = (
-            self.prepared_for.0.max(largest),
-            self.prepared_for.1.max(total),
-        );
+        // A table the budget kept small is no preparation for a longer search later.
+        if most_positions >= endgame::MAX_POSITIONS_PER_THREAD.saturating_mul(threads as u64) {
+            self.prepared_for = (
+                self.prepared_for.0.max(largest),
+                self.prepared_for.1.max(total),
+            );
+        }
+        if nodes == u64::MAX {
+            nodes
+        } else {
+            nodes.saturating_sub(labelled / endgame::LABELLED_PER_NODE)
+        }
     }
 
     /// The remoteness of `position` within `nodes` more nodes (`u64::MAX`: no limit).
@@ -239,5 +264,34 @@ impl Remote {
     /// [`RemotenessSolver::proof_size`]).
     pub(super) fn proof_size(&mut self, position: &Position) -> u64 {
         self.solver.proof_size(position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::resolve;
+
+    /// A search on a node budget counts the endgame table it labels against the budget,
+    /// and a later search without one still gets the table that pays for it.
+    #[test]
+    fn labelling_counts_against_a_node_budget() {
+        let game = resolve("kayles").unwrap();
+        let position = Position::new(vec![10, 11, 12, 13, 14]);
+        let config = SearchConfig {
+            threads: 1,
+            ..SearchConfig::default()
+        };
+        let mut remote = Remote::new(&game, config, Algorithm::default());
+        let budget = 1 << 16;
+        assert_eq!(remote.value_within(&position, budget), None);
+        let within = remote.endgame_positions();
+        assert!(within <= budget * endgame::LABELLED_PER_NODE, "{within}");
+        assert_eq!(remote.value(&position), Value::remote(51, game.convention));
+        assert!(
+            remote.endgame_positions() > within + budget * endgame::LABELLED_PER_NODE,
+            "{within} {}",
+            remote.endgame_positions()
+        );
     }
 }
