@@ -82,10 +82,10 @@ impl Budget {
         }
     }
 
-    /// Refuses a reduced quotient whose table (and the verification's bit rows of it)
-    /// would take more than `max_memory` bytes.
-    pub(crate) fn check_table(&self, order: usize) -> Result<(), Stop> {
-        self.check_memory(table_bytes(order))
+    /// Refuses a reduced quotient whose table and verification (with `generators` heap
+    /// generators) would take more than `max_memory` bytes.
+    pub(crate) fn check_table(&self, order: usize, generators: usize) -> Result<(), Stop> {
+        self.check_memory(table_bytes(order) + verification_bytes(order, generators))
     }
 
     /// Refuses a product of `elements` elements with `generators` generators whose
@@ -102,6 +102,13 @@ impl Budget {
 pub(crate) fn table_bytes(order: usize) -> u64 {
     let order = order as u64;
     order * order * 4 + order * order.div_ceil(64) * 8
+}
+
+/// Bytes a verification of a quotient of `order` elements adds to its table and bit
+/// rows, at most: per heap generator and element, where its term set lies and the set.
+pub(crate) fn verification_bytes(order: usize, generators: usize) -> u64 {
+    let order = order as u64;
+    generators as u64 * order * (4 + order.div_ceil(64) * 8)
 }
 
 /// A flag another thread sets to stop a construction; budgets holding the same flag
@@ -320,9 +327,12 @@ impl Builder {
         if self.extend_within(n, &s_n, has_move)? {
             return Ok(false);
         }
-        // The accepted stage and its closure (a copy of the table and its bit rows) stay
-        // alive while the candidates of heap `n` are built.
-        let held = self.budget.holding(2 * table_bytes(self.stage.q.order()));
+        // The accepted stage and its closure (a copy of the table, its bit rows and term
+        // sets) stay alive while the candidates of heap `n` are built.
+        let order = self.stage.q.order();
+        let held = self
+            .budget
+            .holding(2 * table_bytes(order) + verification_bytes(order, self.stage.n() as usize));
         if let Some(stage) = self.extend(&s_n, has_move, &held)? {
             self.accept(stage);
             return Ok(true);
@@ -411,7 +421,11 @@ impl Builder {
         budget.check_product(product.order() as u64, gens.len())?;
         let part = partition(&product, &p, &gens, budget.max_order as usize)
             .map_err(|order| Stop::Order(order as u64))?;
-        budget.check_table(part.order())?;
+        // The accepted candidate's closure keeps a copy of its table.
+        budget.check_table(part.order(), gens.len())?;
+        budget
+            .holding(table_bytes(part.order()))
+            .check_table(part.order(), gens.len())?;
         let (q2, p2, class) = part.table(&product, &p);
         if q2.order() == q.order() {
             // `Q_{n-1}` embeds in the reduced candidate (its elements stay told apart),
