@@ -586,6 +586,37 @@ fn memory_bound_stops_with_what_was_established() {
     );
 }
 
+/// The memory bound is the construction's, not one candidate's: at heap 21 of 0.106 the
+/// largest single candidate fits in 128 MiB (a bound on each candidate alone let heap 21
+/// through, with about 250 MiB resident), but not with the accepted quotient and the
+/// current candidate held beside it. The stop gives the total, over the bound.
+#[test]
+fn memory_bound_counts_what_is_held_beside_a_candidate() {
+    let budget = Budget {
+        max_memory: 128 << 20,
+        ..Budget::default()
+    };
+    let rules = octal("0.106");
+    match quotient::compute(&rules, 21, &budget) {
+        Err(quotient::QuotientError::Incomplete {
+            partial,
+            heap,
+            stop,
+        }) => {
+            assert!(
+                matches!(stop, quotient::Stop::Memory(b) if b > budget.max_memory),
+                "{stop:?}"
+            );
+            assert_eq!((heap, partial.max_heap), (21, 20));
+            let whole = compute(&rules, 20);
+            assert_eq!(partial.table, whole.table);
+            assert_eq!(partial.p_portion, whole.p_portion);
+            assert_eq!(partial.heap_elements, whole.heap_elements);
+        }
+        other => panic!("expected the memory bound, got {other:?}"),
+    }
+}
+
 /// Misère Kayles is solved (Sibert and Conway 1992); its pretending function repeats
 /// with period 12 from heap 71, like its nim-values, and the periodicity theorem makes
 /// the quotient final once heaps up to 2 (71 + 12) + 2 = 168 are in.

@@ -33,7 +33,8 @@ pub struct QuotientArgs {
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_order: u32,
     /// Memory bound of the construction, in MiB: a candidate whose product, table or
-    /// verification is estimated to need more stops it, keeping the heaps established.
+    /// verification, with the quotient and the candidates held meanwhile, is estimated
+    /// to need more stops it, keeping the heaps established.
     #[arg(long, value_name = "MiB", default_value_t = (Budget::default().max_memory >> 20) as u32,
           value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
     pub memory: u32,

@@ -40,9 +40,14 @@ pub struct Budget {
     pub max_rebuilds: u32,
     /// Longest preperiod plus period looked for in one heap's rows.
     pub max_rows: u32,
-    /// Largest memory, in bytes, that one candidate's construction, table and
-    /// verification may take, estimated before their large allocations.
+    /// Largest memory, in bytes, that the construction may take: the candidate being
+    /// built (its product, table and verification, estimated before their large
+    /// allocations) together with [`Budget::held_memory`].
     pub max_memory: u64,
+    /// Bytes already held when a candidate is estimated: the accepted quotient with its
+    /// verified closure, and the candidates a recalibration keeps while it builds the
+    /// next. The construction counts these itself; a fresh budget holds 0.
+    pub held_memory: u64,
     /// When to stop, wherever the construction is (checked before each heap and each
     /// rebuild); `None`, the default, keeps the construction deterministic.
     pub deadline: Option<std::time::Instant>,
@@ -59,20 +64,28 @@ impl Budget {
             || self.cancel.as_ref().is_some_and(Cancel::is_set)
     }
 
-    /// Refuses work estimated to take more than `max_memory` bytes.
+    /// Refuses work estimated to take `bytes` when that and what is held already come
+    /// to more than `max_memory` (the stop gives the total).
     pub(crate) fn check_memory(&self, bytes: u64) -> Result<(), Stop> {
-        if bytes > self.max_memory {
-            return Err(Stop::Memory(bytes));
+        let total = bytes.saturating_add(self.held_memory);
+        if total > self.max_memory {
+            return Err(Stop::Memory(total));
         }
         Ok(())
     }
 
-    /// Refuses a reduced quotient whose table (and the verification's bit rows of it)
-    /// would take more than `max_memory` bytes.
-    pub(crate) fn check_table(&self, order: usize) -> Result<(), Stop> {
-        let order = order as u64;
-        // 4 bytes a cell, one bit a cell for the verification's rows of `P`.
-        self.check_memory(order * order * 4 + order * order.div_ceil(64) * 8)
+    /// This budget while `bytes` more are held (a candidate kept alive meanwhile).
+    pub(crate) fn holding(&self, bytes: u64) -> Budget {
+        Budget {
+            held_memory: self.held_memory.saturating_add(bytes),
+            ..self.clone()
+        }
+    }
+
+    /// Refuses a reduced quotient whose table and verification (with `generators` heap
+    /// generators) would take more than `max_memory` bytes.
+    pub(crate) fn check_table(&self, order: usize, generators: usize) -> Result<(), Stop> {
+        self.check_memory(table_bytes(order) + verification_bytes(order, generators))
     }
 
     /// Refuses a product of `elements` elements with `generators` generators whose
@@ -82,6 +95,20 @@ impl Budget {
         // bytes), and one step per generator in the reduction's refinement.
         self.check_memory(elements.saturating_mul(40 + 8 * generators as u64))
     }
+}
+
+/// Bytes of a reduced quotient of `order` elements: its table (4 bytes a cell) and the
+/// verification's bit rows of `P` (one bit a cell).
+pub(crate) fn table_bytes(order: usize) -> u64 {
+    let order = order as u64;
+    order * order * 4 + order * order.div_ceil(64) * 8
+}
+
+/// Bytes a verification of a quotient of `order` elements adds to its table and bit
+/// rows, at most: per heap generator and element, where its term set lies and the set.
+pub(crate) fn verification_bytes(order: usize, generators: usize) -> u64 {
+    let order = order as u64;
+    generators as u64 * order * (4 + order.div_ceil(64) * 8)
 }
 
 /// A flag another thread sets to stop a construction; budgets holding the same flag
@@ -118,6 +145,7 @@ impl Default for Budget {
             max_rebuilds: 5000,
             max_rows: 256,
             max_memory: 2048 << 20,
+            held_memory: 0,
             deadline: None,
             cancel: None,
         }
@@ -137,7 +165,8 @@ pub enum Stop {
     Rebuilds,
     /// A heap's rows showed no period within `max_rows`.
     Rows,
-    /// A candidate would need more memory than `max_memory` (the bytes estimated).
+    /// A candidate, with what the construction held meanwhile, would need more memory
+    /// than `max_memory` (the bytes estimated).
     Memory(u64),
     /// No single change of the layout moved the least failure further on.
     Stuck,
@@ -155,7 +184,7 @@ impl std::fmt::Display for Stop {
             Stop::Pairs => f.write_str("a verification visited too many transition pairs"),
             Stop::Memory(bytes) => write!(
                 f,
-                "a candidate would need about {} MiB, more than its memory bound",
+                "a candidate would need about {} MiB with what the construction holds, more than its memory bound",
                 bytes.div_ceil(1 << 20)
             ),
             Stop::Rebuilds => f.write_str("recalibration used up its rebuilds"),
@@ -298,12 +327,18 @@ impl Builder {
         if self.extend_within(n, &s_n, has_move)? {
             return Ok(false);
         }
-        if let Some(stage) = self.extend(&s_n, has_move)? {
+        // The accepted stage and its closure (a copy of the table, its bit rows and term
+        // sets) stay alive while the candidates of heap `n` are built.
+        let order = self.stage.q.order();
+        let held = self
+            .budget
+            .holding(2 * table_bytes(order) + verification_bytes(order, self.stage.n() as usize));
+        if let Some(stage) = self.extend(&s_n, has_move, &held)? {
             self.accept(stage);
             return Ok(true);
         }
         self.recalibrated.push(n);
-        let stage = recalibrate(&self.stage, opts, &self.budget)?;
+        let stage = recalibrate(&self.stage, opts, &held)?;
         let mut closure = Closure::new(&stage.q, &stage.p);
         let valid = closure
             .add(&stage.generators(), self.budget.max_pairs)
@@ -354,7 +389,12 @@ impl Builder {
 
     /// Stage 1 of the module doc: the conservative route over the reduced quotient,
     /// when heap `n` is not an element `Q_{n-1}` has.
-    fn extend(&mut self, s_n: &[u32], has_move: bool) -> Result<Option<Stage>, Stop> {
+    fn extend(
+        &mut self,
+        s_n: &[u32],
+        has_move: bool,
+        budget: &Budget,
+    ) -> Result<Option<Stage>, Stop> {
         let old = &self.stage;
         let q = &old.q;
         let found = rows(
@@ -364,7 +404,7 @@ impl Builder {
             s_n,
             has_move,
             (0, 1),
-            self.budget.max_rows,
+            budget.max_rows,
         )
         .map_err(|_| Stop::Rows)?;
         let cycle = (found.preperiod, found.period);
@@ -378,11 +418,14 @@ impl Builder {
         gens.push(x_n);
         gens.sort_unstable();
         gens.dedup();
-        self.budget
-            .check_product(product.order() as u64, gens.len())?;
-        let part = partition(&product, &p, &gens, self.budget.max_order as usize)
+        budget.check_product(product.order() as u64, gens.len())?;
+        let part = partition(&product, &p, &gens, budget.max_order as usize)
             .map_err(|order| Stop::Order(order as u64))?;
-        self.budget.check_table(part.order())?;
+        // The accepted candidate's closure keeps a copy of its table.
+        budget.check_table(part.order(), gens.len())?;
+        budget
+            .holding(table_bytes(part.order()))
+            .check_table(part.order(), gens.len())?;
         let (q2, p2, class) = part.table(&product, &p);
         if q2.order() == q.order() {
             // `Q_{n-1}` embeds in the reduced candidate (its elements stay told apart),
@@ -403,7 +446,7 @@ impl Builder {
         };
         let mut closure = Closure::new(&stage.q, &stage.p);
         let valid = closure
-            .add(&stage.generators(), self.budget.max_pairs)
+            .add(&stage.generators(), budget.max_pairs)
             .map_err(|TooManyNodes| Stop::Pairs)?;
         if !valid {
             return Ok(None);
@@ -416,5 +459,29 @@ impl Builder {
     fn accept(&mut self, stage: Stage) {
         self.stage = stage;
         self.rep_options = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn held_memory_counts_against_the_bound() {
+        let budget = Budget {
+            max_memory: 1000,
+            ..Budget::default()
+        };
+        assert_eq!(budget.check_memory(1000), Ok(()));
+        let holding = budget.holding(600).holding(300);
+        assert_eq!(holding.held_memory, 900);
+        assert_eq!(holding.check_memory(100), Ok(()));
+        // The stop gives the total, which is over the bound.
+        assert_eq!(holding.check_memory(101), Err(Stop::Memory(1001)));
+        assert_eq!(
+            budget.holding(u64::MAX).check_memory(1),
+            Err(Stop::Memory(u64::MAX))
+        );
+        assert_eq!(table_bytes(64), 64 * 64 * 4 + 64 * 8);
     }
 }

@@ -252,7 +252,7 @@ impl Built {
             None => partition(&product, &partial.p, &self.gens, budget.max_order as usize)
                 .map_err(|order| Stop::Order(order as u64))?,
         };
-        budget.check_table(partition.order())?;
+        budget.check_table(partition.order(), self.gens.len())?;
         let (q, qp, class) = partition.table(&product, &partial.p);
         let stage = Stage {
             element: partial.element.iter().map(|&x| class[x as usize]).collect(),

@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 
-use super::construct::{distinct_heaps, Budget, Stage, Stop};
+use super::construct::{distinct_heaps, table_bytes, Budget, Stage, Stop};
 use super::extend::representatives;
 use super::layout::{build, build_unreduced, least_failure, Candidate, Kind, Layout, Relation};
 use super::monoid::Monoid;
@@ -162,6 +162,13 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                         .map(Vec::as_slice)
                         .collect()
                 };
+                // The current candidate and the best of this look stay alive while the
+                // next one is built: the memory bound counts them.
+                let held = table_bytes(current.stage.q.order())
+                    + best
+                        .as_ref()
+                        .map_or(0, |(_, _, b)| table_bytes(b.stage.q.order()));
+                let budget = &budget.holding(held);
                 let built = match build_unreduced(&changed, opts, budget, &early) {
                     Ok(Some(built)) => built,
                     Ok(None) => continue,
@@ -232,7 +239,9 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                 let rebuilt = if relations_kept {
                     Err(Stop::Stuck)
                 } else {
-                    build(&compact, opts, budget)
+                    let held =
+                        table_bytes(current.stage.q.order()) + table_bytes(next.stage.q.order());
+                    build(&compact, opts, &budget.holding(held))
                 };
                 if let Ok(rebuilt) = rebuilt {
                     let v = least_failure(&rebuilt.stage, budget)?;
