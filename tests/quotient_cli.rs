@@ -16,10 +16,11 @@ fn kayles() -> Rules {
     }
 }
 
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("sicher-quotient-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A file named `name` in a directory of its own, removed when the guard drops.
+fn temp(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    (dir, path)
 }
 
 /// Every position with heaps from 1 to `max_heap` and at most `total` tokens, sorted.
@@ -41,7 +42,7 @@ fn positions(max_heap: u64, total: u64) -> Vec<Vec<u64>> {
 fn stored_quotient_round_trips_and_answers_like_the_reference() {
     let ruleset = sicher::game::resolve("kayles").unwrap().ruleset;
     let q = quotient::compute(&ruleset, 14, &Budget::default()).unwrap();
-    let path = temp("round-trip.quotient");
+    let (_path_dir, path) = temp("round-trip.quotient");
     table::write_quotient(&path, &q, Replace::RegularFile).unwrap();
     let back = table::read_quotient(&path).unwrap();
     assert_eq!(back.order, q.order);
@@ -61,7 +62,7 @@ fn stored_quotient_round_trips_and_answers_like_the_reference() {
 
 #[test]
 fn check_with_a_quotient_file_agrees_with_search() {
-    let path = temp("kayles.quotient");
+    let (_path_dir, path) = temp("kayles.quotient");
     let file = path.to_str().unwrap();
     let (code, out, err) = run(
         &[
@@ -104,7 +105,7 @@ fn check_with_a_quotient_file_agrees_with_search() {
 
 #[test]
 fn winning_moves_from_a_quotient_file_lead_to_unsafe_positions() {
-    let path = temp("moves.quotient");
+    let (_path_dir, path) = temp("moves.quotient");
     let file = path.to_str().unwrap();
     assert_eq!(
         run(
@@ -148,7 +149,7 @@ fn winning_moves_from_a_quotient_file_lead_to_unsafe_positions() {
 
 #[test]
 fn quotient_files_are_refused_where_they_do_not_answer() {
-    let path = temp("refuse.quotient");
+    let (_path_dir, path) = temp("refuse.quotient");
     let file = path.to_str().unwrap();
     assert_eq!(
         run(
@@ -176,7 +177,7 @@ fn quotient_files_are_refused_where_they_do_not_answer() {
     assert_eq!(code, 2);
     assert!(err.contains("not octal:0.07"), "{err}");
     let bytes = std::fs::read(&path).unwrap();
-    let cut = temp("cut.quotient");
+    let (_cut_dir, cut) = temp("cut.quotient");
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
     let (code, _, err) = run(
         &[
@@ -194,7 +195,7 @@ fn quotient_files_are_refused_where_they_do_not_answer() {
     let mut flipped = bytes.clone();
     let last = flipped.len() - 3;
     flipped[last] ^= 0x10;
-    let bad = temp("flipped.quotient");
+    let (_bad_dir, bad) = temp("flipped.quotient");
     std::fs::write(&bad, &flipped).unwrap();
     let (code, _, err) = run(
         &[
@@ -216,7 +217,7 @@ fn quotient_files_are_refused_where_they_do_not_answer() {
 
 #[test]
 fn beyond_the_stored_heaps_the_chain_goes_on() {
-    let path = temp("short.quotient");
+    let (_path_dir, path) = temp("short.quotient");
     let file = path.to_str().unwrap();
     assert_eq!(
         run(
@@ -367,7 +368,7 @@ fn misere_kayles_is_final_and_answers_huge_heaps_at_once() {
 /// search does.
 #[test]
 fn a_final_quotient_file_answers_beyond_its_heaps_like_search() {
-    let path = temp("octal071.quotient");
+    let (_path_dir, path) = temp("octal071.quotient");
     let file = path.to_str().unwrap();
     let (code, _, err) = run(
         &[
