@@ -1,13 +1,16 @@
 //! Answers by the top-down search: it covers every position it can hold in memory.
 //!
-//! The verdict comes from the boolean engine; the remoteness from the valued search
+//! The verdict comes from the boolean engine, which in misère play ends at the positions
+//! a misère quotient lent by the chain covers ([`SearchSource::take_quotient`]); the
+//! remoteness from the valued search
 //! ([`RemotenessSolver`](crate::search::RemotenessSolver)), to which this layer hands
 //! what the search may not import itself (`remote.rs`): the misère quotient that
 //! orders its moves (`theory.rs`) and endgame tables labelled bottom-up on the fly
 //! (`endgame.rs`), both brought in only once a short search alone has not finished.
 //! [`Remoteness::Required`] runs the valued search alone; [`Remoteness::IfAvailable`]
 //! runs the boolean one, then the valued one within a node budget proportional to the
-//! verdict's work (the plain baseline: without one), and answers the verdict alone
+//! verdict's work (a fixed one after a verdict the quotient's leaves helped; endgame
+//! labelling counts against it; the plain baseline: without one), and answers the verdict alone
 //! when the budget runs out (the remoteness can cost far more than the verdict, where
 //! the boolean search's pair cancelling does not hold).
 
