@@ -219,7 +219,7 @@ impl Solver {
         self.ops.clear();
         self.frames.clear();
         self.prepare(position);
-        if let Some(win) = self.by_theory(position.heaps()) {
+        if let Some(win) = self.outcomes.as_ref().and_then(|o| o.win(position.heaps())) {
             self.stats.theory_answers += 1;
             return win;
         }
@@ -268,12 +268,6 @@ impl Solver {
             self.config.simplify,
             position,
         );
-    }
-
-    /// The outcome the misère quotient gives, when it covers every heap.
-    fn by_theory(&self, heaps: &[Heap]) -> Option<bool> {
-        let outcomes = self.outcomes.as_ref()?;
-        outcomes.element(heaps).map(|x| !outcomes.is_unsafe(x))
     }
 
     /// The nim-sum of the heaps in the arena from `start` on.
@@ -611,9 +605,7 @@ impl<'a> LoneBeyond<'a> {
         if removed != [self.beyond] {
             return None;
         }
-        let x = added.iter().try_fold(self.rest, |x, &h| {
-            Some(self.outcomes.mul(x, self.outcomes.heap(h)?))
-        })?;
+        let x = self.outcomes.times(self.rest, added)?;
         Some(self.outcomes.is_unsafe(x))
     }
 }

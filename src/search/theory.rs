@@ -73,9 +73,23 @@ impl Outcomes {
     /// The element of a position (heaps in any order), or `None` when a heap is beyond
     /// the largest covered.
     pub fn element(&self, heaps: &[Heap]) -> Option<u32> {
+        self.times(self.identity, heaps)
+    }
+
+    /// The element `x` times the heaps', or `None` when a heap is beyond the largest
+    /// covered.
+    #[inline]
+    pub fn times(&self, x: u32, heaps: &[Heap]) -> Option<u32> {
         heaps
             .iter()
-            .try_fold(self.identity, |x, &h| Some(self.mul(x, self.heap(h)?)))
+            .try_fold(x, |x, &h| Some(self.mul(x, self.heap(h)?)))
+    }
+
+    /// True when the player to move wins the position (heaps in any order), or `None`
+    /// when a heap is beyond the largest covered.
+    #[inline]
+    pub fn win(&self, heaps: &[Heap]) -> Option<bool> {
+        self.element(heaps).map(|x| !self.is_unsafe(x))
     }
 }
 

@@ -13,7 +13,7 @@ use crate::search::Endgame;
 
 /// Most positions a table built on the fly labels, per thread labelling it (about a
 /// fifth of a second's work on one core for misère Kayles).
-pub const MAX_POSITIONS_PER_THREAD: u64 = 1 << 20;
+const MAX_POSITIONS_PER_THREAD: u64 = 1 << 20;
 /// Positions labelled for the work of one expanded by the search: what a table costs a
 /// search that has a node budget (see [`DENSE`]).
 pub const LABELLED_PER_NODE: u64 = 3;
@@ -115,10 +115,8 @@ pub(super) fn choose(
 ) -> Option<Domain> {
     let heaps = position.heaps();
     let largest = heaps.last().copied()?;
+    let max_positions = most_positions_on(threads).min(most_positions);
     let threads = threads.max(1) as u64;
-    let max_positions = MAX_POSITIONS_PER_THREAD
-        .saturating_mul(threads)
-        .min(most_positions);
     let domain = if game.ruleset.splits() {
         let total = u64::try_from(position.total()).ok()?;
         let ceiling = total - total.div_ceil(LEFT_TO_SEARCH + threads);
@@ -147,6 +145,11 @@ pub(super) fn choose(
         }
     };
     fits(game, domain, bytes).then_some(domain)
+}
+
+/// Most positions a table labelled on `threads` threads holds, whatever the budget.
+pub(super) fn most_positions_on(threads: usize) -> u64 {
+    MAX_POSITIONS_PER_THREAD.saturating_mul(threads.max(1) as u64)
 }
 
 /// True when labelling `domain` with remotenesses takes at most `bytes` and covers some

@@ -197,7 +197,7 @@ impl Remote {
         }
         self.solver.set_parallel(true);
         // A table the budget kept small is no preparation for a longer search later.
-        if most_positions >= endgame::MAX_POSITIONS_PER_THREAD.saturating_mul(threads as u64) {
+        if most_positions >= endgame::most_positions_on(threads) {
             self.prepared_for = (
                 self.prepared_for.0.max(largest),
                 self.prepared_for.1.max(total),

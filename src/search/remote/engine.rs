@@ -339,10 +339,8 @@ impl Engine {
     /// What theory says of the canonical heaps in the arena from `start` on.
     fn known(&self, start: usize, nim: NimSum) -> Known {
         let heaps = &self.heaps[start..];
-        if let Some(outcomes) = &self.outcomes {
-            if let Some(x) = outcomes.element(heaps) {
-                return Known::of(Some(!outcomes.is_unsafe(x)));
-            }
+        if let Some(win) = self.outcomes.as_ref().and_then(|o| o.win(heaps)) {
+            return Known::of(Some(win));
         }
         if self.exact_guide && nim != NimSum::UNKNOWN {
             return Known::of(Some(!nim.guess_unsafe(self.game.terminal_is_win())));
