@@ -355,6 +355,11 @@ impl Engine {
         self.aborted = false;
     }
 
+    /// The node count at which searches give up (`u64::MAX`: none).
+    pub(super) fn limit(&self) -> u64 {
+        self.limit
+    }
+
     /// True when a search gave up at the limit since it was last set.
     pub(super) fn aborted(&self) -> bool {
         self.aborted

@@ -149,7 +149,10 @@ impl RemotenessStats {
     }
 }
 
-/// Most bytes the table shared by the threads of a parallel search takes.
+/// Nodes of the main thread after which a parallel search counts as long, and the
+/// table the threads share gets its full share of memory.
+const LONG_NODES: u64 = 1 << 20;
+/// Most bytes the table shared by the threads of a parallel search takes at first.
 const SHARED_MAX_BYTES: usize = 8 << 20;
 
 /// The remoteness solver for one game; keep it to reuse its table across positions.
@@ -176,6 +179,9 @@ pub struct RemotenessSolver {
     outcomes: Option<Outcomes>,
     endgame: Option<Arc<dyn Endgame>>,
     algorithm: Algorithm,
+    /// Main-thread nodes after which a parallel search is long ([`LONG_NODES`]; tests
+    /// shorten it).
+    long_nodes: u64,
 }
 
 /// Runs `main` on the calling thread and `helper` once for each helper engine on the
@@ -241,6 +247,7 @@ impl RemotenessSolver {
             outcomes: None,
             endgame: None,
             algorithm,
+            long_nodes: LONG_NODES,
         }
     }
 
@@ -265,8 +272,8 @@ impl RemotenessSolver {
         }
         if self.shared.is_none() {
             // The shared table is allocated whole (and zeroed) at once, unlike the
-            // threads' own tables, which grow as they fill: it gets no more than it is
-            // likely to use.
+            // threads' own tables, which grow as they fill: it gets no more than a short
+            // search is likely to use, and its full share once the search runs long.
             let bytes = self.config.hash_bytes.min(SHARED_MAX_BYTES);
             let shared = Arc::new(SharedTable::with_bytes(bytes, self.threads));
             self.engine.join(Arc::clone(&shared), 0, None);
@@ -291,6 +298,39 @@ impl RemotenessSolver {
                 .ok();
         }
         true
+    }
+
+    /// Gives the table the threads share as much memory as each thread's own, for a
+    /// search that has run long (see [`LONG_NODES`]). It starts at most
+    /// [`SHARED_MAX_BYTES`], because it is allocated whole; a long search publishes far
+    /// more than that holds, and the threads then search again what another proved
+    /// (the remoteness of Dawson's Kayles 20 23 26 28 on two threads: 23 to 29 s with
+    /// the small table, 13 to 16 s widened; one thread took 14 s in the same run). The
+    /// entries of the small table are dropped: every thread still holds its own.
+    fn widen_shared_table(&mut self) {
+        if self.shared.is_none() || self.shared_is_wide() {
+            return;
+        }
+        let shared = Arc::new(SharedTable::with_bytes(
+            self.config.hash_bytes,
+            self.threads,
+        ));
+        self.engine.join(Arc::clone(&shared), 0, None);
+        for (thread, helper) in self.helpers.iter_mut().enumerate() {
+            helper.join(
+                Arc::clone(&shared),
+                thread + 1,
+                Some(Arc::clone(&self.stop)),
+            );
+        }
+        self.shared = Some(shared);
+    }
+
+    /// True when the shared table has its full share of memory (or there is none).
+    fn shared_is_wide(&self) -> bool {
+        self.shared
+            .as_ref()
+            .is_none_or(|shared| shared.allocated_bytes() >= self.config.hash_bytes / 2)
     }
 
     /// Orders moves and narrows windows by the exact outcomes of a misère quotient of
@@ -411,10 +451,32 @@ impl RemotenessSolver {
             return lower;
         }
         if self.start_threads() {
-            self.score_split(position)
+            self.score_split_widening(position)
         } else {
             windows::score(&mut self.engine, self.algorithm, position)
         }
+    }
+
+    /// [`RemotenessSolver::score_split`], widening the shared table once the main
+    /// thread has expanded [`LONG_NODES`] nodes without an answer (a node limit set
+    /// before still stands).
+    fn score_split_widening(&mut self, position: &Position) -> Score {
+        let limit = self.engine.limit();
+        let stretch = self.engine.stats().nodes.saturating_add(self.long_nodes);
+        if self.shared_is_wide() || stretch >= limit {
+            return self.score_split(position);
+        }
+        self.engine.set_limit(stretch);
+        let score = self.score_split(position);
+        let long = self.engine.aborted();
+        self.engine.set_limit(limit);
+        if !long {
+            return score;
+        }
+        // What the stretch proved stays in every thread's own table: the search starts
+        // again from the root and walks back down through it.
+        self.widen_shared_table();
+        self.score_split(position)
     }
 
     /// The first of `children` (sorted) whose score is the one a position scoring
@@ -450,4 +512,41 @@ impl RemotenessSolver {
 /// score at least it).
 pub(crate) fn child_thresholds(gamma: Score) -> (Score, Score) {
     (-lift_beta(gamma), -lift_alpha(gamma))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::resolve;
+
+    fn solver(threads: usize) -> RemotenessSolver {
+        let game = resolve("dawson-kayles").unwrap();
+        let config = SearchConfig {
+            threads,
+            hash_bytes: 48 << 20,
+            ..SearchConfig::default()
+        };
+        RemotenessSolver::new(&game, config, Algorithm::default())
+    }
+
+    /// A parallel search that runs long widens the table the threads share, then goes
+    /// on to the answer one thread gives; a search on a node limit shorter than the
+    /// stretch leaves it as it was.
+    #[test]
+    fn a_long_parallel_search_widens_the_shared_table() {
+        for heaps in [vec![9, 11, 14], vec![5, 8, 12, 13], vec![16, 17]] {
+            let position = Position::new(heaps);
+            let alone = solver(1).value(&position);
+            let mut two = solver(2);
+            two.long_nodes = 64;
+            assert_eq!(two.value(&position), alone, "{position:?}");
+            assert!(two.shared_is_wide(), "{position:?}");
+            assert!(two.stats().nodes > 64, "{position:?}");
+
+            let mut budgeted = solver(2);
+            budgeted.long_nodes = 64;
+            let _ = budgeted.value_within(&position, 32);
+            assert!(!budgeted.shared_is_wide(), "{position:?}");
+        }
+    }
 }
