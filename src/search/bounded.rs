@@ -94,17 +94,10 @@ impl<E: Slot> BoundedTable<E> {
     /// A table whose memory (entries and filters) stays within `bytes`, at least a few
     /// kilobytes.
     pub fn with_bytes(bytes: usize) -> Self {
-        let peak_per_bucket = Self::BUCKET_BYTES
-            + Self::BUCKET_BYTES / LAST_JUMP_DIVISOR
-            + E::FILTERS * FILTER_BITS_PER_ENTRY / 8
-            + 1;
-        let mut max_buckets = 64;
-        while max_buckets * 2 * peak_per_bucket <= bytes {
-            max_buckets *= 2;
-        }
-        let max_entries = max_buckets / 8 * 7;
+        let max_entries = Self::max_entries_within(bytes);
+        let max_buckets = max_entries / 7 * 8;
         // Start at most a quarter of the bound, so the last growth is a jump of at most
-        // a quarter plus the whole, as the per-bucket budget above assumes.
+        // a quarter plus the whole, as the per-bucket budget below assumes.
         let initial = INITIAL_BUCKETS.min(max_buckets / LAST_JUMP_DIVISOR) / 8 * 7;
         let mut table = BoundedTable {
             map: HashMap::with_capacity_and_hasher(initial, BuildKeyHasher),
@@ -116,6 +109,37 @@ impl<E: Slot> BoundedTable<E> {
         };
         table.rebuild_filters();
         table
+    }
+
+    /// Most entries a table within `bytes` holds: a power of two of buckets, 7 in 8 of
+    /// them filled, with room for the last growth's old and new arrays side by side.
+    fn max_entries_within(bytes: usize) -> usize {
+        let peak_per_bucket = Self::BUCKET_BYTES
+            + Self::BUCKET_BYTES / LAST_JUMP_DIVISOR
+            + E::FILTERS * FILTER_BITS_PER_ENTRY / 8
+            + 1;
+        let mut max_buckets = 64;
+        while max_buckets * 2 * peak_per_bucket <= bytes {
+            max_buckets *= 2;
+        }
+        max_buckets / 8 * 7
+    }
+
+    /// Lets the table grow within `bytes` from now on (a smaller bound than its own is
+    /// ignored): its current array and the largest it grows to fit side by side, as
+    /// they are while hashbrown moves the entries over.
+    pub fn raise_bound(&mut self, bytes: usize) {
+        let held = self.allocated_bytes();
+        let mut max_entries = Self::max_entries_within(bytes);
+        while max_entries > self.max_entries
+            && held + max_entries / 7 * 8 * Self::BUCKET_BYTES > bytes
+        {
+            max_entries /= 2;
+        }
+        if max_entries > self.max_entries {
+            self.max_entries = max_entries;
+            self.at_bound = false;
+        }
     }
 
     /// Sizes the filters to the table's capacity and refills them from the entries.

@@ -272,6 +272,14 @@ impl Engine {
         self.stop = stop;
     }
 
+    /// Leaves the table the threads shared and searches alone from now on, its own
+    /// table allowed to grow to `hash_bytes`.
+    pub(super) fn go_alone(&mut self, hash_bytes: usize) {
+        self.shared = None;
+        self.stop = None;
+        self.table.raise_bound(hash_bytes);
+    }
+
     /// The window `(alpha, beta)` narrowed by what the tables know of `key`, with the
     /// move they suggest; `Err` with the score when they decide the window. The
     /// shared table is asked only where this thread's own does not decide.

@@ -28,6 +28,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use self::engine::Engine;
+use self::parallel::sum_stats;
 use self::score::{lift_alpha, lift_beta, unshrink, Score};
 use self::shared::SharedTable;
 use crate::error::{Error, Result};
@@ -152,6 +153,8 @@ impl RemotenessStats {
 /// Nodes of the main thread after which a parallel search counts as long, and the
 /// table the threads share gets its full share of memory.
 const LONG_NODES: u64 = 1 << 20;
+/// How much longer each stretch of a long parallel search is than the one before.
+const LONG_GROWTH: u64 = 4;
 /// Most bytes the table shared by the threads of a parallel search takes at first.
 const SHARED_MAX_BYTES: usize = 8 << 20;
 
@@ -182,6 +185,10 @@ pub struct RemotenessSolver {
     /// Main-thread nodes after which a parallel search is long ([`LONG_NODES`]; tests
     /// shorten it).
     long_nodes: u64,
+    /// The memory bound of all the tables together, as given.
+    hash_bytes: usize,
+    /// What the helpers did before the search went on alone.
+    retired: Option<RemotenessStats>,
 }
 
 /// Runs `main` on the calling thread and `helper` once for each helper engine on the
@@ -226,6 +233,7 @@ impl RemotenessSolver {
     /// (see [`RemotenessSolver::set_parallel`]).
     pub fn new(game: &Game, config: SearchConfig, algorithm: Algorithm) -> Self {
         let threads = config.threads.max(1);
+        let hash_bytes = config.hash_bytes;
         let config = SearchConfig {
             hash_bytes: if threads == 1 {
                 config.hash_bytes
@@ -248,6 +256,8 @@ impl RemotenessSolver {
             endgame: None,
             algorithm,
             long_nodes: LONG_NODES,
+            hash_bytes,
+            retired: None,
         }
     }
 
@@ -451,32 +461,60 @@ impl RemotenessSolver {
             return lower;
         }
         if self.start_threads() {
-            self.score_split_widening(position)
+            self.score_split_long(position)
         } else {
             windows::score(&mut self.engine, self.algorithm, position)
         }
     }
 
-    /// [`RemotenessSolver::score_split`], widening the shared table once the main
-    /// thread has expanded [`LONG_NODES`] nodes without an answer (a node limit set
-    /// before still stands).
-    fn score_split_widening(&mut self, position: &Position) -> Score {
+    /// [`RemotenessSolver::score_split`] in stretches of the main thread's nodes, the
+    /// first [`LONG_NODES`], each [`LONG_GROWTH`] times the one before (a node limit set
+    /// before still stands). After the first, the shared table gets its full share of
+    /// memory; after any, once a thread's own table has had to drop entries, the main
+    /// thread goes on alone with all the memory.
+    ///
+    /// The threads split the memory bound as they split the work, and a search whose
+    /// tables overflow grows far faster than its nodes shrink: the remoteness of
+    /// Grundy's game 85 took 14 s on one thread in 256 MiB, over 100 s on two threads
+    /// sharing it, and 10 s on two threads with 768 MiB. Where memory, not the cores,
+    /// limits the search, one thread with all of it is the faster.
+    ///
+    /// A stretch that ends early drops only its open frames: what it proved stays in
+    /// the tables, and the next one walks back down through it.
+    fn score_split_long(&mut self, position: &Position) -> Score {
         let limit = self.engine.limit();
-        let stretch = self.engine.stats().nodes.saturating_add(self.long_nodes);
-        if self.shared_is_wide() || stretch >= limit {
-            return self.score_split(position);
+        let mut stretch = self.long_nodes;
+        loop {
+            let end = self.engine.stats().nodes.saturating_add(stretch);
+            if end >= limit {
+                return self.score_split(position);
+            }
+            self.engine.set_limit(end);
+            let score = self.score_split(position);
+            let long = self.engine.aborted();
+            self.engine.set_limit(limit);
+            if !long {
+                return score;
+            }
+            if self.stats_together().evictions > 0 {
+                self.go_alone();
+                return windows::score(&mut self.engine, self.algorithm, position);
+            }
+            self.widen_shared_table();
+            stretch = stretch.saturating_mul(LONG_GROWTH);
         }
-        self.engine.set_limit(stretch);
-        let score = self.score_split(position);
-        let long = self.engine.aborted();
-        self.engine.set_limit(limit);
-        if !long {
-            return score;
-        }
-        // What the stretch proved stays in every thread's own table: the search starts
-        // again from the root and walks back down through it.
-        self.widen_shared_table();
-        self.score_split(position)
+    }
+
+    /// Stops the helpers for good (their tables and the shared one freed) and lets
+    /// the main thread's table grow to the whole memory bound.
+    fn go_alone(&mut self) {
+        let retired = self.helpers.iter().map(|helper| helper.stats());
+        self.retired = Some(retired.fold(self.retired.unwrap_or_default(), sum_stats));
+        self.helpers.clear();
+        self.shared = None;
+        self.pool = None;
+        self.threads = 1;
+        self.engine.go_alone(self.hash_bytes);
     }
 
     /// The first of `children` (sorted) whose score is the one a position scoring
@@ -520,13 +558,42 @@ mod tests {
     use crate::game::resolve;
 
     fn solver(threads: usize) -> RemotenessSolver {
+        solver_within(threads, 48 << 20)
+    }
+
+    fn solver_within(threads: usize, hash_bytes: usize) -> RemotenessSolver {
         let game = resolve("dawson-kayles").unwrap();
         let config = SearchConfig {
             threads,
-            hash_bytes: 48 << 20,
+            hash_bytes,
             ..SearchConfig::default()
         };
         RemotenessSolver::new(&game, config, Algorithm::default())
+    }
+
+    /// A parallel search whose tables overflow goes on alone with all the memory, and
+    /// gives the answer of one thread; the helpers' nodes still count.
+    #[test]
+    fn a_long_search_whose_tables_overflow_goes_on_alone() {
+        for heaps in [vec![9, 11, 14], vec![5, 8, 12, 13], vec![16, 17]] {
+            let position = Position::new(heaps);
+            let alone = solver(1).value(&position);
+            let mut two = solver_within(2, 24 << 10);
+            two.long_nodes = 256;
+            assert_eq!(two.value(&position), alone, "{position:?}");
+            assert_eq!(two.threads(), 1, "{position:?}");
+            assert!(two.helpers.is_empty() && two.shared.is_none());
+            let retired = two.retired.expect("the helpers' statistics are kept");
+            assert_eq!(
+                two.stats().nodes,
+                two.engine.stats().nodes + retired.nodes,
+                "{position:?}"
+            );
+            // The next search runs on the main thread alone.
+            let again = Position::new(vec![7, 9, 13]);
+            assert_eq!(two.value(&again), solver(1).value(&again));
+            assert!(two.helpers.is_empty());
+        }
     }
 
     /// A parallel search that runs long widens the table the threads share, then goes
@@ -541,6 +608,7 @@ mod tests {
             two.long_nodes = 64;
             assert_eq!(two.value(&position), alone, "{position:?}");
             assert!(two.shared_is_wide(), "{position:?}");
+            assert_eq!(two.threads(), 2, "{position:?}");
             assert!(two.stats().nodes > 64, "{position:?}");
 
             let mut budgeted = solver(2);

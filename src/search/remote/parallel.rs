@@ -79,23 +79,29 @@ impl RemotenessSolver {
         scores.into_iter().map(AtomicI32::into_inner).collect()
     }
 
-    /// What every thread did, summed (the deepest depth).
+    /// What every thread did, summed (the deepest depth), helpers retired included.
     pub(super) fn stats_together(&self) -> RemotenessStats {
         self.helpers
             .iter()
             .map(|helper| helper.stats())
-            .fold(self.engine.stats(), |a, b| RemotenessStats {
-                nodes: a.nodes + b.nodes,
-                table_hits: a.table_hits + b.table_hits,
-                etc_cutoffs: a.etc_cutoffs + b.etc_cutoffs,
-                cutoffs: a.cutoffs + b.cutoffs,
-                re_searches: a.re_searches + b.re_searches,
-                root_searches: a.root_searches + b.root_searches,
-                max_depth: a.max_depth.max(b.max_depth),
-                table_entries: a.table_entries + b.table_entries,
-                evictions: a.evictions + b.evictions,
-                endgame_hits: a.endgame_hits + b.endgame_hits,
-                shared_hits: a.shared_hits + b.shared_hits,
-            })
+            .chain(self.retired)
+            .fold(self.engine.stats(), sum_stats)
+    }
+}
+
+/// Two threads' statistics together (the deeper depth).
+pub(super) fn sum_stats(a: RemotenessStats, b: RemotenessStats) -> RemotenessStats {
+    RemotenessStats {
+        nodes: a.nodes + b.nodes,
+        table_hits: a.table_hits + b.table_hits,
+        etc_cutoffs: a.etc_cutoffs + b.etc_cutoffs,
+        cutoffs: a.cutoffs + b.cutoffs,
+        re_searches: a.re_searches + b.re_searches,
+        root_searches: a.root_searches + b.root_searches,
+        max_depth: a.max_depth.max(b.max_depth),
+        table_entries: a.table_entries + b.table_entries,
+        evictions: a.evictions + b.evictions,
+        endgame_hits: a.endgame_hits + b.endgame_hits,
+        shared_hits: a.shared_hits + b.shared_hits,
     }
 }

@@ -149,6 +149,11 @@ impl BoundTable {
     pub fn evictions(&self) -> u64 {
         self.table.evictions()
     }
+
+    /// Lets the table grow to `bytes` (see [`BoundedTable::raise_bound`]).
+    pub fn raise_bound(&mut self, bytes: usize) {
+        self.table.raise_bound(bytes);
+    }
 }
 
 #[cfg(test)]
