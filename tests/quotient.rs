@@ -549,7 +549,7 @@ fn hard_quotients_agree_with_brute_force_or_stop_at_the_order_bound() {
 
 /// Daisies (4.7): heap by heap, the orders the construction had before its separations
 /// were narrowed (`sicher` at commit 6eaaf44 reached heap 27 with these), and the
-/// quotient of heaps up to 22 agrees with brute force. About two seconds in release
+/// quotient of heaps up to 22 agrees with brute force. A few seconds in release
 /// builds.
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
