@@ -547,6 +547,27 @@ fn hard_quotients_agree_with_brute_force_or_stop_at_the_order_bound() {
     }
 }
 
+/// Daisies (4.7): heap by heap, the orders the construction had before its separations
+/// were narrowed (`sicher` at commit 6eaaf44 reached heap 27 with these), and the
+/// quotient of heaps up to 22 agrees with brute force. A few seconds in release
+/// builds.
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn daisies_heap_by_heap_orders_and_brute_force() {
+    let rules = octal("4.7");
+    let mut orders = Vec::new();
+    let q = quotient::compute_with_progress(&rules, 22, &Budget::default(), &mut |p| {
+        orders.push(p.order)
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        orders,
+        [2, 6, 6, 6, 8, 8, 8, 12, 18, 22, 28, 34, 42, 50, 60, 70, 82, 94, 108, 122, 138, 154]
+    );
+    assert_reduced(&q);
+    cross_check(&q, &rules, Rules::parse_octal("4.7"), 25);
+}
+
 /// The memory bound stops a construction before a large candidate is allocated, like
 /// the order bound: with the bytes it would have needed, keeping the heaps established,
 /// which agree with brute force.

@@ -7,7 +7,11 @@
 //! relation between generators, lengthen a fresh heap's cycle (its preperiod, or a
 //! multiple of its period), or free a word heap into a generator of its own. Changes
 //! that touch the heaps of the least mispredicted position (and the generators in their
-//! words) come first, then the others, then pairs of the first kind. It keeps the change
+//! words) come first, then the others, then pairs of the first kind. The separation of
+//! the failure from its twin first drops only the relations of its heaps up to its
+//! largest heap below `n`: dropping the later ones too multiplies every later stage of
+//! the candidate by the separated cycles (octal:4.7 builds products of most of a million
+//! elements that way), and is tried only after the single changes at the failure. It keeps the change
 //! whose least failure lies furthest on in colexicographic order, so the failures
 //! increase strictly, as MisereSolver's candidates do (Siegel, miseregames blog, 2007).
 //! Every candidate is checked by the verification theorem, so whatever the search
@@ -31,6 +35,8 @@ enum Change {
     /// No relation involving fresh heap `h` is assumed: relations are redundant (one
     /// identification follows from several), so dropping one rarely undoes it.
     Isolate(u32),
+    /// Relations involving fresh heap `h` imposed at stages up to `s` are dropped.
+    IsolateBelow(u32, u32),
     /// Word heap `h`, set free by a `Cycle` change, still acts as its word `w` in
     /// products: `x_h·x_g = w·x_g` is assumed for every fresh `g` (each relation can be
     /// dropped later). A heap that stops being its word usually differs from it only
@@ -51,6 +57,16 @@ fn apply(layout: &Layout, changes: &[Change], failure: &[u32]) -> Layout {
             Change::Isolate(h) => {
                 for relation in &mut out.relations {
                     if relation.as_ref().is_some_and(|r| r.involves(h)) {
+                        *relation = None;
+                    }
+                }
+            }
+            Change::IsolateBelow(h, s) => {
+                for relation in &mut out.relations {
+                    if relation
+                        .as_ref()
+                        .is_some_and(|r| r.involves(h) && r.stage <= s)
+                    {
                         *relation = None;
                     }
                 }
@@ -109,7 +125,6 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
     loop {
         let near = suspects(&layout, &failure, n);
         let far: Vec<u32> = (1..=n).rev().filter(|h| !near.contains(h)).collect();
-        let mut tried: HashSet<Vec<Change>> = HashSet::new();
         let mut best: Option<(Vec<u32>, Layout, Candidate)> = None;
         let mut best_changes = Vec::new();
         // The least order among candidates refused for the order bound in this look.
@@ -122,19 +137,56 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
             .copied()
             .filter(|&h| growth.streak[h as usize] >= 2)
             .collect();
-        let first_tier = if growing.is_empty() { 1 } else { 0 };
-        for tier in first_tier..8 {
-            let candidates: Vec<Vec<Change>> = match tier {
-                0 => cheap_kept(&layout, &current, &growing, &growth),
-                1 if growing.is_empty() => cheap_kept(&layout, &current, &near, &growth),
-                1 => vec![separate(&layout, &current, &failure)],
-                2 if growing.is_empty() => vec![separate(&layout, &current, &failure)],
-                2 => cheap_kept(&layout, &current, &near, &growth),
-                3 => singles(&layout, &current, &near, Cost::Dear, &growth),
-                4 => singles(&layout, &current, &far, Cost::Cheap, &growth),
-                5 => singles(&layout, &current, &near, Cost::Cheap, &growth),
-                6 => pairs(&layout, &current, &near, &growth),
-                _ => singles(&layout, &current, &far, Cost::Dear, &growth),
+        let mut tiers: Vec<Tier> = Vec::new();
+        if growing.is_empty() {
+            tiers.extend([Tier::KeptNear, Tier::SeparateSmall, Tier::Separate]);
+        } else {
+            tiers.extend([
+                Tier::KeptGrowing,
+                Tier::SeparateSmall,
+                Tier::Separate,
+                Tier::KeptNear,
+            ]);
+        }
+        tiers.extend([
+            Tier::DearNear,
+            Tier::SeparateAll,
+            Tier::CheapFar,
+            Tier::CheapNear,
+            Tier::Pairs,
+            Tier::DearFar,
+        ]);
+        let mut tried: HashSet<Vec<Change>> = HashSet::new();
+        // The whole separation, when `SeparateSmall` refused it for its size.
+        let mut too_large: Option<Vec<Change>> = None;
+        for &kind in &tiers {
+            let candidates: Vec<Vec<Change>> = match kind {
+                Tier::KeptGrowing => cheap_kept(&layout, &current, &growing, &growth),
+                Tier::KeptNear => cheap_kept(&layout, &current, &near, &growth),
+                Tier::SeparateSmall => vec![separate(&layout, &current, &failure, Reach::All)],
+                // The separation refused for its size is tried again within the full
+                // budget: at once when the narrow one is the same, else after the dear
+                // single changes.
+                Tier::Separate | Tier::SeparateAll => {
+                    let reach = if kind == Tier::Separate {
+                        Reach::Below
+                    } else {
+                        Reach::All
+                    };
+                    let changes = separate(&layout, &current, &failure, reach);
+                    let mut sorted = changes.clone();
+                    sorted.sort_unstable();
+                    if too_large.as_ref() == Some(&sorted) {
+                        tried.remove(&sorted);
+                        too_large = None;
+                    }
+                    vec![changes]
+                }
+                Tier::DearNear => singles(&layout, &current, &near, Cost::Dear, &growth),
+                Tier::CheapFar => singles(&layout, &current, &far, Cost::Cheap, &growth),
+                Tier::CheapNear => singles(&layout, &current, &near, Cost::Cheap, &growth),
+                Tier::Pairs => pairs(&layout, &current, &near, &growth),
+                Tier::DearFar => singles(&layout, &current, &far, Cost::Dear, &growth),
             };
             for mut changes in candidates {
                 changes.sort_unstable();
@@ -168,7 +220,11 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                     + best
                         .as_ref()
                         .map_or(0, |(_, _, b)| table_bytes(b.stage.q.order()));
-                let budget = &budget.holding(held);
+                let mut budget = budget.holding(held);
+                if kind == Tier::SeparateSmall {
+                    budget.max_candidate = budget.max_candidate.min(SMALL_SEPARATION);
+                }
+                let budget = &budget;
                 let built = match build_unreduced(&changed, opts, budget, &early) {
                     Ok(Some(built)) => built,
                     Ok(None) => continue,
@@ -188,6 +244,10 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
                         continue;
                     }
                     // A change that blows a budget is just not taken.
+                    Err(Stop::Candidate(_)) if kind == Tier::SeparateSmall => {
+                        too_large = Some(changes.clone());
+                        continue;
+                    }
                     Err(Stop::Candidate(_) | Stop::Pairs) => continue,
                     // The memory bound, like the deadline, stops the construction: a
                     // search that skipped what it cannot afford would thrash instead.
@@ -273,7 +333,7 @@ pub(crate) fn recalibrate(old: &Stage, opts: &HeapOptions, budget: &Budget) -> R
 /// right): each heap of either is set apart, a word heap freed, a fresh heap isolated,
 /// and its cycle made long enough that no power either uses wraps round. The candidate
 /// may grow by the product of those cycles; the compact rebuild after it shrinks it again.
-fn separate(layout: &Layout, current: &Candidate, failure: &[u32]) -> Vec<Change> {
+fn separate(layout: &Layout, current: &Candidate, failure: &[u32], reach: Reach) -> Vec<Change> {
     let stage = &current.stage;
     let n = stage.n();
     let x = failure.iter().fold(stage.q.identity(), |acc, &h| {
@@ -285,6 +345,7 @@ fn separate(layout: &Layout, current: &Candidate, failure: &[u32]) -> Vec<Change
     let mut heaps: Vec<u32> = failure.iter().chain(&twin).copied().collect();
     heaps.sort_unstable();
     heaps.dedup();
+    let below_n = heaps.iter().copied().filter(|&h| h != n).max().unwrap_or(0);
     for h in heaps {
         let m = failure.iter().filter(|&&g| g == h).count() as u32;
         match &layout.kinds[h as usize] {
@@ -299,7 +360,17 @@ fn separate(layout: &Layout, current: &Candidate, failure: &[u32]) -> Vec<Change
             Kind::Fresh { min_r, d_mult } if m > 0 => {
                 let (r, _) = current.cycles[h as usize].unwrap_or((*min_r, 1));
                 if h != n {
-                    out.push(Change::Isolate(h));
+                    // Written as the narrow change when the two drop the same relations,
+                    // so that the search does not build the same candidate twice.
+                    let later = layout
+                        .relations
+                        .iter()
+                        .flatten()
+                        .any(|r| r.involves(h) && r.stage > below_n);
+                    out.push(match reach {
+                        Reach::All if later => Change::Isolate(h),
+                        _ => Change::IsolateBelow(h, below_n),
+                    });
                 }
                 if m > 1 || h != n {
                     out.push(Change::Cycle {
@@ -313,6 +384,49 @@ fn separate(layout: &Layout, current: &Candidate, failure: &[u32]) -> Vec<Change
         }
     }
     out
+}
+
+/// The largest product the whole separation may build before the narrow one is tried.
+/// Each separated heap multiplies every later stage by its cycle; octal:4.7 gets products
+/// of most of a million elements that way, which reduce to a few hundred.
+const SMALL_SEPARATION: u64 = 1 << 17;
+
+/// The kinds of change one look tries, in the order it tries them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tier {
+    /// Cheap changes that keep every relation, at heaps whose preperiod keeps growing.
+    KeptGrowing,
+    /// Cheap changes that keep every relation, at the failure's heaps.
+    KeptNear,
+    /// The failure separated from its twin, dropping every relation of the separated
+    /// heaps, when its candidate stays within [`SMALL_SEPARATION`] elements.
+    SeparateSmall,
+    /// The failure separated from its twin, dropping the relations below it.
+    Separate,
+    /// The whole separation again, within the full candidate budget, when it was too
+    /// large for `SeparateSmall`.
+    SeparateAll,
+    /// Dear single changes at the failure's heaps.
+    DearNear,
+    /// Cheap single changes elsewhere.
+    CheapFar,
+    /// Cheap single changes at the failure's heaps.
+    CheapNear,
+    /// Pairs of cheap changes at the failure's heaps.
+    Pairs,
+    /// Dear single changes elsewhere.
+    DearFar,
+}
+
+/// Which relations of a separated heap [`separate`] drops.
+#[derive(Clone, Copy)]
+enum Reach {
+    /// Those imposed at stages up to the largest heap of the failure and its twin
+    /// below `n`: the relations that can identify the two (a relation of a larger heap
+    /// only identifies positions that contain it, or one of its stage's products).
+    Below,
+    /// Every relation involving the heap.
+    All,
 }
 
 /// Heaps whose relations the least failure used: its heaps, and the fresh heaps in
