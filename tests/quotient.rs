@@ -578,24 +578,12 @@ fn memory_bound_stops_with_what_was_established() {
         ..Budget::default()
     };
     let rules = octal("0.106");
-    match quotient::compute(&rules, 22, &budget) {
-        Err(quotient::QuotientError::Incomplete {
-            partial,
-            heap,
-            stop,
-        }) => {
-            assert!(
-                matches!(stop, quotient::Stop::Memory(b) if b > budget.max_memory),
-                "{stop:?}"
-            );
-            assert!(stop.to_string().contains("MiB"), "{stop}");
-            assert_eq!(partial.max_heap + 1, heap);
-            assert!(heap >= 16, "stopped at heap {heap}");
-            assert_reduced(&partial);
-            cross_check(&partial, &rules, Rules::parse_octal("0.106"), 20);
-        }
-        other => panic!("expected the memory bound, got {other:?}"),
-    }
+    let (partial, heap, stop) = stopped_by_memory(&rules, 22, &budget);
+    assert!(stop.to_string().contains("MiB"), "{stop}");
+    assert_eq!(partial.max_heap + 1, heap);
+    assert!(heap >= 16, "stopped at heap {heap}");
+    assert_reduced(&partial);
+    cross_check(&partial, &rules, Rules::parse_octal("0.106"), 20);
     // A bound that the construction fits in changes nothing.
     let roomy = Budget {
         max_memory: 64 << 20,
@@ -618,7 +606,23 @@ fn memory_bound_counts_what_is_held_beside_a_candidate() {
         ..Budget::default()
     };
     let rules = octal("0.106");
-    match quotient::compute(&rules, 21, &budget) {
+    let (partial, heap, _) = stopped_by_memory(&rules, 21, &budget);
+    assert_eq!((heap, partial.max_heap), (21, 20));
+    let whole = compute(&rules, 20);
+    assert_eq!(partial.table, whole.table);
+    assert_eq!(partial.p_portion, whole.p_portion);
+    assert_eq!(partial.heap_elements, whole.heap_elements);
+}
+
+/// The quotient established when `budget`'s memory bound stops the construction for
+/// heaps up to `max_heap`, the heap it stopped at and the stop, which must give the
+/// bytes needed, over the bound; anything else fails the test.
+fn stopped_by_memory(
+    rules: &Ruleset,
+    max_heap: u64,
+    budget: &Budget,
+) -> (MisereQuotient, u64, quotient::Stop) {
+    match quotient::compute(rules, max_heap, budget) {
         Err(quotient::QuotientError::Incomplete {
             partial,
             heap,
@@ -628,11 +632,7 @@ fn memory_bound_counts_what_is_held_beside_a_candidate() {
                 matches!(stop, quotient::Stop::Memory(b) if b > budget.max_memory),
                 "{stop:?}"
             );
-            assert_eq!((heap, partial.max_heap), (21, 20));
-            let whole = compute(&rules, 20);
-            assert_eq!(partial.table, whole.table);
-            assert_eq!(partial.p_portion, whole.p_portion);
-            assert_eq!(partial.heap_elements, whole.heap_elements);
+            (*partial, heap, stop)
         }
         other => panic!("expected the memory bound, got {other:?}"),
     }

@@ -11,9 +11,10 @@
 //! the failure from its twin first drops only the relations of its heaps up to its
 //! largest heap below `n`: dropping the later ones too multiplies every later stage of
 //! the candidate by the separated cycles (octal:4.7 builds products of most of a million
-//! elements that way), and is tried only after the single changes at the failure. It keeps the change
-//! whose least failure lies furthest on in colexicographic order, so the failures
-//! increase strictly, as MisereSolver's candidates do (Siegel, miseregames blog, 2007).
+//! elements that way), and is tried only after the single changes at the failure, unless
+//! its product stays small. It keeps the change whose least failure lies furthest on in
+//! colexicographic order, so the failures increase strictly, as MisereSolver's
+//! candidates do (Siegel, miseregames blog, 2007).
 //! Every candidate is checked by the verification theorem, so whatever the search
 //! accepts is exact; the search only decides how soon.
 
