@@ -1,19 +1,32 @@
 //! The bounded transposition-table core both engines store their results in: entries by
-//! key within a user-set memory bound, a sweep that drops the cheapest half when full,
-//! and bit filters in front for the probes that usually miss.
+//! key within a user-set memory bound, in two stages, and bit filters in front for the
+//! probes that usually miss.
 //!
-//! The table doubles as it fills, so small searches stay small and cache-friendly; its
-//! bound is chosen so that even the last growth, when old and new bucket arrays live
-//! side by side for a moment, stays within the user's budget. When it is full, the
-//! entries that cost least to find again (by the work each records) are dropped in one
-//! sweep, strictly more than half of them, so that hashbrown can clear its deleted
-//! slots in place: the bound holds and the expensive results survive.
+//! **Growing.** A table starts as a hashbrown map and doubles as it fills, so small
+//! searches stay small and cache-friendly: hashbrown's control bytes stay in cache and
+//! a probe costs about one miss. It grows while its allocation stays within a quarter
+//! of the bound.
+//!
+//! **At the bound.** When the next doubling would pass that quarter, the entries move
+//! to a fixed array of buckets of [`WAYS`] slots each that takes the rest of the bound,
+//! whatever its size (a bucket is picked by multiplying the key into the bucket count,
+//! so it need not be a power of two). From then on every store goes in: it replaces
+//! the entry of its bucket that cost least to find (by the work each records), the
+//! oldest of those that cost equally little. So a
+//! table too small for the search loses its cheapest results one at a time, the
+//! expensive ones survive, and the search slows gracefully instead of falling off a
+//! cliff. (Sweeping the cheapest half of a full hashbrown map, the earlier design,
+//! dropped far more than half at a time and, with power-of-two sizes, used as little
+//! as 40% of the bound: one thread on Grundy's game at 85 took 15 s with 192 MiB and
+//! over a minute with 128.)
 //!
 //! Enhanced transposition cut-offs ask of every child whether it is known to be of some
 //! rare kind (unsafe, or with a useful upper bound). Each entry type names the filters
 //! it wants and which of them each entry sets: a filter small enough to stay in cache
 //! answers "no" without touching the big table. A set bit is only a hint the table
-//! confirms, so bits left behind by evicted entries cost a probe, never a wrong answer.
+//! confirms, so bits left behind by replaced entries cost a probe, never a wrong
+//! answer; the filters are rebuilt from the entries once replacements have made enough
+//! of them stale.
 //!
 //! The two engines differ only in their [`Slot`]s: the boolean engine's outcome and
 //! work, the remoteness engine's score bounds, move and work, merged on a second store.
@@ -24,20 +37,22 @@ use super::key::{BuildKeyHasher, Key};
 
 /// Buckets allocated before the first growth: small queries stay small.
 const INITIAL_BUCKETS: usize = 1 << 10;
-/// Growth doubles until the table holds this fraction of its bound, then jumps to the
-/// bound; the transient of that jump (old plus new arrays) is at most 1 + 1/4 of it.
-const LAST_JUMP_DIVISOR: usize = 4;
-/// Bits of each filter per bucket of the table: they grow with the table, so they stay
-/// as small (and as cache-resident) as the search allows.
+/// The growing map's allocation stays within this fraction of the bound, so the fixed
+/// array it moves into gets the rest (at least three quarters, less the filters).
+const GROWING_SHARE_DIVISOR: usize = 4;
+/// Bits of each filter per entry the table can hold: they grow with the table, so they
+/// stay as small (and as cache-resident) as the search allows.
 const FILTER_BITS_PER_ENTRY: usize = 2;
 const FILTER_MIN_BITS: usize = 1 << 12;
+/// Slots per bucket of the fixed array: a store replaces the cheapest of these.
+pub const WAYS: usize = 4;
 
 /// What the table needs to know of the entries it stores.
-pub trait Slot: Copy {
+pub trait Slot: Copy + Default {
     /// Filters kept in front of the table (at most 8).
     const FILTERS: usize;
 
-    /// The nodes it took to find this entry: the cheapest are dropped first.
+    /// The nodes it took to find this entry: the cheapest are replaced first.
     fn work(&self) -> u32;
 
     /// Bit `i` set: filter `i` lets this entry's key through.
@@ -74,93 +89,177 @@ impl Filter {
     }
 }
 
+/// The filters an entry type asks for, sized for `entries` entries.
+fn filters_for<E: Slot>(entries: usize) -> Vec<Filter> {
+    let bits = (entries * FILTER_BITS_PER_ENTRY)
+        .next_power_of_two()
+        .max(FILTER_MIN_BITS);
+    (0..E::FILTERS).map(|_| Filter::sized(bits)).collect()
+}
+
+/// Bytes the filters of an entry type take when sized for `entries` entries.
+fn filter_bytes<E: Slot>(entries: usize) -> usize {
+    let bits = (entries * FILTER_BITS_PER_ENTRY)
+        .next_power_of_two()
+        .max(FILTER_MIN_BITS);
+    E::FILTERS * bits / 8
+}
+
+/// One bucket of the fixed array, on whole cache lines. A slot whose key is zero is
+/// free: the empty position, whose key is zero, is kept beside the array.
+#[derive(Clone, Copy)]
+#[repr(align(64))]
+struct Bucket<E>([(Key, E); WAYS]);
+
+/// Where the entries live.
+enum Store<E> {
+    /// A hashbrown map that doubles while it is small.
+    Growing(HashMap<Key, E, BuildKeyHasher>),
+    /// A fixed array of buckets, with the empty position's entry beside it.
+    Fixed {
+        buckets: Vec<Bucket<E>>,
+        empty: Option<E>,
+    },
+}
+
 /// Entries by key, bounded in memory, with the filters their type asks for.
 pub struct BoundedTable<E: Slot> {
-    map: HashMap<Key, E, BuildKeyHasher>,
-    max_entries: usize,
+    store: Store<E>,
+    /// The memory bound: entries, filters, and both arrays while entries move.
+    bytes: usize,
+    /// Stored entries.
+    len: usize,
     filters: Vec<Filter>,
-    /// The allocation the filters were sized for; they are rebuilt when that changes.
+    /// The entry count the filters were sized for; they are rebuilt when that changes.
     filters_sized_for: usize,
-    /// Set once the entries have their final allocation: from then on a full table is
-    /// swept, never grown.
-    at_bound: bool,
     evictions: u64,
+    /// Replacements since the filters were last rebuilt.
+    stale_marks: usize,
 }
 
 impl<E: Slot> BoundedTable<E> {
-    /// Bytes one bucket takes: the (key, entry) pair plus hashbrown's control byte.
-    const BUCKET_BYTES: usize = std::mem::size_of::<(Key, E)>() + 1;
+    /// Bytes one bucket of the growing map takes: the (key, entry) pair plus
+    /// hashbrown's control byte.
+    const MAP_BUCKET_BYTES: usize = std::mem::size_of::<(Key, E)>() + 1;
 
     /// A table whose memory (entries and filters) stays within `bytes`, at least a few
     /// kilobytes.
     pub fn with_bytes(bytes: usize) -> Self {
-        let max_entries = Self::max_entries_within(bytes);
-        let max_buckets = max_entries / 7 * 8;
-        // Start at most a quarter of the bound, so the last growth is a jump of at most
-        // a quarter plus the whole, as the per-bucket budget below assumes.
-        let initial = INITIAL_BUCKETS.min(max_buckets / LAST_JUMP_DIVISOR) / 8 * 7;
+        let bytes = bytes.max(4 * std::mem::size_of::<Bucket<E>>() + filter_bytes::<E>(0));
+        let max_map_buckets = (bytes / GROWING_SHARE_DIVISOR / Self::MAP_BUCKET_BYTES).max(1);
+        let initial = INITIAL_BUCKETS.min(prev_power_of_two(max_map_buckets)) / 8 * 7;
+        let map = HashMap::with_capacity_and_hasher(initial, BuildKeyHasher);
+        let capacity = map.capacity();
         let mut table = BoundedTable {
-            map: HashMap::with_capacity_and_hasher(initial, BuildKeyHasher),
-            max_entries,
-            filters: Vec::new(),
-            filters_sized_for: 0,
-            at_bound: false,
+            store: Store::Growing(map),
+            bytes,
+            len: 0,
+            filters: filters_for::<E>(capacity),
+            filters_sized_for: capacity,
             evictions: 0,
+            stale_marks: 0,
         };
-        table.rebuild_filters();
+        if max_map_buckets < INITIAL_BUCKETS {
+            // Too small a bound to grow in: the whole of it goes to the fixed array.
+            table.store = Store::Growing(HashMap::with_hasher(BuildKeyHasher));
+            table.filters = Vec::new();
+            table.move_to_fixed();
+        }
         table
     }
 
-    /// Most entries a table within `bytes` holds: a power of two of buckets, 7 in 8 of
-    /// them filled, with room for the last growth's old and new arrays side by side.
-    fn max_entries_within(bytes: usize) -> usize {
-        let peak_per_bucket = Self::BUCKET_BYTES
-            + Self::BUCKET_BYTES / LAST_JUMP_DIVISOR
-            + E::FILTERS * FILTER_BITS_PER_ENTRY / 8
-            + 1;
-        let mut max_buckets = 64;
-        while max_buckets * 2 * peak_per_bucket <= bytes {
-            max_buckets *= 2;
-        }
-        max_buckets / 8 * 7
-    }
-
     /// Lets the table grow within `bytes` from now on (a smaller bound than its own is
-    /// ignored): its current array and the largest it grows to fit side by side, as
-    /// they are while hashbrown moves the entries over.
+    /// ignored). A table at its bound moves into a larger array; the old array, the
+    /// new one and the filters fit within `bytes` together while it does.
     pub fn raise_bound(&mut self, bytes: usize) {
-        let held = self.allocated_bytes();
-        let mut max_entries = Self::max_entries_within(bytes);
-        while max_entries > self.max_entries
-            && held + max_entries / 7 * 8 * Self::BUCKET_BYTES > bytes
-        {
-            max_entries /= 2;
+        if bytes <= self.bytes {
+            return;
         }
-        if max_entries > self.max_entries {
-            self.max_entries = max_entries;
-            self.at_bound = false;
+        self.bytes = bytes;
+        if let Store::Fixed { buckets, .. } = &self.store {
+            if self.room_beside_current() > buckets.len() {
+                self.move_to_fixed();
+            }
         }
     }
 
-    /// Sizes the filters to the table's capacity and refills them from the entries.
-    fn rebuild_filters(&mut self) {
-        let buckets = self.map.allocation_size() / Self::BUCKET_BYTES;
-        let bits = (buckets * FILTER_BITS_PER_ENTRY)
-            .next_power_of_two()
-            .max(FILTER_MIN_BITS);
-        self.filters.clear();
-        self.filters
-            .extend((0..E::FILTERS).map(|_| Filter::sized(bits)));
-        self.filters_sized_for = self.map.allocation_size();
-        for (&key, entry) in self.map.iter() {
-            mark(&mut self.filters, key, entry.marks());
+    /// Buckets of the largest fixed array that fits within the bound beside the
+    /// current store and filters, with filters of its own.
+    fn room_beside_current(&self) -> usize {
+        self.fixed_buckets_within(self.bytes.saturating_sub(self.allocated_bytes()))
+    }
+
+    /// Buckets of a fixed array that fits in `bytes` with its filters.
+    fn fixed_buckets_within(&self, bytes: usize) -> usize {
+        let bucket = std::mem::size_of::<Bucket<E>>();
+        let mut count = bytes / bucket;
+        while count > 1 && count * bucket + filter_bytes::<E>(count * WAYS) > bytes {
+            count -= count / 16 + 1;
         }
+        count.max(1)
+    }
+
+    /// Moves every entry into a new fixed array that takes what the bound leaves beside
+    /// the current store and filters, then frees the old store.
+    fn move_to_fixed(&mut self) {
+        let count = self.room_beside_current();
+        let free = Bucket([(Key::default(), E::default()); WAYS]);
+        let old = std::mem::replace(
+            &mut self.store,
+            Store::Fixed {
+                buckets: vec![free; count],
+                empty: None,
+            },
+        );
+        // The new filters take the place of the old, within what `count` left for them.
+        self.filters = Vec::new();
+        self.filters = filters_for::<E>(count * WAYS);
+        self.filters_sized_for = count * WAYS;
+        self.len = 0;
+        match old {
+            Store::Growing(map) => {
+                for (key, entry) in map {
+                    self.insert_fixed(key, entry);
+                }
+            }
+            Store::Fixed { buckets, empty } => {
+                if let Some(entry) = empty {
+                    self.insert_fixed(Key::default(), entry);
+                }
+                for bucket in buckets {
+                    for (key, entry) in bucket.0 {
+                        if !key.is_empty() {
+                            self.insert_fixed(key, entry);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The bucket of `key` among `count`: the key's mixed low word scaled to the count.
+    #[inline]
+    fn bucket_of(key: Key, count: usize) -> usize {
+        ((u128::from(key.digest()) * count as u128) >> 64) as usize
     }
 
     /// The stored entry of `key`.
     #[inline]
     pub fn get(&self, key: Key) -> Option<E> {
-        self.map.get(&key).copied()
+        match &self.store {
+            Store::Growing(map) => map.get(&key).copied(),
+            Store::Fixed { buckets, empty } => {
+                if key.is_empty() {
+                    return *empty;
+                }
+                let bucket = &buckets[Self::bucket_of(key, buckets.len())];
+                bucket
+                    .0
+                    .iter()
+                    .find(|slot| slot.0 == key)
+                    .map(|slot| slot.1)
+            }
+        }
     }
 
     /// True when filter `filter` lets `key` through; false means no entry of `key`
@@ -183,77 +282,158 @@ impl<E: Slot> BoundedTable<E> {
     /// Stores `entry` for `key`, merged into what is stored for it, and returns what is
     /// stored now.
     pub fn insert(&mut self, key: Key, entry: E) -> E {
-        if let Some(stored) = self.map.get_mut(&key) {
+        let Store::Growing(map) = &mut self.store else {
+            return self.insert_fixed(key, entry);
+        };
+        if let Some(stored) = map.get_mut(&key) {
             stored.merge(entry);
-            let marks = stored.marks();
-            mark(&mut self.filters, key, marks);
-            return *stored;
+            let stored = *stored;
+            mark(&mut self.filters, key, stored.marks());
+            return stored;
         }
-        // No room left without reallocating (deleted slots count as used until hashbrown
-        // rehashes, which it does in place once at most half the slots are live).
-        if self.map.len() >= self.map.capacity() {
-            if self.at_bound {
-                self.sweep();
-            } else if self.map.capacity() * LAST_JUMP_DIVISOR >= self.max_entries {
-                // The last growth goes straight to the bound, never past it.
-                self.map.reserve(self.max_entries - self.map.len());
-                self.at_bound = true;
-            }
-            // Otherwise hashbrown doubles the table as the insert needs.
+        let full = map.len() >= map.capacity();
+        if full && self.fixed_is_due() {
+            self.move_to_fixed();
+            return self.insert_fixed(key, entry);
         }
-        self.map.insert(key, entry);
-        if self.map.allocation_size() != self.filters_sized_for {
-            self.rebuild_filters();
-        } else {
+        let Store::Growing(map) = &mut self.store else {
+            unreachable!("still growing")
+        };
+        // Otherwise hashbrown doubles the map as the insert needs.
+        map.insert(key, entry);
+        self.len += 1;
+        if map.capacity() == self.filters_sized_for {
             mark(&mut self.filters, key, entry.marks());
+        } else {
+            self.filters = filters_for::<E>(map.capacity());
+            self.filters_sized_for = map.capacity();
+            for (&key, entry) in map.iter() {
+                mark(&mut self.filters, key, entry.marks());
+            }
         }
         entry
     }
 
-    /// Drops strictly more than half of the entries, those that cost least to find
-    /// again, so that hashbrown can clear its deleted slots in place.
-    fn sweep(&mut self) {
-        let level = |entry: &E| 32 - entry.work().leading_zeros();
-        let mut histogram = [0usize; 33];
-        for entry in self.map.values() {
-            histogram[level(entry) as usize] += 1;
+    /// True when the full growing map's next doubling would pass its share of the bound.
+    fn fixed_is_due(&self) -> bool {
+        self.store_bytes() * 2 > self.bytes / GROWING_SHARE_DIVISOR
+    }
+
+    /// Stores into the fixed array: merged into the key's slot, else into a free slot of
+    /// its bucket, else in place of the bucket's cheapest entry.
+    fn insert_fixed(&mut self, key: Key, entry: E) -> E {
+        let Store::Fixed { buckets, empty } = &mut self.store else {
+            unreachable!("called at the bound")
+        };
+        let stored = if key.is_empty() {
+            match empty {
+                Some(stored) => {
+                    stored.merge(entry);
+                    *stored
+                }
+                None => {
+                    self.len += 1;
+                    *empty.insert(entry)
+                }
+            }
+        } else {
+            let count = buckets.len();
+            let bucket = &mut buckets[Self::bucket_of(key, count)].0;
+            if let Some(slot) = bucket.iter_mut().find(|slot| slot.0 == key) {
+                slot.1.merge(entry);
+                slot.1
+            } else {
+                match bucket.iter().position(|slot| slot.0.is_empty()) {
+                    Some(free) => {
+                        self.len += 1;
+                        bucket[free] = (key, entry);
+                    }
+                    None => {
+                        // Slots stay in the order they were filled, so among equally
+                        // cheap entries the oldest goes: the newest moves in last.
+                        let cheapest = (0..WAYS)
+                            .min_by_key(|&way| bucket[way].1.work())
+                            .expect("buckets have slots");
+                        bucket.copy_within(cheapest + 1.., cheapest);
+                        bucket[WAYS - 1] = (key, entry);
+                        self.evictions += 1;
+                        self.stale_marks += 1;
+                    }
+                }
+                entry
+            }
+        };
+        if self.stale_marks > self.filters_sized_for / 2 {
+            self.remark_fixed();
+        } else {
+            mark(&mut self.filters, key, stored.marks());
         }
-        let target = self.map.len() / 2 + 1;
-        let mut dropped = 0;
-        let mut cut = 0;
-        for (l, &count) in histogram.iter().enumerate() {
-            dropped += count;
-            cut = l as u32;
-            if dropped >= target {
-                break;
+        stored
+    }
+
+    /// Clears the filters and sets them again from the fixed array's entries, so bits
+    /// of replaced entries stop costing probes.
+    fn remark_fixed(&mut self) {
+        let Store::Fixed { buckets, empty } = &self.store else {
+            return;
+        };
+        for filter in &mut self.filters {
+            filter.bits.fill(0);
+        }
+        if let Some(entry) = empty {
+            mark(&mut self.filters, Key::default(), entry.marks());
+        }
+        for bucket in buckets {
+            for &(key, entry) in &bucket.0 {
+                if !key.is_empty() {
+                    mark(&mut self.filters, key, entry.marks());
+                }
             }
         }
-        let before = self.map.len();
-        self.map.retain(|_, entry| level(entry) > cut);
-        self.evictions += (before - self.map.len()) as u64;
-        // Stale filter bits would only cost probes; clearing them keeps probes rare.
-        self.rebuild_filters();
+        self.stale_marks = 0;
     }
 
     /// Number of stored positions.
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.len
     }
 
-    /// Most positions the table will hold.
+    /// Most positions the table will hold: what its bound has room for.
     #[cfg(test)]
     pub fn max_entries(&self) -> usize {
-        self.max_entries
+        self.bytes / std::mem::size_of::<(Key, E)>()
+    }
+
+    /// Bytes the entries take now.
+    fn store_bytes(&self) -> usize {
+        match &self.store {
+            Store::Growing(map) => map.allocation_size(),
+            Store::Fixed { buckets, .. } => buckets.len() * std::mem::size_of::<Bucket<E>>(),
+        }
+    }
+
+    /// Bytes the filters take now.
+    fn filter_bytes_now(&self) -> usize {
+        self.filters.iter().map(|f| f.bits.len() * 8).sum()
     }
 
     /// Bytes currently allocated for entries and filters.
     pub fn allocated_bytes(&self) -> usize {
-        self.map.allocation_size() + self.filters.iter().map(|f| f.bits.len() * 8).sum::<usize>()
+        self.store_bytes() + self.filter_bytes_now()
     }
 
     /// Entries dropped by replacement so far.
     pub fn evictions(&self) -> u64 {
         self.evictions
+    }
+}
+
+/// The largest power of two at most `n` (at least one).
+fn prev_power_of_two(n: usize) -> usize {
+    if n <= 1 {
+        1
+    } else {
+        1 << (usize::BITS - 1 - n.leading_zeros())
     }
 }
 
@@ -264,5 +444,144 @@ fn mark(filters: &mut [Filter], key: Key, marks: u8) {
         if marks & (1 << i) != 0 {
             filter.set(key);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::key::heap_code;
+    use super::*;
+
+    /// A slot that keeps the newest value, marked in its one filter when odd.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct Newest {
+        work: u32,
+        value: u32,
+    }
+
+    impl Slot for Newest {
+        const FILTERS: usize = 1;
+
+        fn work(&self) -> u32 {
+            self.work
+        }
+
+        fn marks(&self) -> u8 {
+            (self.value & 1) as u8
+        }
+
+        fn merge(&mut self, newer: Self) {
+            *self = newer;
+        }
+    }
+
+    fn entry(work: u32, value: u32) -> Newest {
+        Newest { work, value }
+    }
+
+    /// Checks every key the table holds against the value last stored for it, and its
+    /// filter against its marks.
+    fn check_held(table: &BoundedTable<Newest>, last: &[(Key, Newest)]) -> usize {
+        let mut held = 0;
+        for &(key, newest) in last {
+            if let Some(stored) = table.get(key) {
+                assert_eq!(stored, newest);
+                if newest.marks() != 0 {
+                    assert!(table.may_hold(0, key));
+                }
+                held += 1;
+            }
+        }
+        held
+    }
+
+    #[test]
+    fn fills_most_of_any_bound_and_never_passes_it() {
+        for bytes in [64 * 1024, 1 << 20, 3_000_017] {
+            let mut table = BoundedTable::<Newest>::with_bytes(bytes);
+            let slot_room = bytes / std::mem::size_of::<Bucket<Newest>>() * WAYS;
+            let mut last = Vec::new();
+            for h in 0..(4 * slot_room as u64) {
+                let key = heap_code(h);
+                let stored = table.insert(key, entry((h % 13) as u32, h as u32));
+                assert_eq!(stored, entry((h % 13) as u32, h as u32));
+                last.push((key, stored));
+                assert!(table.allocated_bytes() <= bytes, "{bytes}");
+            }
+            // Every key went in once: each is held or was counted as replaced.
+            assert_eq!(table.len() as u64 + table.evictions(), last.len() as u64);
+            assert_eq!(check_held(&table, &last), table.len());
+            // Three quarters of the bound go to the fixed array, nearly all of it full.
+            assert!(
+                table.len() * 10 >= slot_room * 7,
+                "{bytes}: {}",
+                table.len()
+            );
+        }
+    }
+
+    #[test]
+    fn expensive_entries_and_the_empty_position_survive_a_flood() {
+        let mut table = BoundedTable::<Newest>::with_bytes(256 * 1024);
+        let expensive: Vec<Key> = (0..100).map(|h| heap_code(1 << 40 | h)).collect();
+        for &key in &expensive {
+            table.insert(key, entry(1 << 20, 3));
+        }
+        table.insert(Key::default(), entry(0, 1));
+        for h in 0..200_000u64 {
+            table.insert(heap_code(h), entry((h % 1000) as u32, 0));
+        }
+        assert!(table.evictions() > 100_000);
+        for &key in &expensive {
+            assert_eq!(table.get(key), Some(entry(1 << 20, 3)));
+            assert!(table.may_hold(0, key));
+        }
+        assert_eq!(table.get(Key::default()), Some(entry(0, 1)));
+        // A later store for a held key replaces it in place (this slot merges so).
+        table.insert(expensive[0], entry(5, 4));
+        assert_eq!(table.get(expensive[0]), Some(entry(5, 4)));
+    }
+
+    #[test]
+    fn a_raised_bound_keeps_what_the_table_held() {
+        let mut table = BoundedTable::<Newest>::with_bytes(64 * 1024);
+        let mut last = Vec::new();
+        for h in 0..20_000u64 {
+            let key = heap_code(h);
+            last.push((key, table.insert(key, entry(h as u32, h as u32))));
+        }
+        let (held, evicted) = (table.len(), table.evictions());
+        let before = table.allocated_bytes();
+        table.raise_bound(1 << 20);
+        assert!(table.allocated_bytes() > 4 * before);
+        assert!(table.allocated_bytes() <= 1 << 20);
+        // The move loses at most the few entries whose new bucket overflows.
+        assert_eq!(
+            table.len() as u64 + table.evictions(),
+            held as u64 + evicted
+        );
+        assert!(table.len() * 50 >= held * 49, "{} of {held}", table.len());
+        assert_eq!(check_held(&table, &last), table.len());
+        // A smaller bound than the table's own changes nothing.
+        let now = table.allocated_bytes();
+        table.raise_bound(1024);
+        assert_eq!(table.allocated_bytes(), now);
+    }
+
+    #[test]
+    fn filters_are_rebuilt_as_replacements_make_them_stale() {
+        let mut table = BoundedTable::<Newest>::with_bytes(64 * 1024);
+        // Odd values set the filter; flood with them, then with even values.
+        for h in 0..50_000u64 {
+            table.insert(heap_code(h), entry(1, 1));
+        }
+        for h in 50_000..200_000u64 {
+            table.insert(heap_code(h), entry(1, 0));
+        }
+        let passing = (200_000..210_000u64)
+            .filter(|&h| table.may_hold(0, heap_code(h)))
+            .count();
+        // Nearly every slot now holds an even value: few bits are left set.
+        assert!(passing < 500, "{passing}");
     }
 }

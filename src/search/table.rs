@@ -1,8 +1,9 @@
 //! The transposition table of the boolean search: solved positions by key, within a
 //! user-set memory bound, on the bounded core (`bounded.rs`).
 //!
-//! Each entry keeps the outcome and how many nodes solving it took; when the table is
-//! full, the cheapest half (the entries that are quickest to solve again) is dropped.
+//! Each entry keeps the outcome and how many nodes solving it took; once the table is
+//! at its bound, a new entry replaces the cheapest of its bucket (the one quickest to
+//! solve again).
 //! In front of it sits a bit filter of the keys stored as unsafe. Enhanced
 //! transposition cut-offs ask of every child "is it known to be unsafe?", and unsafe
 //! positions are the rare ones: the filter answers "no" without touching the table.
@@ -15,7 +16,7 @@ const UNSAFE: usize = 0;
 
 /// One solved position: the nodes it took in the high 31 bits, the outcome (1: the
 /// player to move wins) in the lowest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Solved(u32);
 
 impl Slot for Solved {

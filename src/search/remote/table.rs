@@ -7,14 +7,15 @@
 //! separately lets a later search with another window (the next MTD(f) test, a
 //! NegaScout re-search) use whichever side it needs. There is no search horizon, so a
 //! bound is true whatever the depth it was found at; the work (nodes spent) takes the
-//! place of chess's draft in replacement: when the table is full, the cheapest half is
-//! dropped in one sweep, as in the boolean engine's table.
+//! place of chess's draft in replacement: once the table is at its bound, a new entry
+//! replaces the cheapest of its bucket, as in the boolean engine's table.
 //!
-//! It sits on the bounded core (`bounded.rs`, on hashbrown) like the boolean table. A
-//! chess-style table (three 20-byte slots to a cache line, replacement within the
-//! bucket) was measured against it on misère Kayles 10..14 and took 1.14 to 1.40 times
-//! the CPU time: hashbrown's control bytes stay in cache, so a probe already costs
-//! about one miss, and its denser buckets spare TLB misses.
+//! It sits on the bounded core (`bounded.rs`) like the boolean table: a hashbrown map
+//! while it grows, a fixed array of four-slot buckets at its bound. A chess-style table
+//! from the start (three 20-byte slots to a cache line) was measured against hashbrown
+//! on misère Kayles 10..14 and took 1.14 to 1.40 times the CPU time: hashbrown's
+//! control bytes stay in cache, so a probe already costs about one miss, and its
+//! denser buckets spare TLB misses. That is why small searches keep the map.
 //!
 //! Two bit filters sit in front of it for enhanced transposition cut-offs: keys stored
 //! with a negative upper bound (known losses, what a position that wants to win looks
@@ -26,7 +27,7 @@ use crate::search::bounded::{BoundedTable, Slot};
 use crate::search::key::Key;
 
 /// What the table knows of one position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     /// The score is at least this.
     pub lower: Score,
