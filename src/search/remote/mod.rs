@@ -158,6 +158,11 @@ const LONG_NODES: u64 = 1 << 20;
 /// steps waste less (Grundy's game 85 on two threads: 19 to 20 s with stretches growing
 /// four-fold, 15 to 16 s doubling).
 const LONG_GROWTH: u64 = 2;
+/// The threads' tables count as overflowing, and the helpers retire, once they have
+/// replaced at least this fraction (one in so many) of the entries they hold: a table
+/// at its bound replaces an entry as soon as one bucket is full, long before memory
+/// limits the search; the old sweep dropped half of a full table at once.
+const OVERFLOW_DIVISOR: u64 = 2;
 /// Most bytes the table shared by the threads of a parallel search takes at first.
 const SHARED_MAX_BYTES: usize = 8 << 20;
 
@@ -473,8 +478,9 @@ impl RemotenessSolver {
     /// [`RemotenessSolver::score_split`] in stretches of the main thread's nodes, the
     /// first [`LONG_NODES`], each [`LONG_GROWTH`] times the one before (a node limit set
     /// before still stands). After the first, the shared table gets its full share of
-    /// memory; after any, once a thread's own table has had to drop entries, the main
-    /// thread goes on alone with all the memory.
+    /// memory; after any, once the threads' own tables have had to replace a share of
+    /// what they hold (see [`OVERFLOW_DIVISOR`]), the main thread goes on alone with
+    /// all the memory.
     ///
     /// The threads split the memory bound as they split the work, and a search whose
     /// tables overflow grows far faster than its nodes shrink: the remoteness of
@@ -499,7 +505,8 @@ impl RemotenessSolver {
             if !long {
                 return score;
             }
-            if self.stats_together().evictions > 0 {
+            let stats = self.stats_together();
+            if stats.evictions.saturating_mul(OVERFLOW_DIVISOR) >= stats.table_entries {
                 self.go_alone();
                 return windows::score(&mut self.engine, self.algorithm, position);
             }
@@ -581,7 +588,7 @@ mod tests {
         for heaps in [vec![9, 11, 14], vec![5, 8, 12, 13], vec![16, 17]] {
             let position = Position::new(heaps);
             let alone = solver(1).value(&position);
-            let mut two = solver_within(2, 24 << 10);
+            let mut two = solver_within(2, 12 << 10);
             two.long_nodes = 256;
             assert_eq!(two.value(&position), alone, "{position:?}");
             assert_eq!(two.threads(), 1, "{position:?}");
