@@ -8,17 +8,19 @@
 //! of the bound.
 //!
 //! **At the bound.** When the next doubling would pass that quarter, the entries move
-//! to a fixed array of buckets of [`WAYS`] slots each that takes the rest of the bound,
-//! whatever its size (a bucket is picked by multiplying the key into the bucket count,
-//! so it need not be a power of two). From then on every store goes in: it replaces
-//! the entry of its bucket that cost least to find (by the work each records), the
-//! oldest of those that cost equally little. So a
-//! table too small for the search loses its cheapest results one at a time, the
-//! expensive ones survive, and the search slows gracefully instead of falling off a
-//! cliff. (Sweeping the cheapest half of a full hashbrown map, the earlier design,
-//! dropped far more than half at a time and, with power-of-two sizes, used as little
-//! as 40% of the bound: one thread on Grundy's game at 85 took 15 s with 192 MiB and
-//! over a minute with 128.)
+//! to a fixed array of buckets of [`WAYS`] slots each, as large as the bound allows
+//! beside the map (three quarters of it or more, whatever the size: a bucket is picked
+//! by multiplying the key into the bucket count, so it need not be a power of two);
+//! then the map is freed. Beside the buckets sits a byte of tag per slot, read first,
+//! so that a probe for a key the table does not hold seldom leaves the cache. From then
+//! on every store goes in: it replaces the entry of its bucket that cost least to find
+//! (by the work each records), among equally cheap ones the one placed first. So a
+//! table too small for the search loses its cheapest results one at a time, each
+//! bucket keeps its expensive ones, and the search slows gracefully instead of falling
+//! off a cliff. (The earlier design swept the cheapest half of a full hashbrown map,
+//! which dropped far more than half at a time and, with power-of-two sizes, used as
+//! little as 40% of the bound: one thread on Grundy's game at 85 took 13 s with 192
+//! MiB and over two minutes with 128.)
 //!
 //! Enhanced transposition cut-offs ask of every child whether it is known to be of some
 //! rare kind (unsafe, or with a useful upper bound). Each entry type names the filters
@@ -105,20 +107,34 @@ fn filter_bytes<E: Slot>(entries: usize) -> usize {
     E::FILTERS * bits / 8
 }
 
-/// One bucket of the fixed array, on whole cache lines. A slot whose key is zero is
-/// free: the empty position, whose key is zero, is kept beside the array.
+/// One bucket of the fixed array. Aligned to 32 bytes, so that neither engine's slots
+/// need padding and a remoteness slot (32 bytes) never straddles two cache lines: a
+/// probe that its tag lets through touches one slot.
 #[derive(Clone, Copy)]
-#[repr(align(64))]
+#[repr(align(32))]
 struct Bucket<E>([(Key, E); WAYS]);
+
+/// The tags of one bucket's slots: 0 for a free slot, else [`tag_of`] its key. A probe
+/// reads them first, from an array a thirtieth of the buckets' size that stays mostly
+/// in cache (as hashbrown's control bytes do), and touches a slot only when its tag
+/// matches: a probe for a key the table does not hold rarely costs a memory access.
+type Tags = [u8; WAYS];
+
+/// The tag of `key`: the high bit set, and seven bits of the key's check word (the
+/// bucket comes from its digest).
+#[inline]
+fn tag_of(key: Key) -> u8 {
+    0x80 | (key.check() >> 57) as u8
+}
 
 /// Where the entries live.
 enum Store<E> {
     /// A hashbrown map that doubles while it is small.
     Growing(HashMap<Key, E, BuildKeyHasher>),
-    /// A fixed array of buckets, with the empty position's entry beside it.
+    /// A fixed array of buckets, with their tags.
     Fixed {
         buckets: Vec<Bucket<E>>,
-        empty: Option<E>,
+        tags: Vec<Tags>,
     },
 }
 
@@ -141,29 +157,31 @@ impl<E: Slot> BoundedTable<E> {
     /// Bytes one bucket of the growing map takes: the (key, entry) pair plus
     /// hashbrown's control byte.
     const MAP_BUCKET_BYTES: usize = std::mem::size_of::<(Key, E)>() + 1;
+    /// Bytes one bucket of the fixed array takes, with its tags.
+    const FIXED_BUCKET_BYTES: usize = std::mem::size_of::<Bucket<E>>() + WAYS;
 
-    /// A table whose memory (entries and filters) stays within `bytes`, at least a few
-    /// kilobytes.
+    /// A table whose memory (entries and filters) stays within `bytes`, at least a
+    /// kilobyte or two.
     pub fn with_bytes(bytes: usize) -> Self {
-        let bytes = bytes.max(4 * std::mem::size_of::<Bucket<E>>() + filter_bytes::<E>(0));
+        let bytes = bytes.max(4 * Self::FIXED_BUCKET_BYTES + filter_bytes::<E>(0));
         let max_map_buckets = (bytes / GROWING_SHARE_DIVISOR / Self::MAP_BUCKET_BYTES).max(1);
-        let initial = INITIAL_BUCKETS.min(prev_power_of_two(max_map_buckets)) / 8 * 7;
-        let map = HashMap::with_capacity_and_hasher(initial, BuildKeyHasher);
-        let capacity = map.capacity();
         let mut table = BoundedTable {
-            store: Store::Growing(map),
+            store: Store::Growing(HashMap::with_hasher(BuildKeyHasher)),
             bytes,
             len: 0,
-            filters: filters_for::<E>(capacity),
-            filters_sized_for: capacity,
+            filters: Vec::new(),
+            filters_sized_for: 0,
             evictions: 0,
             stale_marks: 0,
         };
         if max_map_buckets < INITIAL_BUCKETS {
             // Too small a bound to grow in: the whole of it goes to the fixed array.
-            table.store = Store::Growing(HashMap::with_hasher(BuildKeyHasher));
-            table.filters = Vec::new();
             table.move_to_fixed();
+        } else {
+            let map = HashMap::with_capacity_and_hasher(INITIAL_BUCKETS / 8 * 7, BuildKeyHasher);
+            table.filters = filters_for::<E>(map.capacity());
+            table.filters_sized_for = map.capacity();
+            table.store = Store::Growing(map);
         }
         table
     }
@@ -177,7 +195,9 @@ impl<E: Slot> BoundedTable<E> {
         }
         self.bytes = bytes;
         if let Store::Fixed { buckets, .. } = &self.store {
-            if self.room_beside_current() > buckets.len() {
+            // Moving costs a pass over the table and a few entries whose new bucket
+            // overflows: worth it only for a clearly larger array.
+            if self.room_beside_current() * 4 >= buckets.len() * 5 {
                 self.move_to_fixed();
             }
         }
@@ -191,7 +211,7 @@ impl<E: Slot> BoundedTable<E> {
 
     /// Buckets of a fixed array that fits in `bytes` with its filters.
     fn fixed_buckets_within(&self, bytes: usize) -> usize {
-        let bucket = std::mem::size_of::<Bucket<E>>();
+        let bucket = Self::FIXED_BUCKET_BYTES;
         let mut count = bytes / bucket;
         while count > 1 && count * bucket + filter_bytes::<E>(count * WAYS) > bytes {
             count -= count / 16 + 1;
@@ -199,8 +219,9 @@ impl<E: Slot> BoundedTable<E> {
         count.max(1)
     }
 
-    /// Moves every entry into a new fixed array that takes what the bound leaves beside
-    /// the current store and filters, then frees the old store.
+    /// Moves the entries into a new fixed array that takes what the bound leaves beside
+    /// the current store and filters, then frees the old store. An entry whose new
+    /// bucket is already full replaces the cheapest there, as any store does.
     fn move_to_fixed(&mut self) {
         let count = self.room_beside_current();
         let free = Bucket([(Key::default(), E::default()); WAYS]);
@@ -208,13 +229,14 @@ impl<E: Slot> BoundedTable<E> {
             &mut self.store,
             Store::Fixed {
                 buckets: vec![free; count],
-                empty: None,
+                tags: vec![[0; WAYS]; count],
             },
         );
         // The new filters take the place of the old, within what `count` left for them.
         self.filters = Vec::new();
         self.filters = filters_for::<E>(count * WAYS);
         self.filters_sized_for = count * WAYS;
+        self.stale_marks = 0;
         self.len = 0;
         match old {
             Store::Growing(map) => {
@@ -222,13 +244,10 @@ impl<E: Slot> BoundedTable<E> {
                     self.insert_fixed(key, entry);
                 }
             }
-            Store::Fixed { buckets, empty } => {
-                if let Some(entry) = empty {
-                    self.insert_fixed(Key::default(), entry);
-                }
-                for bucket in buckets {
-                    for (key, entry) in bucket.0 {
-                        if !key.is_empty() {
+            Store::Fixed { buckets, tags } => {
+                for (bucket, tags) in buckets.iter().zip(&tags) {
+                    for (&(key, entry), &tag) in bucket.0.iter().zip(tags) {
+                        if tag != 0 {
                             self.insert_fixed(key, entry);
                         }
                     }
@@ -248,16 +267,13 @@ impl<E: Slot> BoundedTable<E> {
     pub fn get(&self, key: Key) -> Option<E> {
         match &self.store {
             Store::Growing(map) => map.get(&key).copied(),
-            Store::Fixed { buckets, empty } => {
-                if key.is_empty() {
-                    return *empty;
-                }
-                let bucket = &buckets[Self::bucket_of(key, buckets.len())];
-                bucket
-                    .0
-                    .iter()
-                    .find(|slot| slot.0 == key)
-                    .map(|slot| slot.1)
+            Store::Fixed { buckets, tags } => {
+                let at = Self::bucket_of(key, buckets.len());
+                let (tag, tags) = (tag_of(key), tags[at]);
+                let slots = &buckets[at].0;
+                (0..WAYS)
+                    .find(|&way| tags[way] == tag && slots[way].0 == key)
+                    .map(|way| slots[way].1)
             }
         }
     }
@@ -322,46 +338,39 @@ impl<E: Slot> BoundedTable<E> {
     /// Stores into the fixed array: merged into the key's slot, else into a free slot of
     /// its bucket, else in place of the bucket's cheapest entry.
     fn insert_fixed(&mut self, key: Key, entry: E) -> E {
-        let Store::Fixed { buckets, empty } = &mut self.store else {
+        let Store::Fixed { buckets, tags } = &mut self.store else {
             unreachable!("called at the bound")
         };
-        let stored = if key.is_empty() {
-            match empty {
-                Some(stored) => {
-                    stored.merge(entry);
-                    *stored
+        let at = Self::bucket_of(key, buckets.len());
+        let tag = tag_of(key);
+        let (slots, tags) = (&mut buckets[at].0, &mut tags[at]);
+        let held = (0..WAYS).find(|&way| tags[way] == tag && slots[way].0 == key);
+        let stored = if let Some(way) = held {
+            slots[way].1.merge(entry);
+            slots[way].1
+        } else {
+            // Slots fill in order and stay in the order they were filled.
+            match tags.iter().position(|&tag| tag == 0) {
+                Some(free) => {
+                    self.len += 1;
+                    slots[free] = (key, entry);
+                    tags[free] = tag;
                 }
                 None => {
-                    self.len += 1;
-                    *empty.insert(entry)
+                    // Among equally cheap entries the oldest goes: the newest moves in
+                    // last.
+                    let cheapest = (0..WAYS)
+                        .min_by_key(|&way| slots[way].1.work())
+                        .expect("buckets have slots");
+                    slots.copy_within(cheapest + 1.., cheapest);
+                    tags.copy_within(cheapest + 1.., cheapest);
+                    slots[WAYS - 1] = (key, entry);
+                    tags[WAYS - 1] = tag;
+                    self.evictions += 1;
+                    self.stale_marks += 1;
                 }
             }
-        } else {
-            let count = buckets.len();
-            let bucket = &mut buckets[Self::bucket_of(key, count)].0;
-            if let Some(slot) = bucket.iter_mut().find(|slot| slot.0 == key) {
-                slot.1.merge(entry);
-                slot.1
-            } else {
-                match bucket.iter().position(|slot| slot.0.is_empty()) {
-                    Some(free) => {
-                        self.len += 1;
-                        bucket[free] = (key, entry);
-                    }
-                    None => {
-                        // Slots stay in the order they were filled, so among equally
-                        // cheap entries the oldest goes: the newest moves in last.
-                        let cheapest = (0..WAYS)
-                            .min_by_key(|&way| bucket[way].1.work())
-                            .expect("buckets have slots");
-                        bucket.copy_within(cheapest + 1.., cheapest);
-                        bucket[WAYS - 1] = (key, entry);
-                        self.evictions += 1;
-                        self.stale_marks += 1;
-                    }
-                }
-                entry
-            }
+            entry
         };
         if self.stale_marks > self.filters_sized_for / 2 {
             self.remark_fixed();
@@ -374,18 +383,15 @@ impl<E: Slot> BoundedTable<E> {
     /// Clears the filters and sets them again from the fixed array's entries, so bits
     /// of replaced entries stop costing probes.
     fn remark_fixed(&mut self) {
-        let Store::Fixed { buckets, empty } = &self.store else {
+        let Store::Fixed { buckets, tags } = &self.store else {
             return;
         };
         for filter in &mut self.filters {
             filter.bits.fill(0);
         }
-        if let Some(entry) = empty {
-            mark(&mut self.filters, Key::default(), entry.marks());
-        }
-        for bucket in buckets {
-            for &(key, entry) in &bucket.0 {
-                if !key.is_empty() {
+        for (bucket, tags) in buckets.iter().zip(tags) {
+            for (&(key, entry), &tag) in bucket.0.iter().zip(tags) {
+                if tag != 0 {
                     mark(&mut self.filters, key, entry.marks());
                 }
             }
@@ -408,7 +414,7 @@ impl<E: Slot> BoundedTable<E> {
     fn store_bytes(&self) -> usize {
         match &self.store {
             Store::Growing(map) => map.allocation_size(),
-            Store::Fixed { buckets, .. } => buckets.len() * std::mem::size_of::<Bucket<E>>(),
+            Store::Fixed { buckets, .. } => buckets.len() * Self::FIXED_BUCKET_BYTES,
         }
     }
 
@@ -426,15 +432,26 @@ impl<E: Slot> BoundedTable<E> {
     pub fn evictions(&self) -> u64 {
         self.evictions
     }
+
+    /// True once memory limits the table: it has replaced at least one in
+    /// [`OVERFLOW_DIVISOR`] of as many entries as it holds.
+    #[inline]
+    pub fn overflowing(&self) -> bool {
+        overflowing(self.evictions, self.len as u64)
+    }
 }
 
-/// The largest power of two at most `n` (at least one).
-fn prev_power_of_two(n: usize) -> usize {
-    if n <= 1 {
-        1
-    } else {
-        1 << (usize::BITS - 1 - n.leading_zeros())
-    }
+/// A table at its bound replaces an entry as soon as one bucket is full, while most
+/// buckets still have room (even moving into the fixed array overflows a few); it
+/// counts as overflowing, memory limiting the search, once it has replaced at least
+/// one in this many of as many entries as it holds.
+pub const OVERFLOW_DIVISOR: u64 = 2;
+
+/// True when `evictions` replacements among tables holding `entries` entries say that
+/// memory limits the search (see [`OVERFLOW_DIVISOR`]).
+#[inline]
+pub fn overflowing(evictions: u64, entries: u64) -> bool {
+    evictions > 0 && evictions.saturating_mul(OVERFLOW_DIVISOR) >= entries
 }
 
 /// Sets the filter bits `marks` calls for.
@@ -521,13 +538,13 @@ mod tests {
     }
 
     #[test]
-    fn expensive_entries_and_the_empty_position_survive_a_flood() {
+    fn expensive_entries_survive_a_flood_the_empty_position_among_them() {
         let mut table = BoundedTable::<Newest>::with_bytes(256 * 1024);
         let expensive: Vec<Key> = (0..100).map(|h| heap_code(1 << 40 | h)).collect();
         for &key in &expensive {
             table.insert(key, entry(1 << 20, 3));
         }
-        table.insert(Key::default(), entry(0, 1));
+        table.insert(Key::default(), entry(1 << 20, 1));
         for h in 0..200_000u64 {
             table.insert(heap_code(h), entry((h % 1000) as u32, 0));
         }
@@ -536,7 +553,7 @@ mod tests {
             assert_eq!(table.get(key), Some(entry(1 << 20, 3)));
             assert!(table.may_hold(0, key));
         }
-        assert_eq!(table.get(Key::default()), Some(entry(0, 1)));
+        assert_eq!(table.get(Key::default()), Some(entry(1 << 20, 1)));
         // A later store for a held key replaces it in place (this slot merges so).
         table.insert(expensive[0], entry(5, 4));
         assert_eq!(table.get(expensive[0]), Some(entry(5, 4)));

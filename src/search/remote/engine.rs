@@ -735,13 +735,13 @@ impl Engine {
             self.frames[top].next += 1;
             let a = lift_alpha(frame.alpha).max(frame.best);
             let b = lift_beta(frame.beta);
-            // Once the table has had to evict, wide windows cost re-searches the table
+            // Once memory limits the table, wide windows cost re-searches the table
             // no longer saves: every full-window search of a position whose children's
             // bounds were dropped searches them all again, which grows exponentially
             // with depth (octal:4.[1] from 7 7 6 with a 4 KiB table: over 100 million
             // nodes, against 2 million with probes). Probes ask the cheap question
             // first, so alpha-beta turns NegaScout when memory runs short.
-            let probing = (self.negascout || self.table.evictions() > 0)
+            let probing = (self.negascout || self.table.overflowing())
                 && frame.started
                 && i64::from(b) - i64::from(a) > 1;
             self.frames[top].started = true;

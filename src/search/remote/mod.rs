@@ -33,6 +33,7 @@ use self::score::{lift_alpha, lift_beta, unshrink, Score};
 use self::shared::SharedTable;
 use crate::error::{Error, Result};
 use crate::game::{Game, Position};
+use crate::search::bounded::overflowing;
 use crate::search::endgame::Endgame;
 use crate::search::theory::Outcomes;
 use crate::search::{ProgressHook, SearchConfig, SearchStats};
@@ -154,15 +155,11 @@ impl RemotenessStats {
 /// table the threads share gets its full share of memory.
 const LONG_NODES: u64 = 1 << 20;
 /// How much longer each stretch of a long parallel search is than the one before: the
-/// helpers retire at the end of the first stretch in which a table overflowed, so short
-/// steps waste less (Grundy's game 85 on two threads: 19 to 20 s with stretches growing
-/// four-fold, 15 to 16 s doubling).
+/// helpers retire at the end of the first stretch in which the tables overflowed (see
+/// [`overflowing`]), so short steps waste less (Grundy's game 85 on two threads: 19 to
+/// 20 s with stretches growing four-fold, 15 to 16 s doubling, on the earlier sweeping
+/// tables).
 const LONG_GROWTH: u64 = 2;
-/// The threads' tables count as overflowing, and the helpers retire, once they have
-/// replaced at least this fraction (one in so many) of the entries they hold: a table
-/// at its bound replaces an entry as soon as one bucket is full, long before memory
-/// limits the search; the old sweep dropped half of a full table at once.
-const OVERFLOW_DIVISOR: u64 = 2;
 /// Most bytes the table shared by the threads of a parallel search takes at first.
 const SHARED_MAX_BYTES: usize = 8 << 20;
 
@@ -479,7 +476,7 @@ impl RemotenessSolver {
     /// first [`LONG_NODES`], each [`LONG_GROWTH`] times the one before (a node limit set
     /// before still stands). After the first, the shared table gets its full share of
     /// memory; after any, once the threads' own tables have had to replace a share of
-    /// what they hold (see [`OVERFLOW_DIVISOR`]), the main thread goes on alone with
+    /// what they hold (see [`overflowing`]), the main thread goes on alone with
     /// all the memory.
     ///
     /// The threads split the memory bound as they split the work, and a search whose
@@ -506,7 +503,7 @@ impl RemotenessSolver {
                 return score;
             }
             let stats = self.stats_together();
-            if stats.evictions.saturating_mul(OVERFLOW_DIVISOR) >= stats.table_entries {
+            if overflowing(stats.evictions, stats.table_entries) {
                 self.go_alone();
                 return windows::score(&mut self.engine, self.algorithm, position);
             }

@@ -151,6 +151,12 @@ impl BoundTable {
         self.table.evictions()
     }
 
+    /// True once memory limits the table (see [`BoundedTable::overflowing`]).
+    #[inline]
+    pub fn overflowing(&self) -> bool {
+        self.table.overflowing()
+    }
+
     /// Lets the table grow to `bytes` (see [`BoundedTable::raise_bound`]).
     pub fn raise_bound(&mut self, bytes: usize) {
         self.table.raise_bound(bytes);
