@@ -375,3 +375,32 @@ fn plain_baseline_agrees_on_kayles() {
     assert_eq!(plain.value(&position), solver.value(&position));
     assert!(plain.nodes() > 0);
 }
+
+/// A table that fills its growing stage mid-search and moves into its fixed array (and
+/// replaces entries there) changes no remoteness and no best move, on one thread and
+/// on two: 256 KiB a table (each thread's own and the shared one) against the default
+/// bound.
+#[test]
+fn a_table_that_reaches_its_bound_mid_search_keeps_answers() {
+    for (rules, heaps) in [
+        ("kayles", vec![9, 11, 14]),
+        ("dawson-kayles", vec![10, 13, 17]),
+    ] {
+        let game = resolve(rules).unwrap().with_convention(Convention::Misere);
+        let position = Position::new(heaps);
+        let mut full = RemotenessSolver::new(&game, SearchConfig::default(), Algorithm::default());
+        let (value, best) = (full.value(&position), full.best_move(&position));
+        for threads in [1, 2] {
+            let config = SearchConfig {
+                hash_bytes: (threads + usize::from(threads > 1)) * (256 << 10),
+                threads,
+                ..SearchConfig::default()
+            };
+            let mut small = RemotenessSolver::new(&game, config, Algorithm::default());
+            let context = format!("{rules} {position:?} threads {threads}");
+            assert_eq!(small.value(&position), value, "{context}");
+            assert_eq!(small.best_move(&position), best, "{context}");
+            assert!(small.stats().evictions > 0, "{context}");
+        }
+    }
+}

@@ -339,3 +339,26 @@ fn search_goes_deep_without_recursion() {
     assert!(!solver.is_win(&Position::new(vec![999_999])));
     assert!(solver.stats().max_depth >= 999_999);
 }
+
+/// A table that fills its growing stage mid-search and moves into its fixed array (and
+/// replaces entries there) changes no outcome: misère Kayles and Dawson's Kayles with a
+/// 256 KiB table against the default one.
+#[test]
+fn a_table_that_reaches_its_bound_mid_search_keeps_outcomes() {
+    for (rules, heaps) in [
+        ("kayles", vec![9, 11, 14]),
+        ("dawson-kayles", vec![10, 13, 17]),
+    ] {
+        let game = resolve(rules).unwrap().with_convention(Convention::Misere);
+        let position = Position::new(heaps);
+        let expected = Solver::new(&game, SearchConfig::default()).is_win(&position);
+        let config = SearchConfig {
+            hash_bytes: 256 << 10,
+            guide: false,
+            ..SearchConfig::default()
+        };
+        let mut small = Solver::new(&game, config);
+        assert_eq!(small.is_win(&position), expected, "{rules} {position:?}");
+        assert!(small.stats().evictions > 0, "{rules} {position:?}");
+    }
+}
