@@ -382,12 +382,7 @@ fn plain_baseline_agrees_on_kayles() {
 /// bound.
 #[test]
 fn a_table_that_reaches_its_bound_mid_search_keeps_answers() {
-    for (rules, heaps) in [
-        ("kayles", vec![9, 11, 14]),
-        ("dawson-kayles", vec![10, 13, 17]),
-    ] {
-        let game = resolve(rules).unwrap().with_convention(Convention::Misere);
-        let position = Position::new(heaps);
+    for (game, position) in common::bound_crossing_positions() {
         let mut full = RemotenessSolver::new(&game, SearchConfig::default(), Algorithm::default());
         let (value, best) = (full.value(&position), full.best_move(&position));
         for threads in [1, 2] {
@@ -397,7 +392,7 @@ fn a_table_that_reaches_its_bound_mid_search_keeps_answers() {
                 ..SearchConfig::default()
             };
             let mut small = RemotenessSolver::new(&game, config, Algorithm::default());
-            let context = format!("{rules} {position:?} threads {threads}");
+            let context = format!("{position:?} threads {threads}");
             assert_eq!(small.value(&position), value, "{context}");
             assert_eq!(small.best_move(&position), best, "{context}");
             assert!(small.stats().evictions > 0, "{context}");

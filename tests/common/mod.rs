@@ -271,6 +271,23 @@ impl RemotenessReference {
     }
 }
 
+/// Misère positions whose search fills a 256 KiB table's growing map mid-search, so
+/// that the table moves into its fixed array and replaces entries there.
+pub fn bound_crossing_positions() -> Vec<(sicher::game::Game, sicher::game::Position)> {
+    [
+        ("kayles", vec![9, 11, 14]),
+        ("dawson-kayles", vec![10, 13, 17]),
+    ]
+    .into_iter()
+    .map(|(rules, heaps)| {
+        let game = sicher::game::resolve(rules)
+            .unwrap()
+            .with_convention(sicher::game::Convention::Misere);
+        (game, sicher::game::Position::new(heaps))
+    })
+    .collect()
+}
+
 /// Path of the built binary.
 pub fn sicher_bin() -> &'static str {
     env!("CARGO_BIN_EXE_sicher")
