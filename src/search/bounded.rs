@@ -91,20 +91,16 @@ impl Filter {
     }
 }
 
-/// The filters an entry type asks for, sized for `entries` entries.
-fn filters_for<E: Slot>(entries: usize) -> Vec<Filter> {
-    let bits = (entries * FILTER_BITS_PER_ENTRY)
+/// Bits of each filter of a table sized for `entries` entries.
+fn filter_bits(entries: usize) -> usize {
+    (entries * FILTER_BITS_PER_ENTRY)
         .next_power_of_two()
-        .max(FILTER_MIN_BITS);
-    (0..E::FILTERS).map(|_| Filter::sized(bits)).collect()
+        .max(FILTER_MIN_BITS)
 }
 
 /// Bytes the filters of an entry type take when sized for `entries` entries.
 fn filter_bytes<E: Slot>(entries: usize) -> usize {
-    let bits = (entries * FILTER_BITS_PER_ENTRY)
-        .next_power_of_two()
-        .max(FILTER_MIN_BITS);
-    E::FILTERS * bits / 8
+    E::FILTERS * filter_bits(entries) / 8
 }
 
 /// One bucket of the fixed array. Aligned to 32 bytes, so that neither engine's slots
@@ -179,8 +175,7 @@ impl<E: Slot> BoundedTable<E> {
             table.move_to_fixed();
         } else {
             let map = HashMap::with_capacity_and_hasher(INITIAL_BUCKETS / 8 * 7, BuildKeyHasher);
-            table.filters = filters_for::<E>(map.capacity());
-            table.filters_sized_for = map.capacity();
+            table.size_filters(map.capacity());
             table.store = Store::Growing(map);
         }
         table
@@ -206,11 +201,11 @@ impl<E: Slot> BoundedTable<E> {
     /// Buckets of the largest fixed array that fits within the bound beside the
     /// current store and filters, with filters of its own.
     fn room_beside_current(&self) -> usize {
-        self.fixed_buckets_within(self.bytes.saturating_sub(self.allocated_bytes()))
+        Self::fixed_buckets_within(self.bytes.saturating_sub(self.allocated_bytes()))
     }
 
     /// Buckets of a fixed array that fits in `bytes` with its filters.
-    fn fixed_buckets_within(&self, bytes: usize) -> usize {
+    fn fixed_buckets_within(bytes: usize) -> usize {
         let bucket = Self::FIXED_BUCKET_BYTES;
         let mut count = bytes / bucket;
         while count > 1 && count * bucket + filter_bytes::<E>(count * WAYS) > bytes {
@@ -232,11 +227,7 @@ impl<E: Slot> BoundedTable<E> {
                 tags: vec![[0; WAYS]; count],
             },
         );
-        // The new filters take the place of the old, within what `count` left for them.
-        self.filters = Vec::new();
-        self.filters = filters_for::<E>(count * WAYS);
-        self.filters_sized_for = count * WAYS;
-        self.stale_marks = 0;
+        self.size_filters(count * WAYS);
         self.len = 0;
         match old {
             Store::Growing(map) => {
@@ -318,14 +309,12 @@ impl<E: Slot> BoundedTable<E> {
         // Otherwise hashbrown doubles the map as the insert needs.
         map.insert(key, entry);
         self.len += 1;
-        if map.capacity() == self.filters_sized_for {
+        let capacity = map.capacity();
+        if capacity == self.filters_sized_for {
             mark(&mut self.filters, key, entry.marks());
         } else {
-            self.filters = filters_for::<E>(map.capacity());
-            self.filters_sized_for = map.capacity();
-            for (&key, entry) in map.iter() {
-                mark(&mut self.filters, key, entry.marks());
-            }
+            self.size_filters(capacity);
+            self.remark();
         }
         entry
     }
@@ -373,26 +362,42 @@ impl<E: Slot> BoundedTable<E> {
             entry
         };
         if self.stale_marks > self.filters_sized_for / 2 {
-            self.remark_fixed();
+            self.remark();
         } else {
             mark(&mut self.filters, key, stored.marks());
         }
         stored
     }
 
-    /// Clears the filters and sets them again from the fixed array's entries, so bits
-    /// of replaced entries stop costing probes.
-    fn remark_fixed(&mut self) {
-        let Store::Fixed { buckets, tags } = &self.store else {
-            return;
-        };
+    /// Replaces the filters with empty ones sized for `entries` entries (the old ones
+    /// freed first, so the two never share the bound).
+    fn size_filters(&mut self, entries: usize) {
+        self.filters = Vec::new();
+        let bits = filter_bits(entries);
+        self.filters = (0..E::FILTERS).map(|_| Filter::sized(bits)).collect();
+        self.filters_sized_for = entries;
+        self.stale_marks = 0;
+    }
+
+    /// Clears the filters and sets them again from the entries, so bits of replaced
+    /// entries stop costing probes.
+    fn remark(&mut self) {
         for filter in &mut self.filters {
             filter.bits.fill(0);
         }
-        for (bucket, tags) in buckets.iter().zip(tags) {
-            for (&(key, entry), &tag) in bucket.0.iter().zip(tags) {
-                if tag != 0 {
+        match &self.store {
+            Store::Growing(map) => {
+                for (&key, entry) in map {
                     mark(&mut self.filters, key, entry.marks());
+                }
+            }
+            Store::Fixed { buckets, tags } => {
+                for (bucket, tags) in buckets.iter().zip(tags) {
+                    for (&(key, entry), &tag) in bucket.0.iter().zip(tags) {
+                        if tag != 0 {
+                            mark(&mut self.filters, key, entry.marks());
+                        }
+                    }
                 }
             }
         }
