@@ -32,7 +32,7 @@ pub use work::{Resumed, WorkDir, WORK_FORMAT};
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicU32, AtomicU64};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8};
 
 use crate::domain::Ranker;
 use crate::error::{Error, Hint, Result};
@@ -237,6 +237,9 @@ fn label_remoteness_tiers(
         store.as_deref_mut(),
         progress,
     )?;
+    if labeller.overflowed() {
+        return Err(Error::internal("a remoteness beyond 32 bits"));
+    }
     let values = match (finished, store) {
         (Finished::Held(slots), _) => slots.into_iter().map(AtomicU32::into_inner).collect(),
         (Finished::Stored, Some(store)) if gather => store.assemble_cells(count)?,
@@ -244,6 +247,35 @@ fn label_remoteness_tiers(
         (Finished::Stored, None) => return Err(stored_without_store()),
     };
     Ok(Some(Remotenesses::new(values, game.convention)))
+}
+
+/// Domains of at most this many tokens are labelled a byte a remoteness: no game of the
+/// rulesets lasts longer than its tokens (a move takes tokens or splits a heap), so
+/// every remoteness fits below the byte's unknown mark; one that does not is caught.
+const NARROW_MAX_TOTAL: u64 = u8::MAX as u64 - 2;
+
+/// The remoteness of every position of the domain in a byte each, labelled in memory
+/// (a quarter of the four-byte labels' memory and page faults, and nothing to narrow
+/// after); `None` when the domain is too deep for bytes or some remoteness did not fit.
+fn label_remoteness_narrow(game: &Game, ranker: &Ranker) -> Result<Option<Vec<u8>>> {
+    if ranker.max_total() > NARROW_MAX_TOTAL {
+        return Ok(None);
+    }
+    let labeller = remoteness::Retrograde::new(game, ranker);
+    let finished = drive::run::<AtomicU8>(
+        &labeller,
+        Tiers::of(ranker, false),
+        ranker.count(),
+        remoteness::Retrograde::reach(game),
+        None,
+        &|_| {},
+    )?;
+    match finished {
+        Finished::Held(slots) if !labeller.overflowed() => {
+            Ok(Some(slots.into_iter().map(AtomicU8::into_inner).collect()))
+        }
+        _ => Ok(None),
+    }
 }
 
 fn stored_without_store() -> Error {

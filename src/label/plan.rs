@@ -17,8 +17,9 @@ use super::tiers::Tiers;
 use super::window::Atom;
 use super::work::{Identity, Resumed, Store, WorkDir, IO_BYTES, STREAM_WORDS, WORK_FORMAT};
 use super::{
-    backward, check_strategy, forward, label_remoteness_tiers, label_tiers, nim_values, one_heap,
-    plain, remoteness, Derivation, Labels, Remotenesses, Strategy,
+    backward, check_strategy, forward, label_remoteness_narrow, label_remoteness_tiers,
+    label_tiers, nim_values, one_heap, plain, remoteness, Derivation, Labels, Remotenesses,
+    Strategy,
 };
 use crate::domain::{Domain, Ranker};
 use crate::error::{Error, Hint, Result};
@@ -595,6 +596,21 @@ impl Plan {
                 .map(|l| l as &dyn ChunkLabeller<AtomicU64>)
                 .ok_or_else(missing);
             serve_with(labeller, self, partitions, link)
+        }
+    }
+
+    /// Labels every position's remoteness into a byte each, by rank, where the plan
+    /// labels remotenesses tier by tier in memory (no work directory) and every one fits:
+    /// a quarter of [`Plan::run`]'s memory for the labels, and no outcome bits. `None`
+    /// where the plan is to be [`Plan::run`] instead.
+    pub fn run_narrow_remoteness(&self) -> Result<Option<Vec<u8>>> {
+        if !self.remoteness || self.work.is_some() || self.method() != Method::Tiers {
+            return Ok(None);
+        }
+        let work = || label_remoteness_narrow(&self.game, &self.ranker);
+        match self.pool()? {
+            Some(pool) => pool.install(work),
+            None => work(),
         }
     }
 

@@ -10,7 +10,10 @@
 //! their moves and parents, so the work follows the unsafe positions, not every edge of
 //! the game graph (measured: on misère Kayles `--total 60`, 13% of the positions are
 //! unsafe, and a forward scan of every move of every position took 1.7 times as long).
-//! The result does not depend on the thread count.
+//! The result does not depend on the thread count. Domains labelled in memory whose
+//! remotenesses fit a byte are labelled in byte cells (endgame tables for the search:
+//! a quarter of the memory to fault in and keep in cache); the labeller notices a
+//! remoteness that does not fit and its caller labels again in four-byte cells.
 //!
 //! On `--total` domains of one-heap moves, children are listed from each heap size's
 //! options and parents by runs of equal heaps, both ranked from the position's runs
@@ -18,14 +21,14 @@
 //! label is read: the labels span megabytes, and their reads, issued together, overlap
 //! instead of missing the cache one after another.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::bits::{out_of_memory, Labels};
 use super::drive::{Reach, TierLabeller};
 use super::options::Options;
 use super::parents::{bounds_of, for_each_merged_parent_rank, merge_shapes};
 use super::tiers::{visit_tier, Scratch, Tiers};
-use super::window::{Window, UNKNOWN};
+use super::window::{RemotenessCell, Window};
 use crate::domain::{ChildRanks, Ranker};
 use crate::error::Result;
 use crate::game::{Convention, Game, OptionShape};
@@ -105,6 +108,8 @@ pub(crate) struct Retrograde<'a> {
     options: Option<Options>,
     /// `--total` domains whose parents merge heaps: the shapes they are merged back from.
     merges: Option<Vec<OptionShape>>,
+    /// Some remoteness did not fit the cells: the labels are incomplete.
+    overflowed: AtomicBool,
 }
 
 impl<'a> Retrograde<'a> {
@@ -122,7 +127,14 @@ impl<'a> Retrograde<'a> {
             children: ChildRanks::new(ranker),
             options,
             merges,
+            overflowed: AtomicBool::new(false),
         }
+    }
+
+    /// True when some remoteness did not fit the cells it was labelled in (the labels
+    /// are then incomplete: label again in wider ones).
+    pub(crate) fn overflowed(&self) -> bool {
+        self.overflowed.load(Ordering::Relaxed)
     }
 
     /// Children lie up to the largest take below, parents as far above.
@@ -151,10 +163,10 @@ impl<'a> Retrograde<'a> {
     }
 }
 
-impl TierLabeller<AtomicU32> for Retrograde<'_> {
+impl<C: RemotenessCell> TierLabeller<C> for Retrograde<'_> {
     // Relaxed is enough: tiers are separated by rayon joins, which order all accesses,
     // and offers within a tier only go to positions labelled later.
-    fn label_tier(&self, cells: &Window<AtomicU32>, tier: u64, main: &mut Scratch) -> u64 {
+    fn label_tier(&self, cells: &Window<C>, tier: u64, main: &mut Scratch) -> u64 {
         let (game, ranker) = (self.game, self.ranker);
         let terminal_win = game.terminal_is_win();
         visit_tier(
@@ -163,7 +175,7 @@ impl TierLabeller<AtomicU32> for Retrograde<'_> {
             tier,
             main,
             |scratch, rank, heaps| {
-                if cells.slot(rank).load(Ordering::Relaxed) != UNKNOWN {
+                if cells.slot(rank).remoteness() != C::UNKNOWN {
                     return;
                 }
                 let ranks = scratch.children.get_or_insert_with(|| self.children.fork());
@@ -191,13 +203,18 @@ impl TierLabeller<AtomicU32> for Retrograde<'_> {
                 // Ranked first, read after: the reads miss the cache and overlap this way.
                 let longest = gathered
                     .iter()
-                    .map(|&child| cells.slot(child).load(Ordering::Relaxed))
+                    .map(|&child| cells.slot(child).remoteness())
                     .max();
                 let remoteness = match longest {
                     Some(longest) => longest + 1,
                     None => 0,
                 };
-                cells.slot(rank).store(remoteness, Ordering::Relaxed);
+                // The offer to the parents, one more, must fit below the unknown mark too.
+                if remoteness + 1 >= C::UNKNOWN {
+                    self.overflowed.store(true, Ordering::Relaxed);
+                    return;
+                }
+                cells.slot(rank).set_remoteness(remoteness);
                 if longest.is_none() && terminal_win {
                     // A misère terminal is safe: it offers nothing.
                     return;
@@ -220,12 +237,7 @@ impl TierLabeller<AtomicU32> for Retrograde<'_> {
                         });
                 }
                 for &parent in gathered.iter() {
-                    let cell = cells.slot(parent);
-                    // Most parents already hold a smaller offer: read before paying for the
-                    // atomic read-modify-write.
-                    if offer < cell.load(Ordering::Relaxed) {
-                        cell.fetch_min(offer, Ordering::Relaxed);
-                    }
+                    cells.slot(parent).offer(offer);
                 }
             },
         )

@@ -349,6 +349,12 @@ fn check_remoteness(spec: &str, convention: Convention, domain: Domain) {
         );
     }
     assert_eq!(retrograde.outcomes().unwrap(), outcomes);
+    // Labelled a byte a remoteness, the same values.
+    let narrow = label_remoteness_narrow(&game, &ranker)
+        .unwrap()
+        .expect("small domains are labelled in bytes");
+    let wide: Vec<u8> = retrograde.values().iter().map(|&r| r as u8).collect();
+    assert_eq!(narrow, wide, "{spec} {convention} in bytes");
 }
 
 #[test]
@@ -422,6 +428,66 @@ fn remoteness_does_not_depend_on_threads() {
         };
         assert_eq!(run(1), run(3), "{spec}");
     }
+}
+
+#[test]
+fn remoteness_in_bytes_does_not_depend_on_threads() {
+    for (spec, domain) in [
+        ("kayles", Domain::Total { total: 32 }),
+        ("grundy", Domain::Total { total: 30 }),
+        ("subtraction:1,3,4", Domain::Heaps { heaps: 3, max: 40 }),
+    ] {
+        let game = resolve(spec).unwrap().with_convention(Convention::Misere);
+        let ranker = Ranker::new(domain).unwrap();
+        let wide = label_remoteness(&game, &ranker, Strategy::Backward, &|_| {}).unwrap();
+        let wide: Vec<u8> = wide.values().iter().map(|&r| r as u8).collect();
+        for threads in [1, 3] {
+            let plan = Plan::new(&game, domain, None, Some(threads))
+                .unwrap()
+                .with_remoteness();
+            let narrow = plan.run_narrow_remoteness().unwrap();
+            assert_eq!(narrow.as_ref(), Some(&wide), "{spec} on {threads} threads");
+        }
+    }
+}
+
+/// Domains too deep for a byte are left to the four-byte labeller, and a remoteness
+/// that does not fit a byte after all is caught, not stored.
+#[test]
+fn remoteness_too_large_for_a_byte_is_refused() {
+    let game = resolve("subtraction:1").unwrap();
+    let deep = Ranker::new(Domain::Heaps { heaps: 1, max: 300 }).unwrap();
+    assert_eq!(label_remoteness_narrow(&game, &deep).unwrap(), None);
+    let plan = Plan::new(&game, Domain::Heaps { heaps: 1, max: 300 }, None, Some(1))
+        .unwrap()
+        .with_remoteness();
+    assert_eq!(plan.run_narrow_remoteness().unwrap(), None);
+    // The labeller itself, in bytes, on heaps whose remoteness reaches 300.
+    let labeller = remoteness::Retrograde::new(&game, &deep);
+    let finished = drive::run::<std::sync::atomic::AtomicU8>(
+        &labeller,
+        Tiers::of(&deep, false),
+        deep.count(),
+        remoteness::Retrograde::reach(&game),
+        None,
+        &|_| {},
+    )
+    .unwrap();
+    assert!(labeller.overflowed());
+    let drive::Finished::Held(slots) = finished else {
+        panic!("labelled in memory");
+    };
+    // Below the byte's limit every remoteness is right (heap n takes n moves).
+    for (n, slot) in slots.iter().enumerate().take(250) {
+        assert_eq!(
+            u64::from(slot.load(std::sync::atomic::Ordering::Relaxed)),
+            n as u64
+        );
+    }
+    // A plan without remotenesses has no labels in bytes.
+    let outcomes_only =
+        Plan::new(&game, Domain::Heaps { heaps: 1, max: 20 }, None, Some(1)).unwrap();
+    assert_eq!(outcomes_only.run_narrow_remoteness().unwrap(), None);
 }
 
 mod random_remoteness {

@@ -7,7 +7,7 @@
 //! estimate is what is allocated.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 use super::bits::out_of_memory;
 use crate::error::Result;
@@ -58,6 +58,78 @@ impl Atom for AtomicU32 {
     #[inline]
     fn put(&self, value: u64) {
         self.store(value as u32, Ordering::Relaxed)
+    }
+}
+
+/// One remoteness in a byte, for domains labelled in memory whose remotenesses all stay
+/// small (see [`super::label_remoteness_narrow`]).
+impl Atom for AtomicU8 {
+    const PER: u64 = 1;
+    const WIDTH: u32 = 8;
+    fn fresh() -> Self {
+        AtomicU8::new(u8::MAX)
+    }
+    #[inline]
+    fn get(&self) -> u64 {
+        u64::from(self.load(Ordering::Relaxed))
+    }
+    #[inline]
+    fn put(&self, value: u64) {
+        self.store(value as u8, Ordering::Relaxed)
+    }
+}
+
+/// A slot the remoteness labeller reads, sets and offers smaller values to.
+pub(crate) trait RemotenessCell: Atom {
+    /// What a slot no offer has reached holds; every remoteness stored is below it.
+    const UNKNOWN: u32;
+    /// The slot's remoteness ([`RemotenessCell::UNKNOWN`] when none yet).
+    fn remoteness(&self) -> u32;
+    /// Sets the slot's remoteness (below [`RemotenessCell::UNKNOWN`]).
+    fn set_remoteness(&self, remoteness: u32);
+    /// Lowers the slot's remoteness to `offer` (below [`RemotenessCell::UNKNOWN`]) when
+    /// that is smaller.
+    fn offer(&self, offer: u32);
+}
+
+impl RemotenessCell for AtomicU32 {
+    const UNKNOWN: u32 = UNKNOWN;
+    #[inline]
+    fn remoteness(&self) -> u32 {
+        self.load(Ordering::Relaxed)
+    }
+    #[inline]
+    fn set_remoteness(&self, remoteness: u32) {
+        self.store(remoteness, Ordering::Relaxed)
+    }
+    #[inline]
+    fn offer(&self, offer: u32) {
+        // Most slots already hold a smaller offer: read before paying for the atomic
+        // read-modify-write.
+        if offer < self.load(Ordering::Relaxed) {
+            self.fetch_min(offer, Ordering::Relaxed);
+        }
+    }
+}
+
+impl RemotenessCell for AtomicU8 {
+    const UNKNOWN: u32 = u8::MAX as u32;
+    #[inline]
+    fn remoteness(&self) -> u32 {
+        u32::from(self.load(Ordering::Relaxed))
+    }
+    #[inline]
+    fn set_remoteness(&self, remoteness: u32) {
+        debug_assert!(remoteness < Self::UNKNOWN);
+        self.store(remoteness as u8, Ordering::Relaxed)
+    }
+    #[inline]
+    fn offer(&self, offer: u32) {
+        debug_assert!(offer < Self::UNKNOWN);
+        let offer = offer as u8;
+        if offer < self.load(Ordering::Relaxed) {
+            self.fetch_min(offer, Ordering::Relaxed);
+        }
     }
 }
 

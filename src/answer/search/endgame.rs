@@ -59,6 +59,12 @@ impl Labelled {
             plan = plan.with_threads(Some(1));
         }
         let ranker = plan.ranker().clone();
+        if let Some(values) = plan.run_narrow_remoteness()? {
+            return Ok(Labelled {
+                ranker,
+                values: Values::Narrow(values),
+            });
+        }
         let labelled = plan.run(&|_| {})?;
         let remoteness = labelled
             .remoteness
