@@ -27,6 +27,7 @@ mod work;
 pub use plan::{Labelled, Plan};
 pub use remoteness::Remotenesses;
 pub(crate) use window::Packer;
+use window::RemotenessCell;
 pub(crate) use work::STREAM_WORDS;
 pub use work::{Resumed, WorkDir, WORK_FORMAT};
 
@@ -238,7 +239,7 @@ fn label_remoteness_tiers(
         progress,
     )?;
     if labeller.overflowed() {
-        return Err(Error::internal("a remoteness beyond 32 bits"));
+        return Err(Error::internal("a remoteness too large for four bytes"));
     }
     let values = match (finished, store) {
         (Finished::Held(slots), _) => slots.into_iter().map(AtomicU32::into_inner).collect(),
@@ -249,10 +250,12 @@ fn label_remoteness_tiers(
     Ok(Some(Remotenesses::new(values, game.convention)))
 }
 
-/// Domains of at most this many tokens are labelled a byte a remoteness: no game of the
-/// rulesets lasts longer than its tokens (a move takes tokens or splits a heap), so
-/// every remoteness fits below the byte's unknown mark; one that does not is caught.
-const NARROW_MAX_TOTAL: u64 = u8::MAX as u64 - 2;
+/// Domains of at most this many tokens are labelled a byte a remoteness. A move takes a
+/// token, or splits a heap without taking one (an octal digit 4, Grundy's game, a
+/// script), so no game from `T` tokens lasts more than `2T - 1` moves, and no more than
+/// `T` where nothing splits without taking: most such domains fit. A remoteness that
+/// reaches the byte's unknown mark is caught, and the domain labelled again in four.
+const NARROW_MAX_TOTAL: u64 = <AtomicU8 as RemotenessCell>::UNKNOWN as u64 - 2;
 
 /// The remoteness of every position of the domain in a byte each, labelled in memory
 /// (a quarter of the four-byte labels' memory and page faults, and nothing to narrow
@@ -270,6 +273,7 @@ fn label_remoteness_narrow(game: &Game, ranker: &Ranker) -> Result<Option<Vec<u8
         None,
         &|_| {},
     )?;
+    // Labels held in memory come back whole; `Stored` cannot, without a store.
     match finished {
         Finished::Held(slots) if !labeller.overflowed() => {
             Ok(Some(slots.into_iter().map(AtomicU8::into_inner).collect()))

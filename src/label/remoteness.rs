@@ -175,7 +175,8 @@ impl<C: RemotenessCell> TierLabeller<C> for Retrograde<'_> {
             tier,
             main,
             |scratch, rank, heaps| {
-                if cells.slot(rank).remoteness() != C::UNKNOWN {
+                // Reached by an offer (safe), or labelling already failed: nothing to do.
+                if cells.slot(rank).remoteness() != C::UNKNOWN || self.overflowed() {
                     return;
                 }
                 let ranks = scratch.children.get_or_insert_with(|| self.children.fork());
@@ -206,11 +207,11 @@ impl<C: RemotenessCell> TierLabeller<C> for Retrograde<'_> {
                     .map(|&child| cells.slot(child).remoteness())
                     .max();
                 let remoteness = match longest {
-                    Some(longest) => longest + 1,
+                    Some(longest) => longest.saturating_add(1),
                     None => 0,
                 };
                 // The offer to the parents, one more, must fit below the unknown mark too.
-                if remoteness + 1 >= C::UNKNOWN {
+                if remoteness.saturating_add(1) >= C::UNKNOWN {
                     self.overflowed.store(true, Ordering::Relaxed);
                     return;
                 }

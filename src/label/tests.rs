@@ -353,8 +353,8 @@ fn check_remoteness(spec: &str, convention: Convention, domain: Domain) {
     let narrow = label_remoteness_narrow(&game, &ranker)
         .unwrap()
         .expect("small domains are labelled in bytes");
-    let wide: Vec<u8> = retrograde.values().iter().map(|&r| r as u8).collect();
-    assert_eq!(narrow, wide, "{spec} {convention} in bytes");
+    let narrow: Vec<u32> = narrow.into_iter().map(u32::from).collect();
+    assert_eq!(narrow, retrograde.values(), "{spec} {convention} in bytes");
 }
 
 #[test]
@@ -430,13 +430,13 @@ fn remoteness_does_not_depend_on_threads() {
         let wide = run(1);
         assert_eq!(wide, run(3), "{spec}");
         // In byte cells too, through the plan that the search's endgame tables use.
-        let wide: Vec<u8> = wide.values().iter().map(|&r| r as u8).collect();
         for threads in [1, 3] {
             let plan = Plan::new(&game, domain, None, Some(threads))
                 .unwrap()
                 .with_remoteness();
-            let narrow = plan.run_narrow_remoteness().unwrap();
-            assert_eq!(narrow.as_ref(), Some(&wide), "{spec} on {threads} threads");
+            let narrow = plan.run_narrow_remoteness().unwrap().expect("fits a byte");
+            let narrow: Vec<u32> = narrow.into_iter().map(u32::from).collect();
+            assert_eq!(narrow, wide.values(), "{spec} on {threads} threads");
         }
     }
 }
@@ -474,10 +474,21 @@ fn remoteness_too_large_for_a_byte_is_refused() {
             n as u64
         );
     }
-    // A plan without remotenesses has no labels in bytes.
-    let outcomes_only =
-        Plan::new(&game, Domain::Heaps { heaps: 1, max: 20 }, None, Some(1)).unwrap();
+    // A plan without remotenesses has no labels in bytes, nor one that labels into a
+    // work directory or with the plain labeller.
+    let small = Domain::Heaps { heaps: 1, max: 20 };
+    let outcomes_only = Plan::new(&game, small, None, Some(1)).unwrap();
     assert_eq!(outcomes_only.run_narrow_remoteness().unwrap(), None);
+    let dir = tempfile::tempdir().unwrap();
+    let stored = Plan::new(&game, small, None, Some(1))
+        .unwrap()
+        .with_remoteness()
+        .with_work_dir(work::WorkDir::beside(&dir.path().join("t.table")));
+    assert_eq!(stored.run_narrow_remoteness().unwrap(), None);
+    let plain = Plan::new(&game, small, Some(Strategy::Plain), Some(1))
+        .unwrap()
+        .with_remoteness();
+    assert_eq!(plain.run_narrow_remoteness().unwrap(), None);
 }
 
 mod random_remoteness {

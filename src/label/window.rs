@@ -81,7 +81,8 @@ impl Atom for AtomicU8 {
 
 /// A slot the remoteness labeller reads, sets and offers smaller values to.
 pub(crate) trait RemotenessCell: Atom {
-    /// What a slot no offer has reached holds; every remoteness stored is below it.
+    /// What a slot no offer has reached holds ([`UNKNOWN`] in four bytes, 255 in one);
+    /// every remoteness stored is below it.
     const UNKNOWN: u32;
     /// The slot's remoteness ([`RemotenessCell::UNKNOWN`] when none yet).
     fn remoteness(&self) -> u32;

@@ -286,9 +286,10 @@ impl RemotenessSolver {
             return false;
         }
         if self.shared.is_none() {
-            // The shared table is allocated whole (and zeroed) at once, unlike the
-            // threads' own tables, which grow as they fill: it gets no more than a short
-            // search is likely to use, and its full share once the search runs long.
+            // The shared table is allocated whole at once (zeroed, its pages mapped as
+            // they are first touched), unlike the threads' own tables, which grow as they
+            // fill: it gets no more than a short search is likely to use, and its full
+            // share once the search runs long.
             let bytes = self.config.hash_bytes.min(SHARED_MAX_BYTES);
             let shared = Arc::new(SharedTable::with_bytes(bytes, self.threads));
             self.engine.join(Arc::clone(&shared), 0, None);
@@ -317,7 +318,9 @@ impl RemotenessSolver {
 
     /// Gives the table the threads share as much memory as each thread's own, for a
     /// search that has run long (see [`LONG_NODES`]). It starts at most
-    /// [`SHARED_MAX_BYTES`], because it is allocated whole; a long search publishes far
+    /// [`SHARED_MAX_BYTES`], because it is allocated whole and each of its pages costs
+    /// when first touched (a search of tens of thousands of nodes touches them all);
+    /// a long search publishes far
     /// more than that holds, and the threads then search again what another proved
     /// (the remoteness of Dawson's Kayles 20 23 26 28 on two threads: 23 to 29 s with
     /// the small table, 13 to 16 s widened; one thread took 14 s in the same run). The

@@ -28,42 +28,29 @@ const BUSY_SLOTS: usize = 1 << 14;
 /// Bits of each thread's filter per slot of the table.
 const FILTER_BITS_PER_SLOT: usize = 2;
 
-/// Words that start at zero, their atomic counterpart.
-trait Zeroed: Sized {
-    /// The plain word, of the same size, alignment and bit validity.
-    type Plain: Copy;
-    const ZERO: Self::Plain;
+/// `n` atomic words (or arrays of them), all zero, allocated zeroed rather than written:
+/// the system maps a large zeroed allocation to pages it zeroes on first touch, so the
+/// threads pay for the pages they use, while they search, instead of the main thread
+/// for all of them before the search starts (misère Kayles 10..14 on two threads:
+/// 4.5 ms for the table, whose first touches cost about 6 µs a page on these virtual
+/// machines).
+fn zeroed<T: AllZeroValid>(n: usize) -> Vec<T> {
+    let slots = Box::<[T]>::new_zeroed_slice(n);
+    // SAFETY: every bit pattern of zeros is a valid `T` (see `AllZeroValid`).
+    unsafe { slots.assume_init() }.into_vec()
 }
 
-impl Zeroed for AtomicU64 {
-    type Plain = u64;
-    const ZERO: u64 = 0;
-}
+/// Types for which all-zero bytes are a valid value.
+///
+/// # Safety
+/// Implement only for types whose every all-zero bit pattern is a valid value.
+unsafe trait AllZeroValid {}
 
-impl Zeroed for [AtomicU64; 3] {
-    type Plain = [u64; 3];
-    const ZERO: [u64; 3] = [0; 3];
-}
-
-/// `n` atomic words, all zero, allocated zeroed rather than written: the system maps a
-/// large zeroed allocation to pages it zeroes on first touch, so the threads pay for
-/// the pages they use, while they search, instead of the main thread for all of them
-/// before the search starts (misère Kayles 10..14 on two threads: 4.5 ms for the
-/// table, whose first touches cost about 6 µs a page on these virtual machines).
-fn zeroed<T: Zeroed>(n: usize) -> Vec<T> {
-    let mut plain = std::mem::ManuallyDrop::new(vec![T::ZERO; n]);
-    // SAFETY: `AtomicU64` has the same size, alignment and bit validity as `u64` (its
-    // documentation guarantees it), and so arrays of them as arrays of `u64`: the
-    // buffer, its length and its capacity describe a valid `Vec<T>`, which takes over
-    // the allocation the `ManuallyDrop` gave up.
-    unsafe {
-        Vec::from_raw_parts(
-            plain.as_mut_ptr().cast::<T>(),
-            plain.len(),
-            plain.capacity(),
-        )
-    }
-}
+// SAFETY: `AtomicU64` has the bit validity of `u64` (its documentation says so), for
+// which zero is valid; an array of them is zero wherever each element is.
+unsafe impl AllZeroValid for AtomicU64 {}
+// SAFETY: as above, element by element.
+unsafe impl AllZeroValid for [AtomicU64; 3] {}
 
 /// What the shared table holds of one position (as a thread's own table does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
