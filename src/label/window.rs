@@ -81,28 +81,27 @@ impl Atom for AtomicU8 {
 
 /// A slot the remoteness labeller reads, sets and offers smaller values to.
 pub(crate) trait RemotenessCell: Atom {
-    /// What a slot no offer has reached holds ([`UNKNOWN`] in four bytes, 255 in one);
-    /// every remoteness stored is below it.
+    /// What a slot no offer has reached holds ([`UNKNOWN`] in four bytes, 255 in one,
+    /// as [`Atom::fresh`] makes it); every remoteness stored is below it.
     const UNKNOWN: u32;
-    /// The slot's remoteness ([`RemotenessCell::UNKNOWN`] when none yet).
-    fn remoteness(&self) -> u32;
-    /// Sets the slot's remoteness (below [`RemotenessCell::UNKNOWN`]).
-    fn set_remoteness(&self, remoteness: u32);
     /// Lowers the slot's remoteness to `offer` (below [`RemotenessCell::UNKNOWN`]) when
     /// that is smaller.
     fn offer(&self, offer: u32);
+    /// The slot's remoteness ([`RemotenessCell::UNKNOWN`] when none yet).
+    #[inline]
+    fn remoteness(&self) -> u32 {
+        self.get() as u32
+    }
+    /// Sets the slot's remoteness (below [`RemotenessCell::UNKNOWN`]).
+    #[inline]
+    fn set_remoteness(&self, remoteness: u32) {
+        debug_assert!(remoteness < Self::UNKNOWN);
+        self.put(u64::from(remoteness))
+    }
 }
 
 impl RemotenessCell for AtomicU32 {
     const UNKNOWN: u32 = UNKNOWN;
-    #[inline]
-    fn remoteness(&self) -> u32 {
-        self.load(Ordering::Relaxed)
-    }
-    #[inline]
-    fn set_remoteness(&self, remoteness: u32) {
-        self.store(remoteness, Ordering::Relaxed)
-    }
     #[inline]
     fn offer(&self, offer: u32) {
         // Most slots already hold a smaller offer: read before paying for the atomic
@@ -115,15 +114,6 @@ impl RemotenessCell for AtomicU32 {
 
 impl RemotenessCell for AtomicU8 {
     const UNKNOWN: u32 = u8::MAX as u32;
-    #[inline]
-    fn remoteness(&self) -> u32 {
-        u32::from(self.load(Ordering::Relaxed))
-    }
-    #[inline]
-    fn set_remoteness(&self, remoteness: u32) {
-        debug_assert!(remoteness < Self::UNKNOWN);
-        self.store(remoteness as u8, Ordering::Relaxed)
-    }
     #[inline]
     fn offer(&self, offer: u32) {
         debug_assert!(offer < Self::UNKNOWN);

@@ -319,12 +319,12 @@ impl RemotenessSolver {
     /// Gives the table the threads share as much memory as each thread's own, for a
     /// search that has run long (see [`LONG_NODES`]). It starts at most
     /// [`SHARED_MAX_BYTES`], because it is allocated whole and each of its pages costs
-    /// when first touched (a search of tens of thousands of nodes touches them all);
-    /// a long search publishes far
-    /// more than that holds, and the threads then search again what another proved
-    /// (the remoteness of Dawson's Kayles 20 23 26 28 on two threads: 23 to 29 s with
-    /// the small table, 13 to 16 s widened; one thread took 14 s in the same run). The
-    /// entries of the small table are dropped: every thread still holds its own.
+    /// when first touched (a search of tens of thousands of nodes touches them all); a
+    /// long search publishes far more than that holds, and the threads then search
+    /// again what another proved (the remoteness of Dawson's Kayles 20 23 26 28 on two
+    /// threads: 23 to 29 s with the small table, 13 to 16 s widened; one thread took
+    /// 14 s in the same run). The entries of the small table are dropped: every thread
+    /// still holds its own.
     fn widen_shared_table(&mut self) {
         if self.shared.is_none() || self.shared_is_wide() {
             return;
