@@ -117,7 +117,8 @@
 //!   memoised baselines), `remote/` (the remoteness search: `engine.rs`, `table.rs`,
 //!   `score.rs`, `proof.rs`, `windows.rs` (the [`search::Algorithm`]s), `split.rs`
 //!   (threads splitting the tree by siblings where theory classifies the moves),
-//!   `parallel.rs` and `shared.rs` (threads sharing a lockless table)).
+//!   `parallel.rs` and `shared.rs` (threads sharing one lockless table), `tables.rs`
+//!   (an engine's table: its own alone, the shared one with other threads)).
 //! - `label/`: `plan.rs` (strategy and memory before anything is allocated), tier
 //!   labellers `forward.rs`, `backward.rs`, `remoteness.rs`, `plain.rs`, their order in
 //!   `tiers.rs`, `drive.rs` over the `window.rs` of tiers moves reach, `work/` (the

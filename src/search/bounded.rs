@@ -92,7 +92,7 @@ impl Filter {
 }
 
 /// Bits of each filter of a table sized for `entries` entries.
-fn filter_bits(entries: usize) -> usize {
+pub(crate) fn filter_bits(entries: usize) -> usize {
     (entries * FILTER_BITS_PER_ENTRY)
         .next_power_of_two()
         .max(FILTER_MIN_BITS)
@@ -119,7 +119,7 @@ type Tags = [u8; WAYS];
 /// The tag of `key`: the high bit set, and seven bits of the key's check word (the
 /// bucket comes from its digest).
 #[inline]
-fn tag_of(key: Key) -> u8 {
+pub(crate) fn tag_of(key: Key) -> u8 {
     0x80 | (key.check() >> 57) as u8
 }
 
@@ -229,22 +229,9 @@ impl<E: Slot> BoundedTable<E> {
         );
         self.size_filters(count * WAYS);
         self.len = 0;
-        match old {
-            Store::Growing(map) => {
-                for (key, entry) in map {
-                    self.insert_fixed(key, entry);
-                }
-            }
-            Store::Fixed { buckets, tags } => {
-                for (bucket, tags) in buckets.iter().zip(&tags) {
-                    for (&(key, entry), &tag) in bucket.0.iter().zip(tags) {
-                        if tag != 0 {
-                            self.insert_fixed(key, entry);
-                        }
-                    }
-                }
-            }
-        }
+        each_entry(&old, |key, entry| {
+            self.insert_fixed(key, entry);
+        });
     }
 
     /// The bucket of `key` among `count`: the key's mixed low word scaled to the count.
@@ -385,28 +372,19 @@ impl<E: Slot> BoundedTable<E> {
         for filter in &mut self.filters {
             filter.bits.fill(0);
         }
-        match &self.store {
-            Store::Growing(map) => {
-                for (&key, entry) in map {
-                    mark(&mut self.filters, key, entry.marks());
-                }
-            }
-            Store::Fixed { buckets, tags } => {
-                for (bucket, tags) in buckets.iter().zip(tags) {
-                    for (&(key, entry), &tag) in bucket.0.iter().zip(tags) {
-                        if tag != 0 {
-                            mark(&mut self.filters, key, entry.marks());
-                        }
-                    }
-                }
-            }
-        }
+        let filters = &mut self.filters;
+        each_entry(&self.store, |key, entry| mark(filters, key, entry.marks()));
         self.stale_marks = 0;
     }
 
     /// Number of stored positions.
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Calls `visit` with every stored key and entry (to move them into another table).
+    pub fn for_each(&self, visit: impl FnMut(Key, E)) {
+        each_entry(&self.store, visit);
     }
 
     /// Most positions the table will hold: what its bound has room for.
@@ -457,6 +435,22 @@ pub const OVERFLOW_DIVISOR: u64 = 2;
 #[inline]
 pub fn overflowing(evictions: u64, entries: u64) -> bool {
     evictions > 0 && evictions.saturating_mul(OVERFLOW_DIVISOR) >= entries
+}
+
+/// Calls `visit` with every key and entry `store` holds.
+fn each_entry<E: Slot>(store: &Store<E>, mut visit: impl FnMut(Key, E)) {
+    match store {
+        Store::Growing(map) => map.iter().for_each(|(&key, &entry)| visit(key, entry)),
+        Store::Fixed { buckets, tags } => {
+            for (bucket, tags) in buckets.iter().zip(tags) {
+                for (&(key, entry), &tag) in bucket.0.iter().zip(tags) {
+                    if tag != 0 {
+                        visit(key, entry);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Sets the filter bits `marks` calls for.

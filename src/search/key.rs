@@ -102,6 +102,21 @@ impl Key {
     pub fn check(self) -> u64 {
         self.hi ^ self.lo.rotate_left(29)
     }
+
+    /// The key's two words, for a table that stores them in words of its own.
+    #[inline]
+    pub fn words(self) -> [u64; 2] {
+        [self.lo, self.hi]
+    }
+
+    /// The key whose [`Key::words`] are `words`.
+    #[inline]
+    pub fn of_words(words: [u64; 2]) -> Self {
+        Key {
+            lo: words[0],
+            hi: words[1],
+        }
+    }
 }
 
 /// A hasher that passes a [`Key`]'s already-mixed word straight through.

@@ -20,8 +20,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::score::{self, lift_alpha, lift_beta, shrink, Score, MAX, MIN};
-use super::shared::{Shared, SharedTable};
-use super::table::BoundTable;
+use super::shared::SharedTable;
+use super::table::{BoundTable, Entry};
+use super::tables::Tables;
 use super::RemotenessStats;
 use crate::game::{Game, Heap, Position};
 use crate::search::endgame::Endgame;
@@ -170,7 +171,7 @@ pub(super) struct Engine {
     game: Game,
     config: SearchConfig,
     negascout: bool,
-    table: BoundTable,
+    table: Tables,
     ordering: MoveOrdering,
     guide: Option<NimGuide>,
     /// The guide's guesses are exact outcomes (normal play; misère Nim's rule).
@@ -184,13 +185,9 @@ pub(super) struct Engine {
     endgame_total: u64,
     /// Positions expanded by their number of tokens (the last slot: that many or more).
     tiers: Vec<u64>,
-    /// The table the threads of a parallel search share, where there are several.
-    shared: Option<Arc<SharedTable>>,
     /// Set when this thread's search is no longer wanted (a helper's, once the main
     /// thread has its answer).
     stop: Option<Arc<AtomicBool>>,
-    /// This thread's number among those sharing the table (0: the main thread).
-    thread: usize,
 
     /// Key codes of heap sizes below its length (zero for dead heaps).
     codes: Vec<Key>,
@@ -222,16 +219,14 @@ impl Engine {
             game,
             config,
             negascout,
-            table: BoundTable::with_bytes(config.hash_bytes),
+            table: Tables::Own(BoundTable::with_bytes(config.hash_bytes)),
             ordering: MoveOrdering::new(config.history, false),
             outcomes: None,
             rest: Vec::new(),
             endgame: None,
             endgame_total: 0,
             tiers: vec![0; TIER_SLOTS],
-            shared: None,
             stop: None,
-            thread: 0,
             codes: Vec::new(),
             stats: RemotenessStats::default(),
             heaps: Vec::new(),
@@ -258,31 +253,30 @@ impl Engine {
         &self.tiers
     }
 
-    /// Makes this engine one thread of a parallel search: it consults and publishes to
-    /// `shared`, leaves for later the moves another thread is searching, and gives up
-    /// once `stop` is set.
-    pub(super) fn join(
-        &mut self,
-        shared: Arc<SharedTable>,
-        thread: usize,
-        stop: Option<Arc<AtomicBool>>,
-    ) {
-        self.shared = Some(shared);
-        self.thread = thread;
+    /// Makes this engine one thread of a parallel search: it keeps its bounds in
+    /// `shared` (taking along what its own table holds), leaves for later the moves
+    /// another thread is searching, and gives up once `stop` is set.
+    pub(super) fn join(&mut self, shared: Arc<SharedTable>, stop: Option<Arc<AtomicBool>>) {
+        self.table.share(shared);
         self.stop = stop;
     }
 
-    /// Leaves the table the threads shared and searches alone from now on, its own
-    /// table allowed to grow to `hash_bytes`.
-    pub(super) fn go_alone(&mut self, hash_bytes: usize) {
-        self.shared = None;
-        self.stop = None;
-        self.table.raise_bound(hash_bytes);
+    /// Keeps its bounds in `shared` from now on, a larger table the caller moved the
+    /// entries of the one it shared before into (`filled` of them counted as this
+    /// thread's).
+    pub(super) fn move_table(&mut self, shared: Arc<SharedTable>, filled: u64) {
+        self.table.move_to(shared, filled);
     }
 
-    /// The window `(alpha, beta)` narrowed by what the tables know of `key`, with the
-    /// move they suggest; `Err` with the score when they decide the window. The
-    /// shared table is asked only where this thread's own does not decide.
+    /// Leaves the table the threads shared and searches alone from now on, in a table
+    /// of its own within `hash_bytes` that takes along what the shared one holds.
+    pub(super) fn go_alone(&mut self, hash_bytes: usize) {
+        self.stop = None;
+        self.table.go_alone(hash_bytes);
+    }
+
+    /// The window `(alpha, beta)` narrowed by what the table knows of `key`, with the
+    /// move it suggests; `Err` with the score when it decides the window.
     #[inline]
     fn consult(
         &mut self,
@@ -290,39 +284,18 @@ impl Engine {
         alpha: Score,
         beta: Score,
     ) -> Result<(Score, Score, u32), Score> {
-        let (mut lower, mut upper, mut hint) = match self.table.get(key) {
-            Some(entry) => {
-                if let Some(known) = decide(entry.lower, entry.upper, alpha, beta) {
-                    self.stats.table_hits += 1;
-                    return Err(known);
-                }
-                (entry.lower, entry.upper, entry.best)
-            }
-            None if self.shared.is_none() => return Ok((alpha, beta, 0)),
-            None => (MIN, MAX, 0),
+        let Some(entry) = self.table.get(key) else {
+            return Ok((alpha, beta, 0));
         };
-        let thread = self.thread;
-        let shared = self
-            .shared
-            .as_ref()
-            .filter(|shared| shared.published_by_others(thread, key));
-        if let Some(shared) = shared.and_then(|shared| shared.get(key)) {
-            lower = lower.max(shared.lower);
-            upper = upper.min(shared.upper);
-            if hint == 0 {
-                hint = shared.best;
-            }
-            // Kept in this thread's own table too, where enhanced transposition
-            // cut-offs see it.
-            let work = u64::from(shared.work);
-            self.table
-                .insert(key, shared.lower, shared.upper, shared.best, work);
-            if let Some(known) = decide(lower, upper, alpha, beta) {
+        if let Some(known) = decide(entry.lower, entry.upper, alpha, beta) {
+            if self.table.is_shared() {
                 self.stats.shared_hits += 1;
-                return Err(known);
+            } else {
+                self.stats.table_hits += 1;
             }
+            return Err(known);
         }
-        Ok((alpha.max(lower), beta.min(upper), hint))
+        Ok((alpha.max(entry.lower), beta.min(entry.upper), entry.best))
     }
 
     /// Looks positions up in `endgame` instead of searching them.
@@ -387,7 +360,7 @@ impl Engine {
 
     pub(super) fn stats(&self) -> RemotenessStats {
         RemotenessStats {
-            table_entries: self.table.len() as u64,
+            table_entries: self.table.len(),
             evictions: self.table.evictions(),
             ..self.stats
         }
@@ -564,7 +537,7 @@ impl Engine {
     ) {
         let at = self.moves.len() as u32;
         let claimed = self.frames.len() < CLAIM_MAX_PLY
-            && self.shared.as_ref().is_some_and(|shared| shared.claim(key));
+            && self.table.shared().is_some_and(|shared| shared.claim(key));
         self.frames.push(Frame {
             key,
             heaps_start: heaps_start as u32,
@@ -599,7 +572,7 @@ impl Engine {
                 // Frames store their bounds only when concluded, so dropping the open
                 // ones leaves nothing unproved in the table.
                 self.aborted = true;
-                if let Some(shared) = &self.shared {
+                if let Some(shared) = self.table.shared() {
                     for frame in self.frames.iter().filter(|frame| frame.claimed) {
                         shared.release(frame.key);
                     }
@@ -627,27 +600,10 @@ impl Engine {
                     Bound::Upper => (MIN, decided.score),
                 };
                 let work = self.stats.nodes - frame.nodes_at_entry + 1;
-                let merged = self
-                    .table
-                    .insert(frame.key, lower, upper, decided.best_move, work);
-                if let Some(shared) = &self.shared {
-                    // What this thread knows now, its earlier bounds merged in. Every
-                    // subtree is published, however small: since the threads split the
-                    // tree by siblings (`split.rs`), a helper scoring a younger sibling
-                    // meets many small positions another thread has settled, and on
-                    // the remoteness suite with two threads the nodes expanded in all
-                    // fell from about 1.5 to 1.1 times one thread's when subtrees below
-                    // 8 nodes were published too.
-                    let entry = Shared {
-                        lower: merged.lower,
-                        upper: merged.upper,
-                        best: merged.best,
-                        work: work.min(u64::from(u32::MAX)) as u32,
-                    };
-                    shared.publish(self.thread, frame.key, entry);
-                }
+                self.table
+                    .insert(frame.key, Entry::new(lower, upper, decided.best_move, work));
                 if frame.claimed {
-                    if let Some(shared) = &self.shared {
+                    if let Some(shared) = self.table.shared() {
                         shared.release(frame.key);
                     }
                 }
@@ -764,7 +720,7 @@ impl Engine {
     /// The first move of every frame is searched whatever, as in ABDADA.
     #[inline]
     fn defer(&mut self, index: usize, end: usize) -> bool {
-        let Some(shared) = &self.shared else {
+        let Some(shared) = self.table.shared() else {
             return false;
         };
         // The child would be pushed at ply `frames.len()`: too deep to be claimed, so

@@ -9,7 +9,9 @@
 //! move ordering against the proof tree. [`RemotenessSolver`] drives the engine with
 //! one of four windowed [`Algorithm`]s, all exact; they differ only in work. On several
 //! threads, `split.rs` hands out siblings where theory classifies the moves and
-//! `parallel.rs` runs the threads together elsewhere, sharing `shared.rs`'s table.
+//! `parallel.rs` runs the threads together elsewhere. Each engine keeps its bounds in
+//! `tables.rs`: a table of its own while it searches alone, `shared.rs`'s one table
+//! while it searches with others.
 
 mod engine;
 mod parallel;
@@ -18,6 +20,7 @@ pub(crate) mod score;
 mod shared;
 mod split;
 mod table;
+mod tables;
 mod windows;
 
 use std::fmt;
@@ -30,7 +33,7 @@ use serde::Serialize;
 use self::engine::Engine;
 use self::parallel::sum_stats;
 use self::score::{lift_alpha, lift_beta, unshrink, Score};
-use self::shared::SharedTable;
+use self::shared::{Placed, SharedTable};
 use crate::error::{Error, Result};
 use crate::game::{Game, Position};
 use crate::search::bounded::overflowing;
@@ -162,6 +165,10 @@ const LONG_NODES: u64 = 1 << 20;
 const LONG_GROWTH: u64 = 2;
 /// Most bytes the table shared by the threads of a parallel search takes at first.
 const SHARED_MAX_BYTES: usize = 8 << 20;
+/// Fewest main-thread nodes between two checks of whether the shared table should grow.
+const FILL_NODES_MIN: usize = 1 << 12;
+/// The share of its slots in use at which a shared table that may still grow doubles.
+const HALF: f64 = 0.5;
 
 /// The remoteness solver for one game; keep it to reuse its table across positions.
 pub struct RemotenessSolver {
@@ -190,6 +197,9 @@ pub struct RemotenessSolver {
     /// Main-thread nodes after which a parallel search is long ([`LONG_NODES`]; tests
     /// shorten it).
     long_nodes: u64,
+    /// Most bytes the shared table takes at first ([`SHARED_MAX_BYTES`]; tests shorten
+    /// it).
+    shared_start_bytes: usize,
     /// The memory bound of all the tables together, as given.
     hash_bytes: usize,
     /// What the helpers did before the search went on alone.
@@ -233,9 +243,10 @@ fn run_threads<R>(
 
 impl RemotenessSolver {
     /// A solver for `game` on `config.threads` threads; `config.hash_bytes` bounds its
-    /// tables (with several threads, each thread's own and the shared one get an
-    /// equal share). The further threads start with the first search that may use them
-    /// (see [`RemotenessSolver::set_parallel`]).
+    /// tables (with several threads, split in one share more than there are threads:
+    /// the main thread's own table, for the short searches before the threads start,
+    /// gets one, the table they share the others). The further threads start with the
+    /// first search that may use them (see [`RemotenessSolver::set_parallel`]).
     pub fn new(game: &Game, config: SearchConfig, algorithm: Algorithm) -> Self {
         let threads = config.threads.max(1);
         let hash_bytes = config.hash_bytes;
@@ -261,6 +272,7 @@ impl RemotenessSolver {
             endgame: None,
             algorithm,
             long_nodes: LONG_NODES,
+            shared_start_bytes: SHARED_MAX_BYTES,
             hash_bytes,
             retired: None,
         }
@@ -287,16 +299,16 @@ impl RemotenessSolver {
         }
         if self.shared.is_none() {
             // The shared table is allocated whole at once (zeroed, its pages mapped as
-            // they are first touched), unlike the threads' own tables, which grow as they
-            // fill: it gets no more than a short search is likely to use, and its full
-            // share once the search runs long.
-            let bytes = self.config.hash_bytes.min(SHARED_MAX_BYTES);
-            let shared = Arc::new(SharedTable::with_bytes(bytes, self.threads));
-            self.engine.join(Arc::clone(&shared), 0, None);
+            // they are first touched), unlike a table of one's own, which grows as it
+            // fills: it gets no more than a short search is likely to use, and the
+            // threads' shares once the search runs long.
+            let bytes = self.config.hash_bytes.min(self.shared_start_bytes);
+            let shared = Arc::new(SharedTable::with_bytes(bytes));
+            self.engine.join(Arc::clone(&shared), None);
             let negascout = self.algorithm == Algorithm::NegaScout;
-            for thread in 1..self.threads {
+            for _ in 1..self.threads {
                 let mut helper = Engine::new(&self.game, self.config, negascout);
-                helper.join(Arc::clone(&shared), thread, Some(Arc::clone(&self.stop)));
+                helper.join(Arc::clone(&shared), Some(Arc::clone(&self.stop)));
                 if let Some(outcomes) = &self.outcomes {
                     helper.set_outcomes(outcomes.clone());
                 }
@@ -316,39 +328,71 @@ impl RemotenessSolver {
         true
     }
 
-    /// Gives the table the threads share as much memory as each thread's own, for a
-    /// search that has run long (see [`LONG_NODES`]). It starts at most
+    /// Gives the table the threads share every thread's share of the memory bound, for
+    /// a search that has run long (see [`LONG_NODES`]). It starts at most
     /// [`SHARED_MAX_BYTES`], because it is allocated whole and each of its pages costs
     /// when first touched (a search of tens of thousands of nodes touches them all); a
-    /// long search publishes far more than that holds, and the threads then search
-    /// again what another proved (the remoteness of Dawson's Kayles 20 23 26 28 on two
-    /// threads: 23 to 29 s with the small table, 13 to 16 s widened; one thread took
-    /// 14 s in the same run). The entries of the small table are dropped: every thread
-    /// still holds its own.
+    /// long search proves far more than that holds, and the threads then search again
+    /// what another proved (the remoteness of Dawson's Kayles 20 23 26 28 on two
+    /// threads, when each also kept a table of its own: 23 to 29 s with the small
+    /// shared table, 13 to 16 s widened; one thread took 14 s in the same run). The
+    /// small table's entries move into the large one while the threads wait.
     fn widen_shared_table(&mut self) {
-        if self.shared.is_none() || self.shared_is_wide() {
+        self.grow_shared_table(usize::MAX);
+    }
+
+    /// Moves the shared table's entries into a new one of at most `bytes`, within what
+    /// the threads' shares leave beside the old one while they move (the helpers are
+    /// idle between stretches).
+    fn grow_shared_table(&mut self, bytes: usize) {
+        let Some(old) = self.shared.take() else {
             return;
-        }
-        let shared = Arc::new(SharedTable::with_bytes(
-            self.config.hash_bytes,
-            self.threads,
-        ));
-        self.engine.join(Arc::clone(&shared), 0, None);
-        for (thread, helper) in self.helpers.iter_mut().enumerate() {
-            helper.join(
-                Arc::clone(&shared),
-                thread + 1,
-                Some(Arc::clone(&self.stop)),
-            );
+        };
+        let bytes = bytes.min(self.shared_share().saturating_sub(old.allocated_bytes()));
+        let shared = Arc::new(SharedTable::with_bytes(bytes));
+        let mut filled = 0;
+        old.for_each(|key, entry| {
+            if shared.insert(key, entry).1 == Placed::Filled {
+                filled += 1;
+            }
+        });
+        self.engine.move_table(Arc::clone(&shared), filled);
+        for helper in &mut self.helpers {
+            helper.move_table(Arc::clone(&shared), 0);
         }
         self.shared = Some(shared);
     }
 
-    /// True when the shared table has its full share of memory (or there is none).
+    /// Bytes the table the threads share may take in all: every thread's share.
+    fn shared_share(&self) -> usize {
+        self.config.hash_bytes.saturating_mul(self.threads)
+    }
+
+    /// True when the shared table has at least half the threads' shares (so it cannot
+    /// double), or there is none.
     fn shared_is_wide(&self) -> bool {
         self.shared
             .as_ref()
-            .is_none_or(|shared| shared.allocated_bytes() >= self.config.hash_bytes / 2)
+            .is_none_or(|shared| shared.allocated_bytes().saturating_mul(2) >= self.shared_share())
+    }
+
+    /// True when the shared table is not wide and half its slots hold entries: it
+    /// should double before the threads go on.
+    pub(super) fn shared_should_grow(&self) -> bool {
+        !self.shared_is_wide() && self.shared.as_ref().is_some_and(|s| s.fill() >= HALF)
+    }
+
+    /// Doubles the shared table (within the threads' shares).
+    pub(super) fn double_shared_table(&mut self) {
+        let bytes = self.shared.as_ref().map_or(0, |s| s.doubled_bytes());
+        self.grow_shared_table(bytes);
+    }
+
+    /// Main-thread nodes in which the threads could fill half the shared table (each
+    /// node stores one entry at most): how often a search checks whether it should grow.
+    fn fill_nodes(&self) -> u64 {
+        let capacity = self.shared.as_ref().map_or(0, |shared| shared.capacity());
+        (capacity / (2 * self.threads)).max(FILL_NODES_MIN) as u64
     }
 
     /// Orders moves and narrows windows by the exact outcomes of a misère quotient of
@@ -475,26 +519,37 @@ impl RemotenessSolver {
         }
     }
 
-    /// [`RemotenessSolver::score_split`] in stretches of the main thread's nodes, the
-    /// first [`LONG_NODES`], each [`LONG_GROWTH`] times the one before (a node limit set
-    /// before still stands). After the first, the shared table gets its full share of
-    /// memory; after any, once the threads' own tables have had to replace a share of
-    /// what they hold (see [`overflowing`]), the main thread goes on alone with
-    /// all the memory.
+    /// [`RemotenessSolver::score_split`] in stretches of the main thread's nodes (a
+    /// node limit set before still stands), the table the threads share growing as a
+    /// map of one's own would:
+    /// - while it is small, a stretch ends once the threads could have filled half of
+    ///   it, and a table half full doubles (so a search of a few hundred thousand
+    ///   nodes is not starved in the first table, nor a short one made to touch the
+    ///   pages of a large one);
+    /// - after [`LONG_NODES`] it gets the threads' whole shares;
+    /// - from then on the stretches grow [`LONG_GROWTH`] times each, and after any in
+    ///   which the table has had to replace a share of what it holds (see
+    ///   [`overflowing`]), the main thread goes on alone with all the memory.
     ///
-    /// The threads split the memory bound as they split the work, and a search whose
-    /// tables overflow grows far faster than its nodes shrink: the remoteness of
-    /// Grundy's game 85 took 14 s on one thread in 256 MiB, over 100 s on two threads
-    /// sharing it, and 10 s on two threads with 768 MiB. Where memory, not the cores,
-    /// limits the search, one thread with all of it is the faster.
+    /// A search whose tables overflow grows far faster than its nodes shrink: the
+    /// remoteness of Grundy's game 85 took 14 s on one thread in 256 MiB, over 100 s
+    /// on two threads splitting it between tables of their own, and 10 s on two
+    /// threads with 768 MiB. Where memory, not the cores, limits the search, one thread
+    /// with all of it is the faster.
     ///
     /// A stretch that ends early drops only its open frames: what it proved stays in
-    /// the tables, and the next one walks back down through it.
+    /// the table, and the next one walks back down through it.
     fn score_split_long(&mut self, position: &Position) -> Score {
         let limit = self.engine.limit();
         let mut stretch = self.long_nodes;
+        let long_at = self.engine.stats().nodes.saturating_add(stretch);
         loop {
-            let end = self.engine.stats().nodes.saturating_add(stretch);
+            let now = self.engine.stats().nodes;
+            let end = if self.shared_is_wide() {
+                now.saturating_add(stretch)
+            } else {
+                long_at.min(now.saturating_add(self.fill_nodes()))
+            };
             if end >= limit {
                 return self.score_split(position);
             }
@@ -505,18 +560,26 @@ impl RemotenessSolver {
             if !long {
                 return score;
             }
+            if !self.shared_is_wide() {
+                if self.engine.stats().nodes >= long_at {
+                    self.widen_shared_table();
+                    stretch = stretch.saturating_mul(LONG_GROWTH);
+                } else if self.shared_should_grow() {
+                    self.double_shared_table();
+                }
+                continue;
+            }
             let stats = self.stats_together();
             if overflowing(stats.evictions, stats.table_entries) {
                 self.go_alone();
                 return windows::score(&mut self.engine, self.algorithm, position);
             }
-            self.widen_shared_table();
             stretch = stretch.saturating_mul(LONG_GROWTH);
         }
     }
 
-    /// Stops the helpers for good (their tables and the shared one freed) and lets
-    /// the main thread's table grow to the whole memory bound.
+    /// Stops the helpers for good and moves what the shared table holds into a table of
+    /// the main thread's own, which may grow to the whole memory bound.
     fn go_alone(&mut self) {
         let retired = self.helpers.iter().map(|helper| helper.stats());
         self.retired = Some(retired.fold(self.retired.unwrap_or_default(), sum_stats));
@@ -604,6 +667,31 @@ mod tests {
             assert_eq!(two.value(&again), solver(1).value(&again));
             assert!(two.helpers.is_empty());
         }
+    }
+
+    /// A shared table that fills doubles as the search goes on, long before the search
+    /// counts as long, for a score and for every move's; answers stay those of one
+    /// thread.
+    #[test]
+    fn a_shared_table_that_fills_doubles() {
+        let position = Position::new(vec![16, 19, 21]);
+        let alone = solver(1).value(&position);
+        let start = 160 << 10;
+        let first = SharedTable::with_bytes(start).capacity();
+        let mut two = solver(2);
+        two.shared_start_bytes = start;
+        assert_eq!(two.value(&position), alone);
+        let grown = two.shared.as_ref().map(|s| s.capacity()).unwrap();
+        assert!(grown > 2 * first, "{grown} slots, from {first}");
+        assert!(!two.shared_is_wide());
+
+        let position = Position::new(vec![12, 15, 17]);
+        let moves = solver(1).moves(&position);
+        let mut two = solver(2);
+        two.shared_start_bytes = start;
+        assert_eq!(two.moves(&position), moves);
+        let grown = two.shared.as_ref().map(|s| s.capacity()).unwrap();
+        assert!(grown > 2 * first, "{grown} slots, from {first}");
     }
 
     /// A parallel search that runs long widens the table the threads share, then goes

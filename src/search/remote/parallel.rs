@@ -3,7 +3,8 @@
 //! For one position's score every thread searches the same position with the full
 //! window and the same move order, as in Weill's ABDADA: a thread leaves for later any
 //! move (but a position's first) that another thread is searching now, so they split
-//! the tree instead of repeating it, and each publishes what it proves. The main
+//! the tree instead of repeating it, and what each proves is in the table at once for
+//! the others (lookups and enhanced transposition cut-offs alike). The main
 //! thread's answer is the answer (exact, so the same for any thread count); the
 //! helpers stop when it has it. For every move's value the children are handed out to
 //! the threads one at a time: each child's score is a search of its own, and they
@@ -18,7 +19,7 @@
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
 use super::score::{Score, MAX, MIN};
-use super::{run_threads, windows, RemotenessSolver, RemotenessStats};
+use super::{run_threads, windows, RemotenessSolver, RemotenessStats, HALF};
 use crate::game::Position;
 
 impl RemotenessSolver {
@@ -54,28 +55,43 @@ impl RemotenessSolver {
         )
     }
 
-    /// The exact score of every one of `positions`, handed out to the threads.
+    /// The exact score of every one of `positions`, handed out to the threads. A thread
+    /// takes no further position once the shared table should grow: when all have
+    /// stopped, it doubles, and they go on with the rest.
     pub(super) fn scores_together(&mut self, positions: &[Position]) -> Vec<Score> {
         let next = AtomicUsize::new(0);
         let scores: Vec<AtomicI32> = positions.iter().map(|_| AtomicI32::new(0)).collect();
-        let RemotenessSolver {
-            engine,
-            helpers,
-            algorithm,
-            stop,
-            pool,
-            ..
-        } = self;
-        let algorithm = *algorithm;
-        let work = |engine: &mut super::engine::Engine| loop {
-            let at = next.fetch_add(1, Ordering::Relaxed);
-            let Some(position) = positions.get(at) else {
-                break;
+        while next.load(Ordering::Relaxed) < positions.len() {
+            if self.shared_should_grow() {
+                self.double_shared_table();
+            }
+            // The table to watch while it may still double.
+            let growing = match self.shared_is_wide() {
+                true => None,
+                false => self.shared.clone(),
             };
-            let score = windows::score(engine, algorithm, position);
-            scores[at].store(score, Ordering::Relaxed);
-        };
-        run_threads(pool.as_ref(), stop, engine, helpers, work, work);
+            let RemotenessSolver {
+                engine,
+                helpers,
+                algorithm,
+                stop,
+                pool,
+                ..
+            } = self;
+            let algorithm = *algorithm;
+            let work = |engine: &mut super::engine::Engine| loop {
+                if growing.as_ref().is_some_and(|shared| shared.fill() >= HALF) {
+                    break;
+                }
+                let at = next.fetch_add(1, Ordering::Relaxed);
+                let Some(position) = positions.get(at) else {
+                    break;
+                };
+                let score = windows::score(engine, algorithm, position);
+                scores[at].store(score, Ordering::Relaxed);
+            };
+            run_threads(pool.as_ref(), stop, engine, helpers, work, work);
+        }
         scores.into_iter().map(AtomicI32::into_inner).collect()
     }
 

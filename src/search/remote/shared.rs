@@ -1,32 +1,49 @@
-//! What the threads of a parallel remoteness search share: the score bounds each
-//! publishes, the positions each is searching now, and a filter per thread of the keys
-//! it published, all read and written without locks.
+//! The one table every thread of a parallel remoteness search keeps its bounds in, and
+//! the positions each is searching now, all read and written without locks.
 //!
-//! Each thread keeps its own bounds table (hashbrown, fast, with the filters that make
-//! enhanced transposition cut-offs cheap) and asks this one only where its own does not
-//! decide a child, and then only when another thread's filter says it may have
-//! published the key: most positions a thread searches no other has touched, and a
-//! cache-resident bit answers that. Publishing writes a thread's own merged entry to
-//! one slot chosen by the key, without reading it first: the newest entry of a key
-//! is its tightest, and a store costs no wait.
+//! Each thread used to keep a table of its own and publish to a second one the others
+//! consulted where their own did not decide: every miss of a thread's own table was then
+//! followed by a second random miss into the shared one, every store by a second store,
+//! and on Dawson's Kayles 20 23 26 the main thread spent 1.44 µs a node on two threads
+//! against 1.16 on one. One table makes that one probe and one store, and a thread's
+//! enhanced transposition cut-offs see what every thread proved.
 //!
-//! Slots are three words written with relaxed atomics, the first the XOR of the key's
-//! check word with the other two (Hyatt and Mann's lockless hashing): a slot torn by
-//! two writers fails the check and reads as empty, so a reader only ever sees bounds
-//! some thread proved for that key.
+//! It is laid out as the bounded core's fixed stage (`bounded.rs`): buckets of
+//! [`WAYS`] slots picked by multiplying the key into the bucket count, a tag byte per
+//! slot read first from a small array, a store replacing the bucket's cheapest entry,
+//! and bit filters in front for the cut-off probes. What makes it safe to share:
+//! - **Slots** are four words written with relaxed atomics, the key's two words each
+//!   XORed with the two words of bounds (Hyatt and Mann's lockless hashing). A slot torn
+//!   by two writers fails the check and reads as empty, so a reader only ever sees
+//!   bounds some thread proved for that key.
+//! - **Merging** reads the slot, tightens, and writes it back; two threads merging at
+//!   once may lose one's tightening, never make a bound wrong (each writes bounds proved
+//!   for the key).
+//! - **Tags and filter bits** are hints: a tag lost to a concurrent write to the same
+//!   bucket hides an entry (as a replacement would), a filter bit lost costs a cut-off,
+//!   a stale one a probe. Neither is written with a locked instruction, which would wait
+//!   for the slot stores before it, which miss the cache, to drain.
+//!
+//! The table never grows while the threads search: the solver moves the entries into a
+//! larger one between stretches of a long search ([`SharedTable::for_each`]).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use super::score::Score;
+use super::table::{Entry, Wanted, LOSSES, UPPERS};
+use crate::search::bounded::{filter_bits, tag_of, Slot, WAYS};
 use crate::search::key::Key;
 
-/// Bytes one slot takes.
-const SLOT_BYTES: usize = 3 * 8;
+/// Bytes one slot takes: the key's two words and the entry's two, a half cache line.
+const SLOT_BYTES: usize = 4 * 8;
+/// Bytes of a bucket's slots and tags.
+const BUCKET_BYTES: usize = WAYS * SLOT_BYTES + WAYS;
 /// Slots of the set of positions some thread is searching (a power of two, small
 /// enough to stay in cache).
 const BUSY_SLOTS: usize = 1 << 14;
-/// Bits of each thread's filter per slot of the table.
-const FILTER_BITS_PER_SLOT: usize = 2;
+/// The ETC filters kept (as the thread's own table keeps them: see `table.rs`).
+const FILTERS: usize = 2;
+/// Buckets whose tags [`SharedTable::fill`] reads, spread over the table.
+const FILL_SAMPLE: usize = 1 << 10;
 
 /// `n` atomic words (or arrays of them), all zero, allocated zeroed rather than written:
 /// the system maps a large zeroed allocation to pages it zeroes on first touch, so the
@@ -46,50 +63,52 @@ fn zeroed<T: AllZeroValid>(n: usize) -> Vec<T> {
 /// Implement only for types whose every all-zero bit pattern is a valid value.
 unsafe trait AllZeroValid {}
 
-// SAFETY: `AtomicU64` has the bit validity of `u64` (its documentation says so), for
-// which zero is valid; an array of them is zero wherever each element is.
+// SAFETY: `AtomicU64` and `AtomicU32` have the bit validity of `u64` and `u32` (their
+// documentation says so), for which zero is valid; an array of them is zero wherever
+// each element is.
 unsafe impl AllZeroValid for AtomicU64 {}
+// SAFETY: as above.
+unsafe impl AllZeroValid for AtomicU32 {}
 // SAFETY: as above, element by element.
-unsafe impl AllZeroValid for [AtomicU64; 3] {}
+unsafe impl AllZeroValid for [AtomicU64; 4] {}
 
-/// What the shared table holds of one position (as a thread's own table does).
+/// What a store did to the table, for the thread's counts of entries and replacements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shared {
-    /// The score is at least this.
-    pub lower: Score,
-    /// The score is at most this.
-    pub upper: Score,
-    /// Generation index of the move that gave the last bound, plus one (0: none).
-    pub best: u32,
-    /// Nodes the search behind the bounds took (saturating).
-    pub work: u32,
+pub enum Placed {
+    /// Merged into the key's entry.
+    Merged,
+    /// Into a free slot.
+    Filled,
+    /// In place of another key's entry.
+    Replaced,
 }
 
-impl Shared {
-    fn words(self) -> (u64, u64) {
-        (
-            u64::from(self.lower as u32) | (u64::from(self.upper as u32) << 32),
-            u64::from(self.best) | (u64::from(self.work) << 32),
-        )
-    }
-
-    fn of_words(bounds: u64, rest: u64) -> Self {
-        Shared {
-            lower: bounds as u32 as Score,
-            upper: (bounds >> 32) as u32 as Score,
-            best: rest as u32,
-            work: (rest >> 32) as u32,
-        }
-    }
+/// An entry as two words.
+fn entry_words(entry: Entry) -> [u64; 2] {
+    [
+        u64::from(entry.lower as u32) | (u64::from(entry.upper as u32) << 32),
+        u64::from(entry.best) | (u64::from(entry.work()) << 32),
+    ]
 }
 
-/// Score bounds shared between threads, in a fixed array of slots.
+/// The entry of two words.
+fn entry_of(words: [u64; 2]) -> Entry {
+    Entry::new(
+        words[0] as u32 as i32,
+        (words[0] >> 32) as u32 as i32,
+        words[1] as u32,
+        words[1] >> 32,
+    )
+}
+
+/// Score bounds of every thread, in a fixed array of buckets.
 pub struct SharedTable {
-    slots: Vec<[AtomicU64; 3]>,
-    /// Slots minus one (their count is a power of two).
-    mask: usize,
-    /// Per thread, a bit per slot-sized share of key digests it published.
-    filters: Vec<Vec<AtomicU64>>,
+    /// `WAYS` slots a bucket: the key's words XORed with the entry's, then the entry's.
+    slots: Vec<[AtomicU64; 4]>,
+    /// A bucket's tags, a byte a slot (0: free; else [`tag_of`] its key).
+    tags: Vec<AtomicU32>,
+    /// Bit filters over key digests ([`LOSSES`], [`UPPERS`]).
+    filters: [Vec<AtomicU64>; FILTERS],
     filter_mask: u64,
     /// Check words of positions a thread is searching now, by digest: another thread
     /// that meets one among the moves it has yet to try leaves it for later (Weill's
@@ -99,80 +118,221 @@ pub struct SharedTable {
 }
 
 impl SharedTable {
-    /// A table of at most `bytes` of slots (at least one), for `threads` threads.
-    pub fn with_bytes(bytes: usize, threads: usize) -> Self {
-        let mut slots = 1usize;
-        while slots * 2 * SLOT_BYTES <= bytes {
-            slots *= 2;
+    /// A table of at most `bytes` (at least one bucket).
+    pub fn with_bytes(bytes: usize) -> Self {
+        let room = bytes.saturating_sub(BUSY_SLOTS * 8);
+        let mut buckets = (room / BUCKET_BYTES).max(1);
+        while buckets > 1 && buckets * BUCKET_BYTES + Self::filter_bytes(buckets) > room {
+            buckets -= buckets / 16 + 1;
         }
-        let bits = (slots * FILTER_BITS_PER_SLOT).max(64);
+        let bits = filter_bits(buckets * WAYS);
         SharedTable {
-            slots: zeroed(slots),
-            mask: slots - 1,
-            filters: (0..threads).map(|_| zeroed(bits / 64)).collect(),
+            slots: zeroed(buckets * WAYS),
+            tags: zeroed(buckets),
+            filters: [zeroed(bits / 64), zeroed(bits / 64)],
             filter_mask: bits as u64 - 1,
             busy: zeroed(BUSY_SLOTS),
         }
     }
 
+    /// Bytes the filters of a table of `buckets` buckets take.
+    fn filter_bytes(buckets: usize) -> usize {
+        FILTERS * filter_bits(buckets * WAYS) / 8
+    }
+
     /// Bytes the table takes.
     pub fn allocated_bytes(&self) -> usize {
         let filters: usize = self.filters.iter().map(|f| f.len() * 8).sum();
-        self.slots.len() * SLOT_BYTES + filters + self.busy.len() * 8
+        self.tags.len() * BUCKET_BYTES + filters + self.busy.len() * 8
     }
 
-    /// The word that identifies `key` in its slot: never zero (an empty slot reads as
-    /// zero).
-    #[inline]
-    fn check(key: Key) -> u64 {
-        key.check() | 1
+    /// Bytes of a table with twice the slots (and the same busy set).
+    pub fn doubled_bytes(&self) -> usize {
+        2 * self.allocated_bytes() - self.busy.len() * 8
     }
 
-    #[inline]
-    fn slot(&self, key: Key) -> &[AtomicU64; 3] {
-        &self.slots[key.digest() as usize & self.mask]
+    /// Most entries the table holds.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
     }
 
-    /// True when some thread but `thread` may have published `key`.
+    /// About what share of the slots hold an entry: the tags of [`FILL_SAMPLE`]
+    /// buckets spread over the table (all of a smaller one), so that threads can tell
+    /// without counting every store in one place.
+    pub fn fill(&self) -> f64 {
+        let buckets = self.tags.len();
+        let sample = buckets.min(FILL_SAMPLE);
+        let used: u32 = (0..sample)
+            .map(|i| {
+                let tags = self.tags[i * buckets / sample].load(Ordering::Relaxed);
+                (0..WAYS)
+                    .map(|way| u32::from((tags >> (8 * way)) as u8 != 0))
+                    .sum::<u32>()
+            })
+            .sum();
+        f64::from(used) / (sample * WAYS) as f64
+    }
+
+    /// The bucket of `key`: its digest scaled to the bucket count (as `bounded.rs`).
     #[inline]
-    pub fn published_by_others(&self, thread: usize, key: Key) -> bool {
-        let bit = key.digest().rotate_right(32) & self.filter_mask;
-        let (word, bit) = ((bit / 64) as usize, 1u64 << (bit % 64));
-        self.filters
-            .iter()
-            .enumerate()
-            .any(|(t, filter)| t != thread && filter[word].load(Ordering::Relaxed) & bit != 0)
+    fn bucket_of(&self, key: Key) -> usize {
+        ((u128::from(key.digest()) * self.tags.len() as u128) >> 64) as usize
+    }
+
+    /// The entry in slot `at` when it holds `key` whole.
+    #[inline]
+    fn read(&self, at: usize, key: Key) -> Option<Entry> {
+        let slot = &self.slots[at];
+        let words = [
+            slot[2].load(Ordering::Relaxed),
+            slot[3].load(Ordering::Relaxed),
+        ];
+        let mix = words[0] ^ words[1];
+        let held = [
+            slot[0].load(Ordering::Relaxed) ^ mix,
+            slot[1].load(Ordering::Relaxed) ^ mix,
+        ];
+        (held == key.words()).then(|| entry_of(words))
+    }
+
+    /// Writes `key` and `entry` into slot `at`.
+    #[inline]
+    fn write(&self, at: usize, key: Key, entry: Entry) {
+        let words = entry_words(entry);
+        let mix = words[0] ^ words[1];
+        let [lo, hi] = key.words();
+        let slot = &self.slots[at];
+        slot[2].store(words[0], Ordering::Relaxed);
+        slot[3].store(words[1], Ordering::Relaxed);
+        slot[0].store(lo ^ mix, Ordering::Relaxed);
+        slot[1].store(hi ^ mix, Ordering::Relaxed);
+    }
+
+    /// The way of `bucket` that holds `key`, with its entry.
+    #[inline]
+    fn find(&self, bucket: usize, tags: u32, key: Key) -> Option<(usize, Entry)> {
+        let tag = tag_of(key);
+        (0..WAYS)
+            .filter(|&way| (tags >> (8 * way)) as u8 == tag)
+            .find_map(|way| Some((way, self.read(bucket * WAYS + way, key)?)))
     }
 
     /// What is stored for `key`.
     #[inline]
-    pub fn get(&self, key: Key) -> Option<Shared> {
-        let slot = self.slot(key);
-        let tag = slot[0].load(Ordering::Relaxed);
-        let bounds = slot[1].load(Ordering::Relaxed);
-        let rest = slot[2].load(Ordering::Relaxed);
-        (tag ^ bounds ^ rest == Self::check(key)).then(|| Shared::of_words(bounds, rest))
+    pub fn get(&self, key: Key) -> Option<Entry> {
+        let bucket = self.bucket_of(key);
+        let tags = self.tags[bucket].load(Ordering::Relaxed);
+        self.find(bucket, tags, key).map(|(_, entry)| entry)
     }
 
-    /// Publishes what thread `thread` knows of `key` (its own merged entry), in place
-    /// of whatever the slot held.
+    /// The stored upper bound of `key` when the filter for `wanted` lets it through.
     #[inline]
-    pub fn publish(&self, thread: usize, key: Key, entry: Shared) {
-        let (bounds, rest) = entry.words();
-        let slot = self.slot(key);
-        slot[1].store(bounds, Ordering::Relaxed);
-        slot[2].store(rest, Ordering::Relaxed);
-        slot[0].store(Self::check(key) ^ bounds ^ rest, Ordering::Relaxed);
-        let bit = key.digest().rotate_right(32) & self.filter_mask;
-        let word = &self.filters[thread][(bit / 64) as usize];
-        let bit = 1u64 << (bit % 64);
-        // Only this thread writes its filter, so a plain store sets the bit: a locked
-        // read-modify-write would wait for the stores above, which miss the cache, to
-        // drain (a quarter of the search's own time on two threads).
-        let bits = word.load(Ordering::Relaxed);
-        if bits & bit == 0 {
-            word.store(bits | bit, Ordering::Relaxed);
+    pub fn upper(&self, key: Key, wanted: Wanted) -> Option<i32> {
+        let filter = match wanted {
+            Wanted::Loss => LOSSES,
+            Wanted::Upper => UPPERS,
+        };
+        let (word, bit) = self.filter_bit(key);
+        if self.filters[filter][word].load(Ordering::Relaxed) & bit == 0 {
+            return None;
         }
+        self.get(key).map(|entry| entry.upper)
+    }
+
+    /// The filter word and bit of `key`.
+    #[inline]
+    fn filter_bit(&self, key: Key) -> (usize, u64) {
+        let bit = key.digest() & self.filter_mask;
+        ((bit / 64) as usize, 1 << (bit % 64))
+    }
+
+    /// Stores `entry` for `key`, merged into what is stored for it; returns what is
+    /// stored now and what the store did. A new key goes into a free slot of its
+    /// bucket, else in place of the entry that cost least to find (by its work).
+    pub fn insert(&self, key: Key, entry: Entry) -> (Entry, Placed) {
+        let bucket = self.bucket_of(key);
+        let tags = self.tags[bucket].load(Ordering::Relaxed);
+        let (stored, placed) = match self.find(bucket, tags, key) {
+            Some((way, mut stored)) => {
+                stored.merge(entry);
+                self.write(bucket * WAYS + way, key, stored);
+                (stored, Placed::Merged)
+            }
+            None => {
+                let free = (0..WAYS).find(|&way| (tags >> (8 * way)) as u8 == 0);
+                let (way, placed) = match free {
+                    Some(way) => (way, Placed::Filled),
+                    None => (self.cheapest(bucket, key), Placed::Replaced),
+                };
+                self.write(bucket * WAYS + way, key, entry);
+                let shift = 8 * way;
+                let tags = (tags & !(0xff << shift)) | (u32::from(tag_of(key)) << shift);
+                self.tags[bucket].store(tags, Ordering::Relaxed);
+                (entry, placed)
+            }
+        };
+        self.mark(key, stored.marks());
+        (stored, placed)
+    }
+
+    /// The way of a full `bucket` to replace for `key`: the least work; among equally
+    /// cheap ones the first from a way the key picks, so that ties (most entries cost
+    /// one node) do not always fall on the same slot.
+    fn cheapest(&self, bucket: usize, key: Key) -> usize {
+        let start = (key.check() >> 32) as usize % WAYS;
+        (0..WAYS)
+            .map(|i| (start + i) % WAYS)
+            .min_by_key(|&way| self.slots[bucket * WAYS + way][3].load(Ordering::Relaxed) >> 32)
+            .expect("buckets have slots")
+    }
+
+    /// Sets the filter bits `marks` calls for (a plain store: see the module doc).
+    #[inline]
+    fn mark(&self, key: Key, marks: u8) {
+        if marks == 0 {
+            return;
+        }
+        let (word, bit) = self.filter_bit(key);
+        for (i, filter) in self.filters.iter().enumerate() {
+            if marks & (1 << i) != 0 {
+                let bits = filter[word].load(Ordering::Relaxed);
+                if bits & bit == 0 {
+                    filter[word].store(bits | bit, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Calls `visit` with every stored key and entry (while no thread writes: to move
+    /// them into another table).
+    pub fn for_each(&self, mut visit: impl FnMut(Key, Entry)) {
+        for (bucket, tags) in self.tags.iter().enumerate() {
+            let tags = tags.load(Ordering::Relaxed);
+            for way in (0..WAYS).filter(|&way| (tags >> (8 * way)) as u8 != 0) {
+                let slot = &self.slots[bucket * WAYS + way];
+                let words = [
+                    slot[2].load(Ordering::Relaxed),
+                    slot[3].load(Ordering::Relaxed),
+                ];
+                let mix = words[0] ^ words[1];
+                let key = Key::of_words([
+                    slot[0].load(Ordering::Relaxed) ^ mix,
+                    slot[1].load(Ordering::Relaxed) ^ mix,
+                ]);
+                // A slot two writers tore holds a key no position has: harmless, but
+                // not worth moving.
+                if tag_of(key) == (tags >> (8 * way)) as u8 {
+                    visit(key, entry_of(words));
+                }
+            }
+        }
+    }
+
+    /// The word that identifies `key` in the busy set: never zero (a free slot reads as
+    /// zero).
+    #[inline]
+    fn check(key: Key) -> u64 {
+        key.check() | 1
     }
 
     #[inline]
@@ -182,10 +342,10 @@ impl SharedTable {
 
     /// Marks `key` as being searched; false when its slot holds a position already.
     ///
-    /// Plain loads and stores, no locked instructions: each would wait for the
-    /// publishing stores before it to drain. Two threads may both take an empty slot
-    /// at once, and the later mark stands; a thread clears only a mark that is still its
-    /// own, so no mark outlives its search. The marks are hints either way.
+    /// Plain loads and stores, no locked instructions: each would wait for the stores
+    /// before it to drain. Two threads may both take an empty slot at once, and the
+    /// later mark stands; a thread clears only a mark that is still its own, so no mark
+    /// outlives its search. The marks are hints either way.
     #[inline]
     pub fn claim(&self, key: Key) -> bool {
         let slot = self.busy_slot(key);
@@ -215,36 +375,85 @@ impl SharedTable {
 
 #[cfg(test)]
 mod tests {
-    use super::super::score::{loss, win};
+    use super::super::score::{loss, win, MAX, MIN};
     use super::*;
     use crate::search::key::heap_code;
 
     #[test]
-    fn publishes_claims_and_filters() {
-        let table = SharedTable::with_bytes(4096, 2);
+    fn merges_replaces_and_filters() {
+        let table = SharedTable::with_bytes(256 * 1024);
+        assert!(table.allocated_bytes() <= 256 * 1024);
         let key = heap_code(7);
-        let entry = Shared {
-            lower: win(9),
-            upper: win(5),
-            best: 3,
-            work: 100,
-        };
         assert_eq!(table.get(key), None);
-        assert!(!table.published_by_others(1, key));
-        table.publish(0, key, entry);
-        assert_eq!(table.get(key), Some(entry));
-        assert!(table.published_by_others(1, key));
-        assert!(!table.published_by_others(0, key));
-        let other = Shared {
-            lower: loss(3),
-            upper: loss(3),
-            best: 0,
-            work: 1,
-        };
-        for h in 0..10_000u64 {
-            table.publish(1, heap_code(h << 8), other);
+        assert_eq!(table.upper(key, Wanted::Upper), None);
+        assert_eq!(table.fill(), 0.0);
+        let (_, placed) = table.insert(key, Entry::new(win(9), MAX, 3, 100));
+        assert_eq!(placed, Placed::Filled);
+        let (merged, placed) = table.insert(key, Entry::new(MIN, win(5), 0, 10));
+        assert_eq!(placed, Placed::Merged);
+        assert_eq!(
+            (merged.lower, merged.upper, merged.best),
+            (win(9), win(5), 3)
+        );
+        assert_eq!(table.get(key), Some(merged));
+        assert_eq!(table.upper(key, Wanted::Upper), Some(win(5)));
+        assert_eq!(table.upper(key, Wanted::Loss), None);
+        // Far more keys than slots: every store goes in, the expensive entry stays.
+        let (mut filled, mut replaced) = (0, 0);
+        for h in 0..(4 * table.capacity() as u64) {
+            match table
+                .insert(heap_code(h << 8), Entry::new(loss(3), loss(3), 0, 1))
+                .1
+            {
+                Placed::Filled => filled += 1,
+                Placed::Replaced => replaced += 1,
+                Placed::Merged => panic!("new keys"),
+            }
+            assert_eq!(table.get(heap_code(h << 8)).map(|e| e.upper), Some(loss(3)));
         }
-        assert!(table.get(heap_code(1 << 40)).is_none_or(|e| e == other));
+        assert!(filled <= table.capacity() && replaced > 0);
+        // Four keys a slot: a bucket missing a key of its four is rare.
+        assert!(table.fill() > 0.99, "{}", table.fill());
+        assert_eq!(table.get(key), Some(merged));
+        let mut moved = 0;
+        table.for_each(|k, e| {
+            moved += 1;
+            assert_eq!(table.get(k), Some(e));
+        });
+        assert_eq!(moved, filled + 1);
+    }
+
+    #[test]
+    fn threads_writing_at_once_leave_only_true_entries() {
+        // Every thread stores, for the same few keys, bounds that are true of them (a
+        // key's score is its number): whatever the interleaving, a read sees true bounds.
+        let table = SharedTable::with_bytes(4096 + BUSY_SLOTS * 8);
+        let keys: Vec<Key> = (0..64).map(|h| heap_code(h * 977)).collect();
+        std::thread::scope(|scope| {
+            for thread in 0..4u32 {
+                let (table, keys) = (&table, &keys);
+                scope.spawn(move || {
+                    for round in 0..20_000u32 {
+                        let i = (round * 7 + thread) as usize % keys.len();
+                        let score = i as i32;
+                        let slack = ((round + thread) % 5) as i32;
+                        let entry =
+                            Entry::new(score - slack, score + slack, thread, u64::from(round));
+                        table.insert(keys[i], entry);
+                        let j = (round * 13 + thread) as usize % keys.len();
+                        if let Some(seen) = table.get(keys[j]) {
+                            assert!(seen.lower <= j as i32 && j as i32 <= seen.upper);
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn claims_and_releases() {
+        let table = SharedTable::with_bytes(1 << 20);
+        let key = heap_code(7);
         assert!(table.claim(key) && table.is_busy(key) && !table.claim(key));
         table.release(key);
         assert!(!table.is_busy(key));

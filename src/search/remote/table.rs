@@ -43,9 +43,22 @@ pub struct Entry {
 /// such position scores at most a win in one).
 const USEFUL_UPPER: Score = MAX - 1;
 /// The filter of keys stored with a negative upper bound (known losses).
-const LOSSES: usize = 0;
+pub(super) const LOSSES: usize = 0;
 /// The filter of keys stored with any useful upper bound.
-const UPPERS: usize = 1;
+pub(super) const UPPERS: usize = 1;
+
+impl Entry {
+    /// Bounds on a position's score, the move that gave them (generation index plus
+    /// one, 0: none) and the nodes they took (saturating).
+    pub fn new(lower: Score, upper: Score, best: u32, work: u64) -> Self {
+        Entry {
+            lower,
+            upper,
+            work: work.min(u64::from(u32::MAX)) as u32,
+            best,
+        }
+    }
+}
 
 impl Slot for Entry {
     const FILTERS: usize = 2;
@@ -117,17 +130,13 @@ impl BoundTable {
     /// Records bounds found for `key` (merged with what is stored: the tighter of each),
     /// the move they came from (0: none) and the nodes they took; returns what is stored
     /// now.
-    pub fn insert(&mut self, key: Key, lower: Score, upper: Score, best: u32, work: u64) -> Entry {
-        let work = work.min(u64::from(u32::MAX)) as u32;
-        self.table.insert(
-            key,
-            Entry {
-                lower,
-                upper,
-                work,
-                best,
-            },
-        )
+    pub fn insert(&mut self, key: Key, entry: Entry) -> Entry {
+        self.table.insert(key, entry)
+    }
+
+    /// Calls `visit` with every stored key and entry.
+    pub fn for_each(&self, visit: impl FnMut(Key, Entry)) {
+        self.table.for_each(visit);
     }
 
     /// Number of stored positions.
@@ -173,17 +182,20 @@ mod tests {
     fn merges_bounds_and_stays_within_its_bound() {
         let mut table = BoundTable::with_bytes(64 * 1024);
         let key = heap_code(7);
-        table.insert(key, win(9), MAX, 3, 100);
-        table.insert(key, MIN, win(5), 0, 10);
+        table.insert(key, Entry::new(win(9), MAX, 3, 100));
+        table.insert(key, Entry::new(MIN, win(5), 0, 10));
         let entry = table.get(key).unwrap();
         assert_eq!((entry.lower, entry.upper, entry.best), (win(9), win(5), 3));
         assert_eq!(table.upper(key, Wanted::Upper), Some(win(5)));
         assert_eq!(table.upper(key, Wanted::Loss), None);
         let max = table.max_entries();
         for h in 0..(10 * max as u64) {
-            table.insert(heap_code(h << 8), loss(3), loss(3), 0, h % 7);
+            table.insert(heap_code(h << 8), Entry::new(loss(3), loss(3), 0, h % 7));
         }
-        table.insert(heap_code(u64::MAX), loss(1), loss(1), 0, 1 << 40);
+        table.insert(
+            heap_code(u64::MAX),
+            Entry::new(loss(1), loss(1), 0, 1 << 40),
+        );
         assert!(table.len() <= max);
         assert!(
             table.allocated_bytes() <= 64 * 1024,
