@@ -123,6 +123,13 @@ pub(crate) fn tag_of(key: Key) -> u8 {
     0x80 | (key.check() >> 57) as u8
 }
 
+/// The bucket of `key` among `count`: the key's mixed low word scaled to the count (so
+/// the count need not be a power of two).
+#[inline]
+pub(crate) fn bucket_of(key: Key, count: usize) -> usize {
+    ((u128::from(key.digest()) * count as u128) >> 64) as usize
+}
+
 /// Where the entries live.
 enum Store<E> {
     /// A hashbrown map that doubles while it is small.
@@ -234,19 +241,13 @@ impl<E: Slot> BoundedTable<E> {
         });
     }
 
-    /// The bucket of `key` among `count`: the key's mixed low word scaled to the count.
-    #[inline]
-    fn bucket_of(key: Key, count: usize) -> usize {
-        ((u128::from(key.digest()) * count as u128) >> 64) as usize
-    }
-
     /// The stored entry of `key`.
     #[inline]
     pub fn get(&self, key: Key) -> Option<E> {
         match &self.store {
             Store::Growing(map) => map.get(&key).copied(),
             Store::Fixed { buckets, tags } => {
-                let at = Self::bucket_of(key, buckets.len());
+                let at = bucket_of(key, buckets.len());
                 let (tag, tags) = (tag_of(key), tags[at]);
                 let slots = &buckets[at].0;
                 (0..WAYS)
@@ -317,7 +318,7 @@ impl<E: Slot> BoundedTable<E> {
         let Store::Fixed { buckets, tags } = &mut self.store else {
             unreachable!("called at the bound")
         };
-        let at = Self::bucket_of(key, buckets.len());
+        let at = bucket_of(key, buckets.len());
         let tag = tag_of(key);
         let (slots, tags) = (&mut buckets[at].0, &mut tags[at]);
         let held = (0..WAYS).find(|&way| tags[way] == tag && slots[way].0 == key);

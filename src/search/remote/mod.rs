@@ -134,7 +134,8 @@ pub struct RemotenessStats {
     pub evictions: u64,
     /// Positions answered by the endgame table instead of a search.
     pub endgame_hits: u64,
-    /// Children answered by the table the threads of a parallel search share.
+    /// Children answered by the table while threads share it (`table_hits` counts
+    /// those answered by a table of the thread's own).
     pub shared_hits: u64,
 }
 
@@ -168,7 +169,10 @@ const SHARED_MAX_BYTES: usize = 8 << 20;
 /// Fewest main-thread nodes between two checks of whether the shared table should grow.
 const FILL_NODES_MIN: usize = 1 << 12;
 /// The share of its slots in use at which a shared table that may still grow doubles.
-const HALF: f64 = 0.5;
+const GROW_AT_FILL: f64 = 0.5;
+/// A shared table grows only into one with at least this many times its slots (the
+/// bytes left beside the old one may allow little more).
+const GROWTH_MIN: f64 = 1.25;
 
 /// The remoteness solver for one game; keep it to reuse its table across positions.
 pub struct RemotenessSolver {
@@ -200,6 +204,10 @@ pub struct RemotenessSolver {
     /// Most bytes the shared table takes at first ([`SHARED_MAX_BYTES`]; tests shorten
     /// it).
     shared_start_bytes: usize,
+    /// The shared table has all the memory it will get: it no longer grows.
+    shared_wide: bool,
+    /// Evictions (of all threads) when the shared table's filters were last set again.
+    evictions_at_remark: u64,
     /// The memory bound of all the tables together, as given.
     hash_bytes: usize,
     /// What the helpers did before the search went on alone.
@@ -273,6 +281,8 @@ impl RemotenessSolver {
             algorithm,
             long_nodes: LONG_NODES,
             shared_start_bytes: SHARED_MAX_BYTES,
+            shared_wide: false,
+            evictions_at_remark: 0,
             hash_bytes,
             retired: None,
         }
@@ -318,6 +328,8 @@ impl RemotenessSolver {
                 self.helpers.push(helper);
             }
             self.shared = Some(shared);
+            self.shared_wide = false;
+            self.evictions_at_remark = 0;
             // A pool that cannot start leaves the helpers to threads of their own.
             self.pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(self.threads - 1)
@@ -339,28 +351,37 @@ impl RemotenessSolver {
     /// small table's entries move into the large one while the threads wait.
     fn widen_shared_table(&mut self) {
         self.grow_shared_table(usize::MAX);
+        self.shared_wide = true;
     }
 
-    /// Moves the shared table's entries into a new one of at most `bytes`, within what
-    /// the threads' shares leave beside the old one while they move (the helpers are
-    /// idle between stretches).
+    /// Moves the shared table's entries into a new one of at most `bytes`: at most the
+    /// threads' shares, and what the bound leaves beside the old table while they move
+    /// (the helpers are idle between stretches). Where that would not give the table
+    /// clearly more slots ([`GROWTH_MIN`]), it stays as it is and grows no more.
     fn grow_shared_table(&mut self, bytes: usize) {
-        let Some(old) = self.shared.take() else {
+        let Some(old) = self.shared.as_ref() else {
             return;
         };
-        let bytes = bytes.min(self.shared_share().saturating_sub(old.allocated_bytes()));
-        let shared = Arc::new(SharedTable::with_bytes(bytes));
+        let beside = self.hash_bytes.saturating_sub(old.allocated_bytes());
+        let bytes = bytes.min(self.shared_share()).min(beside);
+        let shared = SharedTable::with_bytes(bytes);
+        if (shared.capacity() as f64) < GROWTH_MIN * old.capacity() as f64 {
+            self.shared_wide = true;
+            return;
+        }
         let mut filled = 0;
         old.for_each(|key, entry| {
             if shared.insert(key, entry).1 == Placed::Filled {
                 filled += 1;
             }
         });
+        let shared = Arc::new(shared);
         self.engine.move_table(Arc::clone(&shared), filled);
         for helper in &mut self.helpers {
             helper.move_table(Arc::clone(&shared), 0);
         }
         self.shared = Some(shared);
+        self.evictions_at_remark = 0;
     }
 
     /// Bytes the table the threads share may take in all: every thread's share.
@@ -368,24 +389,39 @@ impl RemotenessSolver {
         self.config.hash_bytes.saturating_mul(self.threads)
     }
 
-    /// True when the shared table has at least half the threads' shares (so it cannot
-    /// double), or there is none.
+    /// True when the shared table grows no more (or there is none).
     fn shared_is_wide(&self) -> bool {
-        self.shared
-            .as_ref()
-            .is_none_or(|shared| shared.allocated_bytes().saturating_mul(2) >= self.shared_share())
+        self.shared_wide || self.shared.is_none()
     }
 
-    /// True when the shared table is not wide and half its slots hold entries: it
-    /// should double before the threads go on.
+    /// True when the shared table may still grow and enough of its slots hold entries
+    /// ([`GROW_AT_FILL`]): it should double before the threads go on.
     pub(super) fn shared_should_grow(&self) -> bool {
-        !self.shared_is_wide() && self.shared.as_ref().is_some_and(|s| s.fill() >= HALF)
+        !self.shared_is_wide()
+            && self
+                .shared
+                .as_ref()
+                .is_some_and(|s| s.fill() >= GROW_AT_FILL)
     }
 
     /// Doubles the shared table (within the threads' shares).
     pub(super) fn double_shared_table(&mut self) {
         let bytes = self.shared.as_ref().map_or(0, |s| s.doubled_bytes());
         self.grow_shared_table(bytes);
+    }
+
+    /// Sets the shared table's filters again once the threads have replaced half as
+    /// many entries as it holds since they were last set (between stretches).
+    fn remark_shared_filters(&mut self) {
+        let evictions = self.stats_together().evictions;
+        let Some(shared) = self.shared.as_ref() else {
+            return;
+        };
+        let stale = evictions.saturating_sub(self.evictions_at_remark);
+        if stale.saturating_mul(2) >= shared.capacity() as u64 {
+            shared.remark();
+            self.evictions_at_remark = evictions;
+        }
     }
 
     /// Main-thread nodes in which the threads could fill half the shared table (each
@@ -545,6 +581,10 @@ impl RemotenessSolver {
         let long_at = self.engine.stats().nodes.saturating_add(stretch);
         loop {
             let now = self.engine.stats().nodes;
+            if !self.shared_is_wide() && now >= long_at {
+                self.widen_shared_table();
+                stretch = stretch.saturating_mul(LONG_GROWTH);
+            }
             let end = if self.shared_is_wide() {
                 now.saturating_add(stretch)
             } else {
@@ -561,10 +601,7 @@ impl RemotenessSolver {
                 return score;
             }
             if !self.shared_is_wide() {
-                if self.engine.stats().nodes >= long_at {
-                    self.widen_shared_table();
-                    stretch = stretch.saturating_mul(LONG_GROWTH);
-                } else if self.shared_should_grow() {
+                if self.shared_should_grow() {
                     self.double_shared_table();
                 }
                 continue;
@@ -574,6 +611,7 @@ impl RemotenessSolver {
                 self.go_alone();
                 return windows::score(&mut self.engine, self.algorithm, position);
             }
+            self.remark_shared_filters();
             stretch = stretch.saturating_mul(LONG_GROWTH);
         }
     }
@@ -582,7 +620,14 @@ impl RemotenessSolver {
     /// the main thread's own, which may grow to the whole memory bound.
     fn go_alone(&mut self) {
         let retired = self.helpers.iter().map(|helper| helper.stats());
-        self.retired = Some(retired.fold(self.retired.unwrap_or_default(), sum_stats));
+        let retired = retired.fold(self.retired.unwrap_or_default(), sum_stats);
+        // The entries they stored, and what they replaced, are the main thread's table's
+        // to count from now on.
+        self.retired = Some(RemotenessStats {
+            table_entries: 0,
+            evictions: 0,
+            ..retired
+        });
         self.helpers.clear();
         self.shared = None;
         self.pool = None;
@@ -684,6 +729,8 @@ mod tests {
         let grown = two.shared.as_ref().map(|s| s.capacity()).unwrap();
         assert!(grown > 2 * first, "{grown} slots, from {first}");
         assert!(!two.shared_is_wide());
+        let bytes = two.shared.as_ref().map(|s| s.allocated_bytes()).unwrap();
+        assert!(bytes <= two.shared_share(), "{bytes}");
 
         let position = Position::new(vec![12, 15, 17]);
         let moves = solver(1).moves(&position);
@@ -692,6 +739,29 @@ mod tests {
         assert_eq!(two.moves(&position), moves);
         let grown = two.shared.as_ref().map(|s| s.capacity()).unwrap();
         assert!(grown > 2 * first, "{grown} slots, from {first}");
+    }
+
+    /// Where the memory bound leaves a shared table no room to double, it stops growing
+    /// (rather than moving its entries back and forth for ever) and the search goes on
+    /// to the answer one thread gives, for a score and for every move's.
+    #[test]
+    fn a_shared_table_without_room_to_double_stops_growing() {
+        for hash in [16 << 20, 44 << 20, 3 << 20] {
+            for heaps in [vec![16, 19, 21], vec![9, 11, 14]] {
+                let position = Position::new(heaps);
+                let alone = solver(1).value(&position);
+                let mut two = solver_within(2, hash);
+                two.long_nodes = 64;
+                two.shared_start_bytes = hash / 4;
+                assert_eq!(two.value(&position), alone, "{position:?} {hash}");
+                let bytes = two.shared.as_ref().map_or(0, |s| s.allocated_bytes());
+                assert!(bytes <= two.shared_share().max(256 << 10), "{bytes}");
+            }
+            let position = Position::new(vec![12, 15, 17]);
+            let mut two = solver_within(2, hash);
+            two.shared_start_bytes = hash / 4;
+            assert_eq!(two.moves(&position), solver(1).moves(&position), "{hash}");
+        }
     }
 
     /// A parallel search that runs long widens the table the threads share, then goes

@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
 use super::score::{Score, MAX, MIN};
-use super::{run_threads, windows, RemotenessSolver, RemotenessStats, HALF};
+use super::{run_threads, windows, RemotenessSolver, RemotenessStats, GROW_AT_FILL};
 use crate::game::Position;
 
 impl RemotenessSolver {
@@ -80,7 +80,10 @@ impl RemotenessSolver {
             } = self;
             let algorithm = *algorithm;
             let work = |engine: &mut super::engine::Engine| loop {
-                if growing.as_ref().is_some_and(|shared| shared.fill() >= HALF) {
+                if growing
+                    .as_ref()
+                    .is_some_and(|shared| shared.fill() >= GROW_AT_FILL)
+                {
                     break;
                 }
                 let at = next.fetch_add(1, Ordering::Relaxed);

@@ -13,9 +13,13 @@
 //! slot read first from a small array, a store replacing the bucket's cheapest entry,
 //! and bit filters in front for the cut-off probes. What makes it safe to share:
 //! - **Slots** are four words written with relaxed atomics, the key's two words each
-//!   XORed with the two words of bounds (Hyatt and Mann's lockless hashing). A slot torn
-//!   by two writers fails the check and reads as empty, so a reader only ever sees
-//!   bounds some thread proved for that key.
+//!   XORed with one of the entry's two words (Hyatt and Mann's lockless hashing). A
+//!   slot torn by writers of other keys fails the check and reads as empty; one that
+//!   passes holds, word by word, what writes of that very key stored (each entry word
+//!   is checked against a key word of its own: checking both against their XOR would
+//!   let one key's bounds through under another's key when the XORs agree, and scores,
+//!   moves and work are small numbers). So a reader only ever sees bounds some thread
+//!   proved for that key.
 //! - **Merging** reads the slot, tightens, and writes it back; two threads merging at
 //!   once may lose one's tightening, never make a bound wrong (each writes bounds proved
 //!   for the key).
@@ -29,19 +33,19 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use super::table::{Entry, Wanted, LOSSES, UPPERS};
-use crate::search::bounded::{filter_bits, tag_of, Slot, WAYS};
+use super::table::{Entry, Wanted};
+use crate::search::bounded::{bucket_of, filter_bits, tag_of, Slot, WAYS};
 use crate::search::key::Key;
 
 /// Bytes one slot takes: the key's two words and the entry's two, a half cache line.
-const SLOT_BYTES: usize = 4 * 8;
+const SLOT_BYTES: usize = std::mem::size_of::<Words>();
 /// Bytes of a bucket's slots and tags.
 const BUCKET_BYTES: usize = WAYS * SLOT_BYTES + WAYS;
 /// Slots of the set of positions some thread is searching (a power of two, small
 /// enough to stay in cache).
 const BUSY_SLOTS: usize = 1 << 14;
 /// The ETC filters kept (as the thread's own table keeps them: see `table.rs`).
-const FILTERS: usize = 2;
+const FILTERS: usize = <Entry as Slot>::FILTERS;
 /// Buckets whose tags [`SharedTable::fill`] reads, spread over the table.
 const FILL_SAMPLE: usize = 1 << 10;
 
@@ -69,8 +73,18 @@ unsafe trait AllZeroValid {}
 unsafe impl AllZeroValid for AtomicU64 {}
 // SAFETY: as above.
 unsafe impl AllZeroValid for AtomicU32 {}
-// SAFETY: as above, element by element.
-unsafe impl AllZeroValid for [AtomicU64; 4] {}
+// SAFETY: as above, element by element (the alignment adds no padding: 32 bytes).
+unsafe impl AllZeroValid for Words {}
+
+/// One slot's words, aligned so that a slot never straddles two cache lines.
+#[repr(align(32))]
+struct Words([AtomicU64; 4]);
+
+/// The tag of way `way` among a bucket's `tags`.
+#[inline]
+fn tag_in(tags: u32, way: usize) -> u8 {
+    (tags >> (8 * way)) as u8
+}
 
 /// What a store did to the table, for the thread's counts of entries and replacements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,8 +117,9 @@ fn entry_of(words: [u64; 2]) -> Entry {
 
 /// Score bounds of every thread, in a fixed array of buckets.
 pub struct SharedTable {
-    /// `WAYS` slots a bucket: the key's words XORed with the entry's, then the entry's.
-    slots: Vec<[AtomicU64; 4]>,
+    /// `WAYS` slots a bucket: the key's words each XORed with one of the entry's, then
+    /// the entry's.
+    slots: Vec<Words>,
     /// A bucket's tags, a byte a slot (0: free; else [`tag_of`] its key).
     tags: Vec<AtomicU32>,
     /// Bit filters over key digests ([`LOSSES`], [`UPPERS`]).
@@ -118,7 +133,8 @@ pub struct SharedTable {
 }
 
 impl SharedTable {
-    /// A table of at most `bytes` (at least one bucket).
+    /// A table of at most `bytes`, or of one bucket beside the busy set (128 KiB) where
+    /// `bytes` does not hold more.
     pub fn with_bytes(bytes: usize) -> Self {
         let room = bytes.saturating_sub(BUSY_SLOTS * 8);
         let mut buckets = (room / BUCKET_BYTES).max(1);
@@ -173,39 +189,38 @@ impl SharedTable {
         f64::from(used) / (sample * WAYS) as f64
     }
 
-    /// The bucket of `key`: its digest scaled to the bucket count (as `bounded.rs`).
+    /// The bucket of `key`.
     #[inline]
     fn bucket_of(&self, key: Key) -> usize {
-        ((u128::from(key.digest()) * self.tags.len() as u128) >> 64) as usize
+        bucket_of(key, self.tags.len())
     }
 
-    /// The entry in slot `at` when it holds `key` whole.
+    /// The key slot `at` holds and its entry's words (a key no position has where
+    /// writers of different keys tore the slot).
     #[inline]
-    fn read(&self, at: usize, key: Key) -> Option<Entry> {
-        let slot = &self.slots[at];
+    fn load(&self, at: usize) -> (Key, [u64; 2]) {
+        let slot = &self.slots[at].0;
         let words = [
             slot[2].load(Ordering::Relaxed),
             slot[3].load(Ordering::Relaxed),
         ];
-        let mix = words[0] ^ words[1];
-        let held = [
-            slot[0].load(Ordering::Relaxed) ^ mix,
-            slot[1].load(Ordering::Relaxed) ^ mix,
-        ];
-        (held == key.words()).then(|| entry_of(words))
+        let key = Key::of_words([
+            slot[0].load(Ordering::Relaxed) ^ words[0],
+            slot[1].load(Ordering::Relaxed) ^ words[1],
+        ]);
+        (key, words)
     }
 
     /// Writes `key` and `entry` into slot `at`.
     #[inline]
     fn write(&self, at: usize, key: Key, entry: Entry) {
         let words = entry_words(entry);
-        let mix = words[0] ^ words[1];
         let [lo, hi] = key.words();
-        let slot = &self.slots[at];
+        let slot = &self.slots[at].0;
         slot[2].store(words[0], Ordering::Relaxed);
         slot[3].store(words[1], Ordering::Relaxed);
-        slot[0].store(lo ^ mix, Ordering::Relaxed);
-        slot[1].store(hi ^ mix, Ordering::Relaxed);
+        slot[0].store(lo ^ words[0], Ordering::Relaxed);
+        slot[1].store(hi ^ words[1], Ordering::Relaxed);
     }
 
     /// The way of `bucket` that holds `key`, with its entry.
@@ -213,8 +228,11 @@ impl SharedTable {
     fn find(&self, bucket: usize, tags: u32, key: Key) -> Option<(usize, Entry)> {
         let tag = tag_of(key);
         (0..WAYS)
-            .filter(|&way| (tags >> (8 * way)) as u8 == tag)
-            .find_map(|way| Some((way, self.read(bucket * WAYS + way, key)?)))
+            .filter(|&way| tag_in(tags, way) == tag)
+            .find_map(|way| {
+                let (held, words) = self.load(bucket * WAYS + way);
+                (held == key).then(|| (way, entry_of(words)))
+            })
     }
 
     /// What is stored for `key`.
@@ -228,12 +246,8 @@ impl SharedTable {
     /// The stored upper bound of `key` when the filter for `wanted` lets it through.
     #[inline]
     pub fn upper(&self, key: Key, wanted: Wanted) -> Option<i32> {
-        let filter = match wanted {
-            Wanted::Loss => LOSSES,
-            Wanted::Upper => UPPERS,
-        };
         let (word, bit) = self.filter_bit(key);
-        if self.filters[filter][word].load(Ordering::Relaxed) & bit == 0 {
+        if self.filters[wanted.filter()][word].load(Ordering::Relaxed) & bit == 0 {
             return None;
         }
         self.get(key).map(|entry| entry.upper)
@@ -259,7 +273,7 @@ impl SharedTable {
                 (stored, Placed::Merged)
             }
             None => {
-                let free = (0..WAYS).find(|&way| (tags >> (8 * way)) as u8 == 0);
+                let free = (0..WAYS).find(|&way| tag_in(tags, way) == 0);
                 let (way, placed) = match free {
                     Some(way) => (way, Placed::Filled),
                     None => (self.cheapest(bucket, key), Placed::Replaced),
@@ -282,7 +296,7 @@ impl SharedTable {
         let start = (key.check() >> 32) as usize % WAYS;
         (0..WAYS)
             .map(|i| (start + i) % WAYS)
-            .min_by_key(|&way| self.slots[bucket * WAYS + way][3].load(Ordering::Relaxed) >> 32)
+            .min_by_key(|&way| self.slots[bucket * WAYS + way].0[3].load(Ordering::Relaxed) >> 32)
             .expect("buckets have slots")
     }
 
@@ -308,24 +322,26 @@ impl SharedTable {
     pub fn for_each(&self, mut visit: impl FnMut(Key, Entry)) {
         for (bucket, tags) in self.tags.iter().enumerate() {
             let tags = tags.load(Ordering::Relaxed);
-            for way in (0..WAYS).filter(|&way| (tags >> (8 * way)) as u8 != 0) {
-                let slot = &self.slots[bucket * WAYS + way];
-                let words = [
-                    slot[2].load(Ordering::Relaxed),
-                    slot[3].load(Ordering::Relaxed),
-                ];
-                let mix = words[0] ^ words[1];
-                let key = Key::of_words([
-                    slot[0].load(Ordering::Relaxed) ^ mix,
-                    slot[1].load(Ordering::Relaxed) ^ mix,
-                ]);
-                // A slot two writers tore holds a key no position has: harmless, but
-                // not worth moving.
-                if tag_of(key) == (tags >> (8 * way)) as u8 {
+            for way in (0..WAYS).filter(|&way| tag_in(tags, way) != 0) {
+                let (key, words) = self.load(bucket * WAYS + way);
+                // A slot writers of different keys tore holds a key no position has:
+                // harmless, but not worth moving.
+                if tag_of(key) == tag_in(tags, way) {
                     visit(key, entry_of(words));
                 }
             }
         }
+    }
+
+    /// Clears the filters and sets them again from the entries (while no thread
+    /// writes), so that bits of replaced entries stop costing probes.
+    pub fn remark(&self) {
+        for filter in &self.filters {
+            filter
+                .iter()
+                .for_each(|word| word.store(0, Ordering::Relaxed));
+        }
+        self.for_each(|key, entry| self.mark(key, entry.marks()));
     }
 
     /// The word that identifies `key` in the busy set: never zero (a free slot reads as
@@ -447,6 +463,14 @@ mod tests {
                     }
                 });
             }
+        });
+        // What survives the races holds only the test's keys, each with true bounds.
+        table.for_each(|key, entry| {
+            let i = keys.iter().position(|&k| k == key).expect("a key stored");
+            assert!(
+                entry.lower <= i as i32 && i as i32 <= entry.upper,
+                "{entry:?}"
+            );
         });
     }
 

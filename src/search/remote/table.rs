@@ -43,9 +43,9 @@ pub struct Entry {
 /// such position scores at most a win in one).
 const USEFUL_UPPER: Score = MAX - 1;
 /// The filter of keys stored with a negative upper bound (known losses).
-pub(super) const LOSSES: usize = 0;
+const LOSSES: usize = 0;
 /// The filter of keys stored with any useful upper bound.
-pub(super) const UPPERS: usize = 1;
+const UPPERS: usize = 1;
 
 impl Entry {
     /// Bounds on a position's score, the move that gave them (generation index plus
@@ -95,6 +95,17 @@ pub enum Wanted {
     Upper,
 }
 
+impl Wanted {
+    /// The filter that lets through the keys this probe is after.
+    #[inline]
+    pub(super) fn filter(self) -> usize {
+        match self {
+            Wanted::Loss => LOSSES,
+            Wanted::Upper => UPPERS,
+        }
+    }
+}
+
 /// Score bounds of searched positions, bounded in memory.
 pub struct BoundTable {
     table: BoundedTable<Entry>,
@@ -118,12 +129,8 @@ impl BoundTable {
     /// The stored upper bound of `key` when the filter for `wanted` lets it through.
     #[inline]
     pub fn upper(&self, key: Key, wanted: Wanted) -> Option<Score> {
-        let filter = match wanted {
-            Wanted::Loss => LOSSES,
-            Wanted::Upper => UPPERS,
-        };
         self.table
-            .get_filtered(filter, key)
+            .get_filtered(wanted.filter(), key)
             .map(|entry| entry.upper)
     }
 

@@ -115,7 +115,7 @@ impl Tables {
         }
     }
 
-    /// Moves to `shared`, taking along what this thread's tables hold.
+    /// Moves to `shared`, taking along what this thread's table holds.
     pub(super) fn share(&mut self, shared: Arc<SharedTable>) {
         let mut tables = Tables::Shared {
             table: shared,
@@ -164,5 +164,43 @@ impl Tables {
             Tables::Own(table) => table.for_each(visit),
             Tables::Shared { table, .. } => table.for_each(visit),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::score::{loss, win, MAX};
+    use super::*;
+    use crate::search::key::heap_code;
+
+    /// Joining the threads and going alone again keep what the table held.
+    #[test]
+    fn entries_move_with_the_thread() {
+        let mut tables = Tables::Own(BoundTable::with_bytes(1 << 20));
+        let keys: Vec<Key> = (1..=500).map(|h| heap_code(h * 31)).collect();
+        for (i, &key) in keys.iter().enumerate() {
+            tables.insert(key, Entry::new(loss(i as u32 % 7 + 1), win(9), 1, i as u64));
+        }
+        let expect: Vec<Option<Entry>> = keys.iter().map(|&key| tables.get(key)).collect();
+        tables.share(Arc::new(SharedTable::with_bytes(1 << 20)));
+        assert!(tables.is_shared() && tables.len() == 500);
+        assert_eq!(
+            keys.iter().map(|&k| tables.get(k)).collect::<Vec<_>>(),
+            expect
+        );
+        tables.insert(keys[0], Entry::new(loss(1), loss(1), 2, 10));
+        assert_eq!(tables.upper(keys[0], Wanted::Loss), Some(loss(1)));
+        // The bound holds the shared table and the new one together while entries move.
+        tables.go_alone(4 << 20);
+        assert!(!tables.is_shared() && tables.len() == 500);
+        assert_eq!(
+            tables.get(keys[0]).map(|e| (e.lower, e.upper)),
+            Some((loss(1), loss(1)))
+        );
+        assert_eq!(tables.get(keys[1]), expect[1]);
+        assert_eq!(
+            tables.get(heap_code(7)).map(|e| e.upper).unwrap_or(MAX),
+            MAX
+        );
     }
 }
