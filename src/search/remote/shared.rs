@@ -324,9 +324,10 @@ impl SharedTable {
             let tags = tags.load(Ordering::Relaxed);
             for way in (0..WAYS).filter(|&way| tag_in(tags, way) != 0) {
                 let (key, words) = self.load(bucket * WAYS + way);
-                // A slot writers of different keys tore holds a key no position has:
-                // harmless, but not worth moving.
-                if tag_of(key) == tag_in(tags, way) {
+                // A slot writers of different keys tore holds a key no position has
+                // (harmless, but not worth moving): it seldom belongs in this bucket
+                // with this tag.
+                if tag_of(key) == tag_in(tags, way) && self.bucket_of(key) == bucket {
                     visit(key, entry_of(words));
                 }
             }
@@ -464,13 +465,15 @@ mod tests {
                 });
             }
         });
-        // What survives the races holds only the test's keys, each with true bounds.
+        // Every test key that survives the races holds true bounds (a slot torn by
+        // writers of two keys may, rarely, read as a key no position has).
         table.for_each(|key, entry| {
-            let i = keys.iter().position(|&k| k == key).expect("a key stored");
-            assert!(
-                entry.lower <= i as i32 && i as i32 <= entry.upper,
-                "{entry:?}"
-            );
+            if let Some(i) = keys.iter().position(|&k| k == key) {
+                assert!(
+                    entry.lower <= i as i32 && i as i32 <= entry.upper,
+                    "{entry:?}"
+                );
+            }
         });
     }
 
