@@ -17,7 +17,9 @@
 //! orders it saved nothing on Kayles.
 
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::Arc;
 
+use super::engine::Engine;
 use super::score::{Score, MAX, MIN};
 use super::{run_threads, windows, RemotenessSolver, RemotenessStats, GROW_AT_FILL};
 use crate::game::Position;
@@ -29,29 +31,34 @@ impl RemotenessSolver {
         if lower == upper {
             return lower;
         }
-        let RemotenessSolver {
-            engine,
-            helpers,
-            algorithm,
-            stop,
-            pool,
-            ..
-        } = self;
-        let stop = &*stop;
-        run_threads(
-            pool.as_ref(),
-            stop,
-            engine,
-            helpers,
+        let (algorithm, stop) = (self.algorithm, Arc::clone(&self.stop));
+        self.run_together(
             |helper| {
                 helper.stats_mut().root_searches += 1;
                 helper.search(position, MIN - 1, MAX + 1);
             },
             |engine| {
-                let score = windows::score(engine, *algorithm, position);
+                let score = windows::score(engine, algorithm, position);
                 stop.store(true, Ordering::Relaxed);
                 score
             },
+        )
+    }
+
+    /// Runs `main` on the main thread's engine and `helper` on every helper's (see
+    /// [`run_threads`]).
+    fn run_together<R>(
+        &mut self,
+        helper: impl Fn(&mut Engine) + Sync,
+        main: impl FnOnce(&mut Engine) -> R,
+    ) -> R {
+        run_threads(
+            self.pool.as_ref(),
+            &self.stop,
+            &mut self.engine,
+            &mut self.helpers,
+            helper,
+            main,
         )
     }
 
@@ -70,16 +77,8 @@ impl RemotenessSolver {
                 true => None,
                 false => self.shared.clone(),
             };
-            let RemotenessSolver {
-                engine,
-                helpers,
-                algorithm,
-                stop,
-                pool,
-                ..
-            } = self;
-            let algorithm = *algorithm;
-            let work = |engine: &mut super::engine::Engine| loop {
+            let algorithm = self.algorithm;
+            let work = |engine: &mut Engine| loop {
                 if growing
                     .as_ref()
                     .is_some_and(|shared| shared.fill() >= GROW_AT_FILL)
@@ -93,7 +92,7 @@ impl RemotenessSolver {
                 let score = windows::score(engine, algorithm, position);
                 scores[at].store(score, Ordering::Relaxed);
             };
-            run_threads(pool.as_ref(), stop, engine, helpers, work, work);
+            self.run_together(work, work);
         }
         scores.into_iter().map(AtomicI32::into_inner).collect()
     }
