@@ -411,9 +411,9 @@ impl RemotenessSolver {
     }
 
     /// Sets the shared table's filters again once the threads have replaced half as
-    /// many entries as it holds since they were last set (between stretches).
-    fn remark_shared_filters(&mut self) {
-        let evictions = self.stats_together().evictions;
+    /// many entries as it holds since they were last set (between stretches), given
+    /// the `evictions` of all threads so far.
+    fn remark_shared_filters(&mut self, evictions: u64) {
         let Some(shared) = self.shared.as_ref() else {
             return;
         };
@@ -611,7 +611,7 @@ impl RemotenessSolver {
                 self.go_alone();
                 return windows::score(&mut self.engine, self.algorithm, position);
             }
-            self.remark_shared_filters();
+            self.remark_shared_filters(stats.evictions);
             stretch = stretch.saturating_mul(LONG_GROWTH);
         }
     }

@@ -122,7 +122,7 @@ pub struct SharedTable {
     slots: Vec<Words>,
     /// A bucket's tags, a byte a slot (0: free; else [`tag_of`] its key).
     tags: Vec<AtomicU32>,
-    /// Bit filters over key digests ([`LOSSES`], [`UPPERS`]).
+    /// Bit filters over key digests, one per [`Wanted`] (as `table.rs` keeps them).
     filters: [Vec<AtomicU64>; FILTERS],
     filter_mask: u64,
     /// Check words of positions a thread is searching now, by digest: another thread
@@ -182,7 +182,7 @@ impl SharedTable {
             .map(|i| {
                 let tags = self.tags[i * buckets / sample].load(Ordering::Relaxed);
                 (0..WAYS)
-                    .map(|way| u32::from((tags >> (8 * way)) as u8 != 0))
+                    .map(|way| u32::from(tag_in(tags, way) != 0))
                     .sum::<u32>()
             })
             .sum();

@@ -135,10 +135,9 @@ impl BoundTable {
     }
 
     /// Records bounds found for `key` (merged with what is stored: the tighter of each),
-    /// the move they came from (0: none) and the nodes they took; returns what is stored
-    /// now.
-    pub fn insert(&mut self, key: Key, entry: Entry) -> Entry {
-        self.table.insert(key, entry)
+    /// the move they came from (0: none) and the nodes they took.
+    pub fn insert(&mut self, key: Key, entry: Entry) {
+        self.table.insert(key, entry);
     }
 
     /// Calls `visit` with every stored key and entry.

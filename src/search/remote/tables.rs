@@ -43,25 +43,20 @@ impl Tables {
         }
     }
 
-    /// Records bounds found for `key`, merged with what is stored; returns what is
-    /// stored now.
+    /// Records bounds found for `key`, merged with what is stored.
     #[inline]
-    pub(super) fn insert(&mut self, key: Key, entry: Entry) -> Entry {
+    pub(super) fn insert(&mut self, key: Key, entry: Entry) {
         match self {
             Tables::Own(table) => table.insert(key, entry),
             Tables::Shared {
                 table,
                 filled,
                 evictions,
-            } => {
-                let (stored, placed) = table.insert(key, entry);
-                match placed {
-                    Placed::Merged => {}
-                    Placed::Filled => *filled += 1,
-                    Placed::Replaced => *evictions += 1,
-                }
-                stored
-            }
+            } => match table.insert(key, entry).1 {
+                Placed::Merged => {}
+                Placed::Filled => *filled += 1,
+                Placed::Replaced => *evictions += 1,
+            },
         }
     }
 
@@ -122,9 +117,7 @@ impl Tables {
             filled: 0,
             evictions: 0,
         };
-        self.for_each(|key, entry| {
-            tables.insert(key, entry);
-        });
+        self.for_each(|key, entry| tables.insert(key, entry));
         *self = tables;
     }
 
@@ -149,9 +142,7 @@ impl Tables {
         // to hold it, lets go) within what the bound leaves, then takes all of it.
         let spare = bytes.saturating_sub(self.shared().map_or(0, |s| s.allocated_bytes()));
         let mut own = BoundTable::with_bytes(spare);
-        self.for_each(|key, entry| {
-            own.insert(key, entry);
-        });
+        self.for_each(|key, entry| own.insert(key, entry));
         *self = Tables::Own(own);
         if let Tables::Own(own) = self {
             own.raise_bound(bytes);
