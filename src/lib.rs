@@ -1,185 +1,137 @@
-//! sicher: a solver for impartial heap games — Nim, octal and hexadecimal
-//! take-and-break games (Kayles, Dawson's Kayles, Treblecross, ...), subtraction games,
-//! Grundy's game, Wythoff and Moore's Nim — under normal and misère play.
-//!
-//! A position is **safe** when the player to move has a sure win (an N-position) and
-//! **unsafe** when the player to move loses against best play (a P-position), as in the
-//! recursion `sicher(p) = ∃ q ∈ moves(p): ¬sicher(q)`.
-//!
-//! # Using the library
-//!
-//! With `default-features = false` the library has no command line (no clap, no
-//! progress bars, no signal handler); add `features = ["picture"]` to draw maps and
-//! plots. It never prints and never exits the process. This program is
-//! `examples/library.rs` (`cargo run --release --no-default-features --example library`):
-//!
-//! ```
-#![doc = include_str!("../examples/library.rs")]
-//! ```
-//!
-//! # Layers
-//!
-//! Each layer uses only the ones above it in this list, never one beside or below it
-//! (test code aside):
-//!
-//! 1. [`error`], [`value`] (what a position is worth: [`Outcome`], [`Value`],
-//!    [`Convention`]), and the plumbing: `checksum.rs`, [`atomic_file`], [`memory`].
-//! 2. [`game`], the model: rules and their move generators, positions, one move
-//!    application, the option table of every heap size, parents for retrograde work,
-//!    where games come from (shipped names, description files, inline specs); and
-//!    [`domain`], bounded domains ranked onto table entries.
-//! 3. [`theory`]: what is known without searching. [`theory::grundy`] (nim-values,
-//!    periods and their proofs, complete solutions), [`theory::quotient`] (misère
-//!    quotients, misère Nim, tameness, the quotient a table learns), [`theory::closed`]
-//!    (Wythoff's and Moore's closed forms), and [`theory::invariant`], the one
-//!    winning-move search over a theory's heap-by-heap invariant.
-//! 4. Side by side, never importing each other: [`search`] (top-down: boolean alpha-beta
-//!    and the remoteness search), [`label`] (bottom-up: the retrograde labeller and its
-//!    work directory) and [`table`] (storage: the container, compression, predictions,
-//!    memory-mapped probing; it knows words, counts and headers, not engines).
-//! 5. The answer layer, [`answer`] (one [`Chain`] of sources: closed forms,
-//!    nim-values, tables, misère theory, search), and the use cases: [`build`] (label a
-//!    domain and write its table), [`verify`] (bottom-up against top-down), `survey`
-//!    (families of positions for pictures), [`play`] (a game against perfect play);
-//!    `picture` draws from plain data (`survey` and `picture`: feature `picture`).
-//! 6. The binary, `src/main.rs` and `src/cli/` (feature `cli`): flags, printing, exit
-//!    codes, the signal handler. It words the library's [`Hint`]s as its flags.
-//!    `src/bin/sicher-mpi/` (feature `mpi`) is `sicher table` shared between the ranks of
-//!    an MPI job, over the same command line and [`build::TableJob`].
-//!
-//! # Code map
-//!
-//! ```text
-//!   GAME argument ─► game::resolve ─► Game (rules + convention)
-//!   flags ─► cli/args.rs (resolved once) ─► answer::Policy
-//!
-//!   check / solve on a position ─► answer::Chain (the policy's sources, in order):
-//!        NimSource         normal play, one-heap rules: XOR of nim-values
-//!                          (theory::grundy), any heap size once a period is proved
-//!        TableSource       a table under tables/ (or --table FILE) covering the position
-//!        ClosedFormSource  Wythoff (two heaps), Moore's Nim_k: theory::closed
-//!        QuotientSource    misère play, one-heap rules: misère Nim's rule, or a misère
-//!                          quotient (theory::quotient, on the fly or --quotient FILE)
-//!        SearchSource      otherwise: search::Solver (the verdict; in misère play it
-//!                          ends where the quotient the source above built, however
-//!                          partial, covers every heap), then search::RemotenessSolver
-//!                          (the remoteness)
-//!      ─► Answer { value: Value, best_move, source } / Solution { winning_moves, evidence }
-//!
-//!   table GAME --heaps/--total ─► build::TableJob ─► label::Plan ─► table::TableWriter
-//!   nim-values / solve GAME    ─► theory::grundy (values, period proof) ─► table (nim-values)
-//!   quotient GAME --max N      ─► theory::quotient::compute ─► table (quotient body)
-//!   verify GAME …              ─► verify (label against answer::Chain)
-//!   play GAME                  ─► play::Session ─► answer::Chain (theory, tables, search)
-//!                                                  + search::RemotenessSolver (within a budget)
-//!   list TABLE                 ─► table::Table::list (rank order, values, filter)
-//!   picture / plot GAME        ─► survey ─► picture (PNG or terminal)
-//! ```
-//!
-//! Where things live, file by file:
-//!
-//! - `error.rs`: the [`Error`] type with its [`ErrorKind`]s and [`Hint`]s; `value.rs`;
-//!   `checksum.rs` (the one checksum every file carries); `atomic_file.rs` (files that
-//!   appear whole or not at all; the temporaries a signal handler removes);
-//!   `memory.rs` (what the machine can give, for refusing work up front).
-//! - `game/`: `rules.rs` (the [`Ruleset`]s, their move generators — visitors that never
-//!   allocate — and capabilities, each stated for every ruleset by name, so engines
-//!   never match on rulesets), `moves.rs` (applying a move: `child_into`, the one place),
-//!   `options.rs` (every option of every heap size up to a bound, listed once),
-//!   `parents.rs` (the positions one move before, within a domain's bounds),
-//!   `position.rs`, `code.rs` (octal and hexadecimal codes), `describe.rs`
-//!   (`games/*.toml` embedded in the binary, description files, inline specs),
-//!   `lines.rs` (positions from text, one per line), `mod.rs` ([`Game`]).
-//! - `domain/`: [`Domain`] and [`Ranker`] (`tuples.rs` for `--heaps K --max N`,
-//!   `partitions.rs` for `--total T`), ranking a move's result (`child.rs`,
-//!   `child_ranks.rs`), ranking from runs of equal heaps (`incremental.rs`), walking
-//!   ranks in order (`walk.rs`).
-//! - `theory/grundy/`: `mex.rs` (the one mex), `values.rs` (the sequence engines:
-//!   `values/reference.rs` the plain mex, `values/sparse.rs` the sparse-space engine,
-//!   `values/scan.rs` its vector scans), `period.rs` (periods and the periodicity
-//!   theorem), `solution.rs` (complete solutions), `fast_path.rs` (nim-values of any
-//!   heap size; XOR verdicts and winning moves).
-//! - `theory/quotient/`: `construct.rs` (heap by heap), `verify.rs` (the
-//!   transition-table proof), `monoid.rs`, `extend.rs`, `presentation.rs`, `answer.rs`
-//!   (the quotient as a heap invariant: outcomes and winning moves), `nim.rs` (Bouton's misère Nim), `tame.rs` (genus,
-//!   tameness, the tame misère rule), `learn.rs` (the quotient a table learns from its
-//!   small positions), `options.rs` (the option table as the construction reads it).
-//! - `theory/closed/`: `wythoff.rs` (and `golden.rs`, ⌊kφ⌋ in integers), `moore.rs`
-//!   (and `moore_search.rs`, every winning move digit by digit).
-//! - `theory/invariant.rs`: [`theory::invariant::HeapInvariant`] (a heap's element, how
-//!   elements combine, which are unsafe) and the one winning-move search over it, which
-//!   the nim-sum, misère Nim, the tame rule and misère quotients implement.
-//! - `search/`: `solver.rs` (boolean alpha-beta on an explicit stack), `key.rs`
-//!   (incremental 128-bit keys), `bounded.rs` (the bounded transposition-table core,
-//!   keeping costly entries) under `table.rs`, `ordering.rs`, `guide.rs` (nim-value
-//!   move ordering), `heaps.rs`, `theory.rs` (exact outcomes handed in from theory),
-//!   `endgame.rs` (tables handed in for small positions), `plain.rs` (the plain
-//!   memoised baselines), `remote/` (the remoteness search: `engine.rs`, `table.rs`,
-//!   `score.rs`, `proof.rs`, `windows.rs` (the [`search::Algorithm`]s), `split.rs`
-//!   (threads splitting the tree by siblings where theory classifies the moves),
-//!   `parallel.rs` and `shared.rs` (threads sharing one lockless table), `tables.rs`
-//!   (an engine's table: its own alone, the shared one with other threads)).
-//! - `label/`: `plan.rs` (strategy and memory before anything is allocated), tier
-//!   labellers `forward.rs`, `backward.rs`, `remoteness.rs`, `plain.rs`, their order in
-//!   `tiers.rs`, `drive.rs` over the `window.rs` of tiers moves reach, `work/` (the
-//!   work directory: part files bound to their work, tiers and ranks in `part.rs`, the
-//!   manifest and its checks in `manifest.rs`, resumption, finished labels streamed to
-//!   the table writer), `cluster/` (a `--total` domain's tiers shared between the ranks
-//!   of a job: rank 0's tier manager, workers, messages over a `Link`) and `chunk.rs`
-//!   (a chunk of a tier labelled by pulling from lower tiers), shortcuts from theory
-//!   (`one_heap.rs`, `nim_values.rs`), `options.rs` and `parents.rs` (the game's
-//!   options and parents as the labellers read them), `bits.rs`.
-//! - `table/`: `format.rs` (the container's layout and header types), `stored.rs` (the
-//!   header as bincode stores it), `codec.rs` (compressed blocks), `predict.rs`
-//!   (predictions whose residual is stored), `writer.rs` ([`TableWriter`]),
-//!   `reader.rs` ([`Table`]), `bodies.rs` (quotient and nim-value bodies), `list.rs`
-//!   (a table's positions in rank order with their values).
-//! - `answer/`: the [`answer::Oracle`] trait and its sources (`closed.rs`, `nim.rs`,
-//!   `table.rs`, `quotient.rs`, `search.rs`), and `chain.rs` ([`Policy`], [`Chain`]).
-//! - `build.rs`, `verify.rs`, `survey.rs`, `play.rs`: the use cases.
-//! - `picture/`: maps and plots as PNG or terminal text, from plain data.
-//!
-//! # Where to add things
-//!
-//! - **A ruleset**: a variant of [`Ruleset`] in `game/rules.rs`; the compiler then lists
-//!   every capability to state (moves, options, parents, bounds) in `game/`; its spec in
-//!   `game/describe.rs`. Every engine reads the rules through these.
-//! - **A theory**: a module of `theory/` (implementing
-//!   [`theory::invariant::HeapInvariant`] where it values a position heap by heap, which
-//!   gives it winning moves), and an [`answer::Oracle`] in `answer/` that asks it, placed
-//!   in the chain by `answer/chain.rs`.
-//! - **An answer source** (a new kind of oracle): one file in `answer/` implementing
-//!   [`answer::Oracle`], and its place in `Chain::new`.
+//! The command line: one module per subcommand over the library, plus the shared
+//! argument groups ([`args`]) and output conventions ([`output`]).
 
-#![deny(missing_docs)]
+/// `println!` that reports a failed write (such as a closed pipe) as an error instead of
+/// panicking; `run` treats a closed pipe as a normal end.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err($crate::stdout_error)
+    }};
+}
 
-pub mod answer;
-pub mod atomic_file;
-pub mod build;
-pub(crate) mod checksum;
-pub mod domain;
-pub mod error;
-pub mod game;
-pub mod label;
-pub mod memory;
-#[cfg(feature = "picture")]
+pub mod args;
+pub mod bench;
+pub mod check;
+pub mod errors;
+pub mod info;
+pub mod list;
+pub mod nim_values;
+pub mod output;
 pub mod picture;
 pub mod play;
-pub mod search;
-#[cfg(feature = "picture")]
-pub mod survey;
+pub mod quotient;
+pub mod solution;
+pub mod solve;
 pub mod table;
-pub mod theory;
-pub mod value;
 pub mod verify;
 
-pub use answer::{Answer, Chain, Policy, Query, Remoteness, Solution, SourceKind};
-pub use build::{TableJob, TableRequest};
-pub use domain::{Domain, Ranker};
-pub use error::{Error, ErrorKind, Hint, Result};
-pub use game::{parse_spec, resolve, Convention, Game, Heap, Position, Ruleset};
-pub use search::{Algorithm, RemotenessSolver, Solver};
-pub use table::{Table, TableWriter};
-pub use theory::grundy::{nim_values, NimOracle, Periodicity};
-pub use theory::quotient::MisereQuotient;
-pub use value::{Outcome, Value};
+use clap::{Parser, Subcommand};
+
+use sicher::error::{Error, Result};
+
+const EXAMPLES_CHECK: &str = "Examples:
+  sicher check nim 3 4 5                  # safe: the player to move wins, and how
+  sicher check kayles 10 11 12 --misere   # misère Kayles
+  sicher check octal:0.07 20,30 --json    # inline spec, JSON answer
+  printf '1 2 3\\n4 5\\n' | sicher check nim   # one position per line from stdin";
+
+const EXAMPLES_SOLVE: &str = "Examples:
+  sicher solve kayles                     # complete solution: period and proof
+  sicher solve subtraction:1,3,4 --misere # lone-heap misère outcomes
+  sicher solve kayles 1000000000000 77    # normal play: by XOR of nim-values
+  sicher solve kayles 10 11 12 13 14 --misere
+  sicher solve wythoff 400 647 --json
+  sicher solve moore:2 3 5 6 9 --hash 64
+  sicher table kayles --total 12 --misere -o k.table && sicher solve --table k.table 3 4";
+
+const EXAMPLES_TOP: &str = "Examples (each command's --help has more):
+  sicher check nim 3 4 5                  # safe or unsafe, with a winning move
+  sicher solve kayles                     # the complete solution of a one-heap game
+  sicher play nim 3 4 5                   # a game against the computer";
+
+const EXAMPLES_BENCH: &str = "Examples:
+  sicher bench                  # the suite with every heuristic on
+  sicher bench --no-history     # what the history heuristic buys
+  sicher bench --engine plain   # the plain memoised baseline";
+
+/// sicher: solves impartial heap games (Nim, octal and hexadecimal games, subtraction
+/// games, Grundy's game, Wythoff, Moore's Nim) under normal and misère play.
+///
+/// A position is safe when the player to move has a sure win, unsafe when the player
+/// to move loses against best play.
+#[derive(Parser, Debug)]
+#[command(name = "sicher", version, about, long_about, after_help = EXAMPLES_TOP)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Say whether positions are safe or unsafe, with one winning move.
+    Check(check::CheckArgs),
+    /// Every winning move of a position, with search statistics.
+    Solve(solve::SolveArgs),
+    /// Time a fixed suite of positions across the rulesets.
+    Bench(bench::BenchArgs),
+    /// Label a bounded domain bottom-up and write it as an endgame table.
+    Table(table::TableArgs),
+    /// Print a table's header; with --verify, check its body.
+    Info(info::InfoArgs),
+    /// The positions a table holds, in rank order, with their values.
+    List(list::ListArgs),
+    /// Compare the bottom-up labels of a domain with the top-down engine.
+    Verify(verify::VerifyArgs),
+    /// The nim-values G(0..=N) of a ruleset whose moves change one heap.
+    NimValues(nim_values::NimValuesArgs),
+    /// The map of every two-heap position up to N: safe white, unsafe black (PNG or
+    /// terminal).
+    Picture(picture::PictureArgs),
+    /// The per-heap series (nim-values, or misère lone-heap outcomes) as a PNG plot.
+    Plot(picture::PlotArgs),
+    /// Play a game against perfect play.
+    Play(play::PlayArgs),
+    /// The misère quotient of a one-heap ruleset's heaps 1..=N.
+    Quotient(quotient::QuotientArgs),
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: &Cli) -> Result<()> {
+    let outcome = match &cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Table(args) => table::run(args),
+        Command::Info(args) => info::run(args),
+        Command::List(args) => list::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::NimValues(args) => nim_values::run(args),
+        Command::Picture(args) => picture::run_picture(args),
+        Command::Plot(args) => picture::run_plot(args),
+        Command::Play(args) => play::run(args),
+        Command::Quotient(args) => quotient::run(args),
+    };
+    match outcome {
+        // A reader that stopped listening (`| head`) is not an error.
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// Wraps a failed write to standard output.
+pub fn stdout_error(source: std::io::Error) -> Error {
+    Error::io("<stdout>", source)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}

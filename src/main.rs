@@ -1,6 +1,6 @@
 //! The `sicher` binary: parses the command line and hands it to [`sicher::cli`].
 
-mod cli;
+use sicher_cli as cli;
 
 use clap::error::ErrorKind;
 use clap::Parser;

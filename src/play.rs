@@ -1,660 +1,597 @@
-//! A game against the computer: the position, whose turn it is, the legal moves, the
-//! computer's choice and the way back (undo), all through the answer layer. The command
-//! line only reads moves and prints.
-//!
-//! The computer plays perfectly at [`MAX_LEVEL`]: it wins every won position. Where the
-//! remoteness can be searched within a budget ([`REMOTENESS_NODES`]) it also wins as fast
-//! as it can and, when lost, holds out as long as it can; where it cannot (huge heaps,
-//! answered by theory: nim-values, misère quotients, closed forms), it takes the winning
-//! move theory gives, and when lost the move that takes the fewest tokens. Below the top
-//! level it plays a random legal move with probability `(MAX_LEVEL - level) /
-//! MAX_LEVEL`, and says so.
-//!
-//! Moves are listed only up to [`LISTED_MOVES`]: a position with more (a heap of a
-//! billion tokens) is played by typing the position a move leads to, which is checked
-//! against the rules directly ([`is_move`]) without enumerating every move.
+//! `sicher play`: a game in the terminal against the computer.
 
-use std::ops::ControlFlow;
+use std::io::{BufRead, IsTerminal};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
-use crate::answer::{Chain, Engine, Policy, Query, Remoteness};
-use crate::error::{Error, Result};
-use crate::game::{parse_heap, Game, Position, Ruleset};
-use crate::search::{Algorithm, ProgressHook, RemotenessSolver, SearchConfig};
-use crate::value::Value;
+use indicatif::ProgressBar;
 
-/// The strongest level: every move perfect.
-pub const MAX_LEVEL: u8 = 10;
-/// Moves listed (and numbered) at most; a position with more is played by typing the
-/// position a move leads to.
-pub const LISTED_MOVES: usize = 10_000;
-/// Nodes the remoteness search may spend on one position before the computer settles
-/// for the verdict theory gives (a few seconds at most on a slow machine).
-pub const REMOTENESS_NODES: u64 = 1 << 21;
-/// Positions whose tokens times moves exceed this are not searched for their remoteness:
-/// the search's stack alone could hold that many moves.
-pub const REMOTENESS_SIZE: u128 = 1 << 22;
+use clap::{Args, ValueEnum};
+use serde::Serialize;
 
-/// Who moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
-    /// The person at the keyboard.
+use super::args::{start_heaps, GameArgs, SearchArgs};
+use super::output::{plural, print_json, spinner};
+use sicher::answer::Policy;
+use sicher::error::{Error, Hint, Result};
+use sicher::game::Position;
+use sicher::play::{Player, Reply, Session, LISTED_MOVES, MAX_LEVEL};
+use sicher::search::Algorithm;
+use sicher::value::Value;
+
+const EXAMPLES_PLAY: &str = "Examples:
+  sicher play nim 3 4 5                 # you move first
+  sicher play kayles --misere --first computer
+  sicher play kayles 7 8 9 --level 3    # a weaker opponent: 7 of its 10 moves are random
+  printf '1\\n1\\n' | sicher play nim 2 3 --json   # scripted: one move per line
+
+In the game, type a move (its number in the list, or the position it leads to), or:
+  hint   the best move      undo   take your last move back
+  moves  list every move    help   these commands
+  quit   end the game (also q, or Ctrl-D in a terminal)";
+
+/// The in-game commands, as `help` lists them.
+const COMMANDS: &str = "type a move (its number in the list, or the position it leads to, as heap sizes), or: hint (the best move), undo (take your last move back), moves (list every move), help, quit (or q)";
+
+/// Who moves first.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    /// You.
     You,
-    /// sicher.
+    /// The computer.
     Computer,
 }
 
-impl Player {
-    /// The other player.
-    pub fn other(self) -> Player {
-        match self {
-            Player::You => Player::Computer,
-            Player::Computer => Player::You,
-        }
-    }
-
-    /// `"you"` or `"computer"`, as JSON says it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Player::You => "you",
-            Player::Computer => "computer",
-        }
-    }
+/// Arguments of `sicher play`.
+#[derive(Args, Debug)]
+#[command(after_help = EXAMPLES_PLAY)]
+pub struct PlayArgs {
+    /// The game and convention.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The heaps to start from (spaces or commas); with none, the description's start
+    /// position.
+    #[arg(allow_negative_numbers = true)]
+    pub heaps: Vec<String>,
+    /// Who moves first.
+    #[arg(long, value_enum, default_value_t = First::You)]
+    pub first: First,
+    /// Show the best move before each of yours.
+    #[arg(long)]
+    pub hint: bool,
+    /// How well the computer plays: 10 is perfect play; below, each of its moves is a
+    /// random legal move with probability (10 - LEVEL) / 10 (0: always random).
+    #[arg(long, value_name = "LEVEL", default_value_t = MAX_LEVEL,
+          value_parser = clap::value_parser!(u8).range(0..=MAX_LEVEL as i64))]
+    pub level: u8,
+    /// Seed of the random moves below level 10 (default: from the clock), to replay a
+    /// game.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// One JSON object per move, then one for the result.
+    #[arg(long)]
+    pub json: bool,
+    /// Search settings.
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// How the remoteness search chooses its windows: alphabeta, aspiration, negascout
+    /// or mtdf (default: alphabeta, the best measured).
+    #[arg(long, value_name = "NAME")]
+    pub algorithm: Option<Algorithm>,
+    /// How long the computer may think about one position that no theory or table
+    /// answers (the search); past it the game ends with one error line. 0: no limit.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub time_limit: u64,
 }
 
-/// The computer's move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
-    /// The position it leads to.
-    pub to: Position,
-    /// True when the level made it a random move rather than the best one.
-    pub random: bool,
+/// One move, as `--json` prints it.
+#[derive(Serialize)]
+struct MoveRecord<'a> {
+    ply: u64,
+    by: &'static str,
+    /// The move, named by the position it leads to (as `check` names moves).
+    #[serde(rename = "move")]
+    to: &'a [u64],
+    /// The position now.
+    position: &'a [u64],
+    /// True when the player now to move wins against best play.
+    win: bool,
+    /// Moves until the game ends under best play from here, where it was searched.
+    remoteness: Option<u32>,
+    /// True for a random move of the computer below level 10.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    random: bool,
 }
 
-/// What is known of the current position.
-#[derive(Clone, Debug)]
-struct Known {
-    value: Value,
-    /// The best move for the player to move: the fastest win, or the longest resistance
-    /// (or, without the remoteness, theory's winning move or the smallest take).
-    best: Option<Position>,
-}
-
-/// A game in progress.
-pub struct Session {
-    chain: Chain,
-    config: SearchConfig,
-    algorithm: Algorithm,
-    engine: Engine,
-    /// The remoteness search, made when first needed.
-    valued: Option<RemotenessSolver>,
-    /// Tokens of the last position whose remoteness search ran out of nodes: larger
-    /// positions are not searched again until the game is half as big.
-    gave_up_at: Option<u128>,
-    position: Position,
-    to_move: Player,
+/// The result, as `--json` prints it last.
+#[derive(Serialize)]
+struct ResultRecord {
+    /// `"you"` or `"computer"`; `None` when the game was left unfinished.
+    winner: Option<&'static str>,
     plies: u64,
-    moves: Vec<Position>,
-    /// False when the position has more than [`LISTED_MOVES`] moves.
-    moves_complete: bool,
-    known: Option<Known>,
-    /// Earlier positions with who was to move there, for undo.
-    history: Vec<(Position, Player)>,
-    level: u8,
-    rng: SplitMix,
+    /// True when `quit` ended the game.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    quit: bool,
 }
 
-impl Session {
-    /// A game of `game` from `start`, `first` to move, answered as `policy` says (its
-    /// search settings also drive the remoteness search).
-    pub fn new(game: &Game, policy: &Policy, start: Position, first: Player) -> Result<Self> {
-        let chain = Chain::new(game, policy)?;
-        let (moves, moves_complete) = list_moves(game, &start);
-        Ok(Session {
-            chain,
-            config: policy.search,
-            algorithm: policy.algorithm,
-            engine: policy.engine,
-            valued: None,
-            gave_up_at: None,
-            position: start,
-            to_move: first,
-            plies: 0,
-            moves,
-            moves_complete,
-            known: None,
-            history: Vec::new(),
-            level: MAX_LEVEL,
-            rng: SplitMix(0),
-        })
-    }
+/// An in-game command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Command {
+    Help,
+    Hint,
+    Undo,
+    Moves,
+    Quit,
+}
 
-    /// Calls `hook` every so many nodes while the search works on a position that
-    /// nothing cheaper answers (the binary shows a spinner and keeps a time limit).
-    pub fn set_search_progress(&mut self, hook: ProgressHook) {
-        self.chain.set_search_progress(hook);
-    }
-
-    /// Plays below perfection: at `level` (0 to [`MAX_LEVEL`]) each of the computer's
-    /// moves is random with probability `(MAX_LEVEL - level) / MAX_LEVEL`; `seed` makes
-    /// the random choices repeatable.
-    pub fn set_level(&mut self, level: u8, seed: u64) -> Result<()> {
-        if level > MAX_LEVEL {
-            return Err(Error::input(format!(
-                "level {level} is out of range: 0 (random moves) to {MAX_LEVEL} (perfect play)"
-            )));
-        }
-        self.level = level;
-        self.rng = SplitMix(seed);
-        Ok(())
-    }
-
-    /// The level the computer plays at.
-    pub fn level(&self) -> u8 {
-        self.level
-    }
-
-    /// The current position.
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
-
-    /// Whose turn it is.
-    pub fn to_move(&self) -> Player {
-        self.to_move
-    }
-
-    /// Moves played so far (undone ones not counted).
-    pub fn plies(&self) -> u64 {
-        self.plies
-    }
-
-    /// The game.
-    pub fn game(&self) -> &Game {
-        self.chain.game()
-    }
-
-    /// The legal moves, as the positions they lead to, ascending; all of them when
-    /// [`moves_complete`](Self::moves_complete), else the first [`LISTED_MOVES`] the
-    /// rules list (unsorted).
-    pub fn moves(&self) -> &[Position] {
-        &self.moves
-    }
-
-    /// True when [`moves`](Self::moves) holds every legal move.
-    pub fn moves_complete(&self) -> bool {
-        self.moves_complete
-    }
-
-    /// The winner, once the player to move has no move.
-    pub fn winner(&self) -> Option<Player> {
-        if !self.moves.is_empty() {
-            return None;
-        }
-        Some(if self.game().terminal_is_win() {
-            self.to_move
-        } else {
-            self.to_move.other()
-        })
-    }
-
-    /// The value of the current position for the player to move, with its remoteness
-    /// where it could be searched.
-    pub fn value(&mut self) -> Result<Value> {
-        Ok(self.know()?.value)
-    }
-
-    /// The best move for the player to move: the fastest win, or when lost the move that
-    /// holds out longest (see the module's notes where the remoteness is out of reach);
-    /// `None` when no move is left.
-    pub fn best_move(&mut self) -> Result<Option<Position>> {
-        Ok(self.know()?.best.clone())
-    }
-
-    /// The computer's move at its level: the best one, or with the level's probability a
-    /// random legal one (among the listed moves, where a huge position has more);
-    /// `None` when no move is left.
-    pub fn computer_move(&mut self) -> Result<Option<Reply>> {
-        if self.moves.is_empty() {
-            return Ok(None);
-        }
-        let chance = u64::from(MAX_LEVEL - self.level);
-        if chance > 0 && self.rng.below(u64::from(MAX_LEVEL)) < chance {
-            let pick = self.rng.below(self.moves.len() as u64) as usize;
-            return Ok(Some(Reply {
-                to: self.moves[pick].clone(),
-                random: true,
-            }));
-        }
-        Ok(self.best_move()?.map(|to| Reply { to, random: false }))
-    }
-
-    /// Reads a move as typed: its number in [`moves`](Self::moves) (from 1, when every
-    /// move is listed) or the position it leads to (heap sizes); says why when it is
-    /// neither.
-    pub fn parse_move(&self, text: &str) -> Result<Position> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(Error::input(
-                "type a move: its number, or the position it leads to (heap sizes)",
-            ));
-        }
-        let words: Vec<&str> = text
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|w| !w.is_empty())
-            .collect();
-        let numbered = self.moves_complete;
-        if let [word] = words[..] {
-            if numbered && (!word.starts_with('0') || word == "0") {
-                if let Ok(number) = word.parse::<usize>() {
-                    if (1..=self.moves.len()).contains(&number) {
-                        return Ok(self.moves[number - 1].clone());
-                    }
-                }
-            }
-        }
-        let heaps = words
-            .iter()
-            .map(|w| parse_heap(w))
-            .collect::<Result<Vec<_>>>()?;
-        let to = Position::new(heaps);
-        if self.is_legal(&to) {
-            Ok(to)
-        } else if words.len() == 1 && numbered {
-            Err(Error::input(format!(
-                "{text} is neither a move number (1 to {}) nor a position one move away from {}",
-                self.moves.len(),
-                self.position
-            )))
-        } else {
-            Err(Error::input(format!(
-                "{to} is not one move away from {} in {}",
-                self.position,
-                self.game().name
-            )))
-        }
-    }
-
-    /// Plays a move (the position it leads to), which must be legal.
-    pub fn play(&mut self, to: Position) -> Result<()> {
-        if !self.is_legal(&to) {
-            return Err(Error::input(format!(
-                "{to} is not one move away from {}",
-                self.position
-            )));
-        }
-        let from = std::mem::replace(&mut self.position, to);
-        self.history.push((from, self.to_move));
-        self.to_move = self.to_move.other();
-        self.plies += 1;
-        self.refresh();
-        Ok(())
-    }
-
-    /// Takes moves back to the last position where you were to move before your last
-    /// move (your move and the computer's reply); false when you have not moved yet.
-    pub fn undo(&mut self) -> bool {
-        let Some(at) = self.history.iter().rposition(|(_, p)| *p == Player::You) else {
-            return false;
-        };
-        self.plies -= (self.history.len() - at) as u64;
-        let (position, to_move) = self.history.swap_remove(at);
-        self.history.truncate(at);
-        self.position = position;
-        self.to_move = to_move;
-        self.refresh();
-        true
-    }
-
-    /// True when `to` is one move away from the current position.
-    fn is_legal(&self, to: &Position) -> bool {
-        if self.moves_complete {
-            self.moves.binary_search(to).is_ok()
-        } else {
-            is_move(&self.game().ruleset, &self.position, to)
-        }
-    }
-
-    /// After a move or an undo: the new position's moves; nothing known of it yet.
-    fn refresh(&mut self) {
-        let (moves, complete) = list_moves(self.chain.game(), &self.position);
-        self.moves = moves;
-        self.moves_complete = complete;
-        self.known = None;
-    }
-
-    /// What is known of the current position, found on first use.
-    fn know(&mut self) -> Result<&Known> {
-        if self.known.is_none() {
-            let known = self.find()?;
-            self.known = Some(known);
-        }
-        self.known
-            .as_ref()
-            .ok_or_else(|| Error::internal("the position's value was not kept"))
-    }
-
-    fn find(&mut self) -> Result<Known> {
-        let position = self.position.clone();
-        if self.engine == Engine::Plain {
-            // The baseline has no node budget: it answers in full, as asked.
-            let query = Query {
-                best_move: true,
-                remoteness: Remoteness::Required,
-            };
-            let solution = self.chain.solve(&position, query)?;
-            return Ok(Known {
-                value: solution.answer.value,
-                best: solution.moves.first().map(|(to, _)| to.clone()),
-            });
-        }
-        // Theory, a table or the search first: the verdict at any size, with one winning
-        // move (and the remoteness where it came cheap).
-        let query = Query {
-            best_move: true,
-            remoteness: Remoteness::IfAvailable,
-        };
-        let answer = self.chain.answer(&position, query)?;
-        let mut known = Known {
-            value: answer.value,
-            best: answer.best_move,
-        };
-        if self.moves.is_empty() {
-            // No move left: the game is over now.
-            known.value = Value::remote(0, self.chain.game().convention);
-            return Ok(known);
-        }
-        if self.may_search(&position) {
-            let (config, algorithm) = (self.config, self.algorithm);
-            let game = self.chain.game().clone();
-            let solver = self
-                .valued
-                .get_or_insert_with(|| RemotenessSolver::new(&game, config, algorithm));
-            match solver.value_within(&position, REMOTENESS_NODES) {
-                Some(value) => {
-                    if value.is_win() != known.value.is_win() {
-                        return Err(Error::internal(format!(
-                            "the remoteness search and the {} disagree on {position}",
-                            answer.source.name()
-                        )));
-                    }
-                    known.value = value;
-                    known.best = solver.best_move(&position).map(|(to, _)| to);
-                    return Ok(known);
-                }
-                None => self.gave_up_at = Some(position.total()),
-            }
-        }
-        if !known.value.is_win() || known.best.is_none() {
-            known.best = self.smallest_take();
-        }
-        Ok(known)
-    }
-
-    /// Whether the remoteness search is worth trying here: the position is small enough
-    /// for its stack, and no larger position ran out of nodes before.
-    fn may_search(&self, position: &Position) -> bool {
-        let tokens = position.total();
-        if self
-            .gave_up_at
-            .is_some_and(|given_up| tokens.saturating_mul(2) > given_up)
-        {
-            return false;
-        }
-        self.moves_complete && tokens.saturating_mul(self.moves.len() as u128) <= REMOTENESS_SIZE
-    }
-
-    /// The listed move that leaves the most tokens (the longest resistance theory can
-    /// offer without the remoteness); ties to the first listed.
-    fn smallest_take(&self) -> Option<Position> {
-        let mut best: Option<&Position> = None;
-        for to in &self.moves {
-            if best.is_none_or(|b| to.total() > b.total()) {
-                best = Some(to);
-            }
-        }
-        best.cloned()
+fn command(line: &str) -> Option<Command> {
+    match line.trim().to_ascii_lowercase().as_str() {
+        "help" | "?" | "h" => Some(Command::Help),
+        "hint" => Some(Command::Hint),
+        "undo" | "u" => Some(Command::Undo),
+        "moves" | "list" => Some(Command::Moves),
+        "quit" | "q" | "exit" => Some(Command::Quit),
+        _ => None,
     }
 }
 
-/// The moves of `position`: all of them, ascending and once each, and true; or the first
-/// [`LISTED_MOVES`] the rules list, and false.
-fn list_moves(game: &Game, position: &Position) -> (Vec<Position>, bool) {
-    let mut moves = Vec::new();
-    let flow = game
-        .ruleset
-        .for_each_move(position.heaps(), |removed, added| {
-            if moves.len() == LISTED_MOVES {
-                return ControlFlow::Break(());
-            }
-            moves.push(game.apply(position, removed, added));
-            ControlFlow::Continue(())
-        });
-    moves.sort();
-    // Coupled moves (Wythoff, Moore) can reach one position through different heaps.
-    moves.dedup();
-    (moves, flow.is_continue())
+/// Runs `sicher play`.
+pub fn run(args: &PlayArgs) -> Result<()> {
+    play(args).map_err(without_foreign_hints)
 }
 
-/// True when one move of `ruleset` leads from `from` to `to`, decided from the heaps that
-/// changed, without listing the moves (a heap may hold billions of tokens).
-pub fn is_move(ruleset: &Ruleset, from: &Position, to: &Position) -> bool {
-    let (removed, added) = difference(from.heaps(), to.heaps());
-    if removed.is_empty() {
-        return false;
-    }
-    let one_heap = |h: u64, parts: &[u64]| -> bool {
-        let left: u128 = parts.iter().map(|&p| u128::from(p)).sum();
-        if left > u128::from(h) {
-            return false;
-        }
-        let taken = h - left as u64;
-        match ruleset {
-            Ruleset::Nim | Ruleset::Wythoff | Ruleset::Moore(_) => parts.len() <= 1 && taken >= 1,
-            Ruleset::Subtraction(set) => parts.len() <= 1 && set.contains(&taken),
-            Ruleset::InfiniteSubtraction(family) => parts.len() <= 1 && family.contains(taken),
-            Ruleset::Custom(custom) => custom.is_option(h, parts),
-            Ruleset::Grundy => parts.len() == 2 && taken == 0 && parts[0] != parts[1],
-            Ruleset::TakeBreak(code) => {
-                let digit = code.digit(taken);
-                match parts.len() {
-                    0 => digit & 1 != 0,
-                    1 => digit & 2 != 0 && taken >= 1,
-                    2 => digit & 4 != 0,
-                    3 => digit & 8 != 0,
-                    _ => false,
-                }
-            }
-        }
+fn play(args: &PlayArgs) -> Result<()> {
+    let game = args.game.resolve()?;
+    let (heaps, origin) = if args.heaps.is_empty() {
+        (
+            start_heaps(&game)?,
+            format!("the start position of {}'s description", game.name),
+        )
+    } else {
+        (args.heaps.clone(), "as given".to_string())
     };
-    match ruleset {
-        Ruleset::Wythoff if removed.len() == 2 => {
-            // The same number from both heaps (a heap brought to 0 is gone).
-            let (x, y) = (removed[0], removed[1]);
-            match added[..] {
-                [a, b] => x > a && x - a == y.wrapping_sub(b) && y > b,
-                [b] => y > x && y - x == b,
-                [] => x == y,
-                _ => false,
+    let start = Position::parse_args(&heaps)?;
+    let policy = Policy {
+        search: args.search.config(),
+        engine: args.search.engine(),
+        algorithm: args.algorithm.unwrap_or_default(),
+        ..Policy::default()
+    };
+    let first = match args.first {
+        First::You => Player::You,
+        First::Computer => Player::Computer,
+    };
+    // The legal moves are listed before the first answer: ready the start's heaps.
+    game.ruleset
+        .prepare(start.heaps().iter().copied().max().unwrap_or(0))?;
+    let mut session = Session::new(&game, &policy, start, first)?;
+    let clock = Arc::new(Thinking {
+        since: Mutex::new(Instant::now()),
+        bar: Mutex::new(ProgressBar::hidden()),
+    });
+    if args.time_limit > 0 {
+        session.set_search_progress(clock.clone().limit(Duration::from_secs(args.time_limit)));
+    }
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    session.set_level(args.level, seed)?;
+    let interactive = std::io::stdin().is_terminal();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let human = !args.json;
+    if human {
+        outln!(
+            "{}, {} play: the player who {} wins. Moves are counted for both players.",
+            game.title(),
+            game.convention,
+            if game.terminal_is_win() {
+                "cannot move"
+            } else {
+                "makes the last move"
             }
+        )?;
+        if !game.notes.is_empty() {
+            outln!("{}", game.notes)?;
         }
-        Ruleset::Moore(k) if removed.len() > 1 => {
-            // Up to k heaps, each lowered: match the smallest results with the smallest
-            // heaps (gone heaps are results of 0).
-            if removed.len() > *k as usize || added.len() > removed.len() {
-                return false;
+        outln!("start: {} ({origin})", session.position())?;
+        let level = match args.level {
+            MAX_LEVEL => "perfect play".to_string(),
+            0 => "random moves only".to_string(),
+            level => format!(
+                "{} in 10 of its moves random, the others perfect",
+                MAX_LEVEL - level
+            ),
+        };
+        outln!(
+            "the computer plays at level {} of {MAX_LEVEL} ({level}); {} first",
+            args.level,
+            match first {
+                Player::You => "you move",
+                Player::Computer => "the computer moves",
             }
-            let pad = removed.len() - added.len();
-            removed
-                .iter()
-                .enumerate()
-                .all(|(i, &h)| i < pad || added[i - pad] < h)
+        )?;
+        outln!("{COMMANDS}")?;
+    }
+    loop {
+        if let Some(winner) = session.winner() {
+            if args.json {
+                return print_json(&ResultRecord {
+                    winner: Some(winner.name()),
+                    plies: session.plies(),
+                    quit: false,
+                });
+            }
+            return outln!(
+                "{}: no move is left. {} after {}.",
+                session.position(),
+                match winner {
+                    Player::You => "You win",
+                    Player::Computer => "The computer wins",
+                },
+                plural(session.plies(), "move")
+            );
         }
-        _ => removed.len() == 1 && one_heap(removed[0], &added),
+        let value = thinking(&clock, &mut session, |s| s.value())?;
+        if human {
+            outln!(
+                "\nposition {}: {}",
+                session.position(),
+                standing(session.to_move(), value, args.level)
+            )?;
+        }
+        let (to, random) = match session.to_move() {
+            Player::Computer => {
+                let Reply { to, random } =
+                    thinking(&clock, &mut session, |s| s.computer_move())?
+                        .ok_or_else(|| Error::internal("a move exists but none was chosen"))?;
+                if human {
+                    if random {
+                        outln!(
+                            "the computer plays a random move (level {}): to {to}",
+                            args.level
+                        )?;
+                    } else {
+                        outln!("the computer moves to {to}")?;
+                    }
+                }
+                (to, random)
+            }
+            Player::You => {
+                if human {
+                    show_moves(&session, interactive)?;
+                    if args.hint {
+                        show_hint(&clock, &mut session)?;
+                    }
+                    outln!("your move:")?;
+                }
+                let to = loop {
+                    let Some(line) = lines.next() else {
+                        if interactive {
+                            // Ctrl-D at the prompt: the player left.
+                            return if human { outln!("") } else { quit(&session) };
+                        }
+                        return Err(Error::input(format!(
+                            "the input ended with the game unfinished at {} (your move)",
+                            session.position()
+                        )));
+                    };
+                    let line = line.map_err(|e| Error::io("<stdin>", e))?;
+                    match command(&line) {
+                        Some(Command::Quit) => {
+                            return if human { Ok(()) } else { quit(&session) };
+                        }
+                        Some(Command::Help) => {
+                            if human {
+                                outln!("{COMMANDS}")?;
+                            }
+                            continue;
+                        }
+                        Some(Command::Hint) => {
+                            if human {
+                                show_hint(&clock, &mut session)?;
+                            }
+                            continue;
+                        }
+                        Some(Command::Moves) => {
+                            if human {
+                                list_moves(&session, usize::MAX)?;
+                            }
+                            continue;
+                        }
+                        Some(Command::Undo) => {
+                            if !session.undo() {
+                                if human {
+                                    outln!("nothing to undo: you have not moved yet")?;
+                                }
+                                continue;
+                            }
+                            if human {
+                                outln!("taken back to {}", session.position())?;
+                            }
+                            break None;
+                        }
+                        None => {}
+                    }
+                    match session.parse_move(&line) {
+                        Ok(to) => break Some(to),
+                        Err(error) if interactive => {
+                            outln!("{}; try again (or type help):", error.message())?
+                        }
+                        Err(error) => {
+                            return Err(Error::input(format!(
+                                "move {}: {}",
+                                session.plies() + 1,
+                                error.message()
+                            )))
+                        }
+                    }
+                };
+                let Some(to) = to else {
+                    // After undo: your turn again, from the position taken back to.
+                    continue;
+                };
+                (to, false)
+            }
+        };
+        let by = session.to_move();
+        session.play(to)?;
+        if args.json {
+            let value = thinking(&clock, &mut session, |s| s.value())?;
+            print_json(&MoveRecord {
+                ply: session.plies(),
+                by: by.name(),
+                to: session.position().heaps(),
+                position: session.position().heaps(),
+                win: value.is_win(),
+                remoteness: value.remoteness(),
+                random,
+            })?;
+        }
     }
 }
 
-/// The heaps of `from` not in `to`, and those of `to` not in `from` (as multisets, both
-/// ascending).
-fn difference(from: &[u64], to: &[u64]) -> (Vec<u64>, Vec<u64>) {
-    let (mut removed, mut added) = (Vec::new(), Vec::new());
-    let (mut i, mut j) = (0, 0);
-    while i < from.len() || j < to.len() {
-        match (from.get(i), to.get(j)) {
-            (Some(a), Some(b)) if a == b => {
-                i += 1;
-                j += 1;
-            }
-            (Some(&a), Some(&b)) if a < b => {
-                removed.push(a);
-                i += 1;
-            }
-            (Some(&a), None) => {
-                removed.push(a);
-                i += 1;
-            }
-            (_, Some(&b)) => {
-                added.push(b);
-                j += 1;
-            }
-            (None, None) => break,
-        }
-    }
-    (removed, added)
+/// The JSON record of a game left unfinished.
+fn quit(session: &Session) -> Result<()> {
+    print_json(&ResultRecord {
+        winner: None,
+        plies: session.plies(),
+        quit: true,
+    })
 }
 
-/// SplitMix64: a small, well-mixed generator for the computer's random moves (no
-/// cryptographic claim; repeatable from its seed).
-struct SplitMix(u64);
+/// When the computer began thinking about the question now asked, and the spinner shown
+/// meanwhile.
+struct Thinking {
+    since: Mutex<Instant>,
+    bar: Mutex<ProgressBar>,
+}
 
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+impl Thinking {
+    /// When the question now asked began.
+    fn since(&self) -> Instant {
+        *self.since.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A number below `n` (`n > 0`), without modulo bias worth measuring for small `n`.
-    fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
+    /// The spinner shown meanwhile (a handle: clones share one bar).
+    fn bar(&self) -> ProgressBar {
+        self.bar
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The search's progress hook: past `limit` on one question, the spinner goes and
+    /// the game ends with one error line and exit code 2 (the search cannot be stopped
+    /// halfway, and play has nothing to leave behind).
+    fn limit(self: Arc<Self>, limit: Duration) -> sicher::search::ProgressHook {
+        Box::new(move |stats| {
+            if self.since().elapsed() > limit {
+                self.bar().finish_and_clear();
+                let error = Error::resource(format!(
+                    "the computer could not work out the position within {} (its search ran past {} nodes, and no theory or table answers it); play smaller heaps, or raise --time-limit",
+                    plural(limit.as_secs(), "second"),
+                    stats.nodes
+                ));
+                eprintln!("sicher: {}", super::errors::render(&error));
+                std::process::exit(super::errors::exit_code(&error));
+            }
+        })
+    }
+}
+
+/// Runs `work` with a spinner on a terminal ("the computer is thinking"), shown only
+/// once it takes a moment, and the time limit counted from now.
+fn thinking<T>(
+    clock: &Thinking,
+    session: &mut Session,
+    work: impl FnOnce(&mut Session) -> Result<T>,
+) -> Result<T> {
+    *clock.since.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+    *clock.bar.lock().unwrap_or_else(PoisonError::into_inner) = spinner(false, "thinking");
+    let result = work(session);
+    clock.bar().finish_and_clear();
+    result
+}
+
+/// The best move, as a line.
+fn show_hint(clock: &Thinking, session: &mut Session) -> Result<()> {
+    match thinking(clock, session, |s| s.best_move())? {
+        Some(to) => outln!("hint: the best move is to {to}"),
+        None => outln!("hint: no move is left"),
+    }
+}
+
+/// The moves before your turn: in columns, as many as the screen holds (a terminal), or
+/// all of them (a script); a position with more moves than are listed gets examples.
+fn show_moves(session: &Session, interactive: bool) -> Result<()> {
+    if !session.moves_complete() {
+        let examples: Vec<String> = session
+            .moves()
+            .iter()
+            .take(3)
+            .map(|to| format!("to {to}"))
+            .collect();
+        return outln!(
+            "more than {LISTED_MOVES} moves (for instance {}): type the position your move leads to",
+            examples.join(", ")
+        );
+    }
+    let rows = if interactive {
+        terminal_rows().saturating_sub(10).max(8)
+    } else {
+        usize::MAX
+    };
+    list_moves(session, rows)
+}
+
+/// The numbered moves in columns, at most `max_rows` rows of them.
+fn list_moves(session: &Session, max_rows: usize) -> Result<()> {
+    if !session.moves_complete() {
+        return outln!(
+            "more than {LISTED_MOVES} moves: too many to list; type the position your move leads to"
+        );
+    }
+    let labels: Vec<String> = session
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(i, to)| format!("{:>3}. to {to}", i + 1))
+        .collect();
+    for line in columns(&labels, terminal_columns(), max_rows) {
+        outln!("{line}")?;
+    }
+    Ok(())
+}
+
+/// `items` in columns, filled top to bottom, in lines of at most `width` characters and
+/// at most `max_rows` rows; the last row says how many were left out.
+fn columns(items: &[String], width: usize, max_rows: usize) -> Vec<String> {
+    let cell = items.iter().map(|s| s.chars().count()).max().unwrap_or(0) + 3;
+    let per_row = (width / cell.max(1)).max(1);
+    let rows = items.len().div_ceil(per_row);
+    let (rows, shown) = if rows > max_rows {
+        // Room for the note on the last row.
+        let rows = max_rows.max(2) - 1;
+        (rows, rows * per_row)
+    } else {
+        (rows, items.len())
+    };
+    let mut out: Vec<String> = (0..rows)
+        .map(|r| {
+            let mut line = String::new();
+            for c in 0..per_row {
+                if let Some(item) = items.get(c * rows + r).filter(|_| c * rows + r < shown) {
+                    line.push_str(&format!("{item:<cell$}"));
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect();
+    if shown < items.len() {
+        out.push(format!(
+            "  … and {} more: type `moves` to list them all",
+            items.len() - shown
+        ));
+    }
+    out
+}
+
+fn terminal_size() -> Option<(usize, usize)> {
+    console::Term::stdout()
+        .size_checked()
+        .map(|(rows, cols)| (usize::from(rows), usize::from(cols)))
+}
+
+fn terminal_rows() -> usize {
+    terminal_size().map_or(24, |(rows, _)| rows)
+}
+
+fn terminal_columns() -> usize {
+    terminal_size().map_or(80, |(_, cols)| cols)
+}
+
+/// A seed from the clock and the process id.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
+}
+
+/// Who stands to win, from your side of the board, in moves of both players. The
+/// computer's wins are "in at most" (a worse defence ends sooner); yours say what best
+/// play takes. Without the remoteness (huge heaps, answered by theory) no count is said.
+fn standing(to_move: Player, value: Value, level: u8) -> String {
+    let computer_wins = matches!(
+        (to_move, value.is_win()),
+        (Player::You, false) | (Player::Computer, true)
+    );
+    let count = value.remoteness();
+    match (to_move, computer_wins, count) {
+        (Player::You, false, Some(r)) => format!("you can win in {}", plural(r.into(), "move")),
+        (Player::You, false, None) => "you can win".to_string(),
+        (Player::Computer, false, Some(r)) => format!(
+            "the computer is lost: you can win in {}",
+            plural(r.into(), "move")
+        ),
+        (Player::Computer, false, None) => "the computer is lost: you can win".to_string(),
+        (_, true, count) => {
+            let how = if level == MAX_LEVEL {
+                "the computer wins"
+            } else {
+                "the computer can win"
+            };
+            match count {
+                Some(r) => format!(
+                    "you are lost: {how} in at most {}",
+                    plural(r.into(), "move")
+                ),
+                None => format!("you are lost: {how}"),
+            }
+        }
+    }
+}
+
+/// Hints that name flags `play` does not take are left out: `play` has no `--method`,
+/// `--max` or `--table`.
+fn without_foreign_hints(error: Error) -> Error {
+    match (error.hint(), &error) {
+        (Some(Hint::UseMisere) | None, _) => error,
+        (Some(_), Error::Input { message, .. }) => Error::input(message.clone()),
+        (Some(_), Error::Damaged { message, .. }) => Error::damaged(message.clone()),
+        (Some(_), Error::Resource { message, .. }) => Error::resource(message.clone()),
+        _ => error,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::resolve;
 
     #[test]
-    fn is_move_agrees_with_the_move_generator() {
-        let specs = [
-            "nim",
-            "octal:0.77",
-            "octal:0.07",
-            "octal:4.7",
-            "hex:0.8F",
-            "hex:8.31",
-            "subtraction:1,3,4",
-            "grundy",
-            "wythoff",
-            "moore:2",
-            "moore:3",
-        ];
-        let positions: Vec<Vec<u64>> = vec![
-            vec![],
-            vec![1],
-            vec![5],
-            vec![2, 2],
-            vec![3, 5],
-            vec![1, 4, 4],
-            vec![2, 3, 7],
-            vec![4, 4, 6, 6],
-            vec![9],
-        ];
-        for spec in specs {
-            let game = resolve(spec).unwrap();
-            for heaps in &positions {
-                let from = Position::new(heaps.clone());
-                let mut children = game.children(&from);
-                children.sort();
-                children.dedup();
-                // Every position of at most 4 heaps up to 9 tokens each with no more
-                // tokens than `from`... plus a few with more.
-                let mut candidates = children.clone();
-                for a in 0..10 {
-                    for b in 0..=a {
-                        for c in 0..=b {
-                            candidates.push(Position::new(vec![a, b, c]));
-                            for d in [1, 4, 6] {
-                                candidates.push(Position::new(vec![a, b, c, d]));
-                            }
-                        }
-                    }
-                }
-                for to in candidates {
-                    let expected = children.binary_search(&to).is_ok();
-                    assert_eq!(
-                        is_move(&game.ruleset, &from, &to),
-                        expected,
-                        "{spec}: {from} to {to}"
-                    );
-                }
-            }
-        }
+    fn columns_fill_top_to_bottom_and_say_what_they_leave_out() {
+        let items: Vec<String> = (1..=7).map(|i| format!("{i}")).collect();
+        assert_eq!(columns(&items, 12, 10), vec!["1   4   7", "2   5", "3   6"]);
+        let cut = columns(&items, 8, 2);
+        assert_eq!(cut[0], "1   2");
+        assert!(cut[1].contains("5 more"), "{cut:?}");
     }
 
     #[test]
-    fn huge_heaps_are_played_without_listing_their_moves() {
-        let game = resolve("nim").unwrap();
-        let start = Position::new(vec![u64::MAX, 1]);
-        let mut session = Session::new(&game, &Policy::default(), start, Player::You).unwrap();
-        assert!(!session.moves_complete());
-        assert_eq!(session.moves().len(), LISTED_MOVES);
-        assert!(session.value().unwrap().is_win());
+    fn standings_count_moves_with_plurals() {
+        let won = Value::remote(1, sicher::game::Convention::Normal);
+        assert_eq!(standing(Player::You, won, 10), "you can win in 1 move");
+        let lost = Value::remote(2, sicher::game::Convention::Normal);
         assert_eq!(
-            session.best_move().unwrap(),
-            Some(Position::new(vec![1, 1]))
+            standing(Player::You, lost, 10),
+            "you are lost: the computer wins in at most 2 moves"
         );
-        let to = session.parse_move("1 12345678901234").unwrap();
-        session.play(to).unwrap();
-        assert_eq!(session.to_move(), Player::Computer);
-        // Numbers are not moves where the moves are not all listed.
-        assert!(session.parse_move("2").is_err());
-    }
-
-    #[test]
-    fn undo_goes_back_to_your_last_turn() {
-        let game = resolve("nim").unwrap();
-        let start = Position::new(vec![3, 4, 5]);
-        let mut session =
-            Session::new(&game, &Policy::default(), start.clone(), Player::You).unwrap();
-        assert!(!session.undo());
-        session.play(Position::new(vec![1, 4, 5])).unwrap();
-        let reply = session.computer_move().unwrap().unwrap();
-        assert!(!reply.random);
-        session.play(reply.to).unwrap();
-        assert_eq!(session.plies(), 2);
-        assert!(session.undo());
-        assert_eq!(session.position(), &start);
-        assert_eq!(session.plies(), 0);
-        assert_eq!(session.to_move(), Player::You);
-    }
-
-    #[test]
-    fn level_zero_plays_random_moves_and_the_top_level_none() {
-        let game = resolve("kayles").unwrap();
-        let start = Position::new(vec![7, 8, 9]);
-        let mut session =
-            Session::new(&game, &Policy::default(), start.clone(), Player::Computer).unwrap();
-        session.set_level(0, 7).unwrap();
-        assert!(session.computer_move().unwrap().unwrap().random);
-        session.set_level(MAX_LEVEL, 7).unwrap();
-        let reply = session.computer_move().unwrap().unwrap();
-        assert!(!reply.random);
-        assert!(session.set_level(MAX_LEVEL + 1, 0).is_err());
-        // The best move of a won position wins.
-        let mut after = Session::new(&game, &Policy::default(), reply.to, Player::You).unwrap();
-        assert!(!after.value().unwrap().is_win());
+        let won3 = Value::remote(3, sicher::game::Convention::Normal);
+        assert_eq!(
+            standing(Player::Computer, won3, 10),
+            "you are lost: the computer wins in at most 3 moves"
+        );
+        assert_eq!(
+            standing(Player::Computer, won3, 4),
+            "you are lost: the computer can win in at most 3 moves"
+        );
     }
 }

@@ -1,16 +1,49 @@
-//! Verifying the engines against each other: the use case behind `sicher verify`. The
-//! bottom-up labels of a domain are compared with answers from the top-down side, the
-//! search or theory alone, over every position or a reproducible sample.
+//! `sicher verify`: label a domain bottom-up, solve its positions top-down, compare.
 
-use crate::answer::{Chain, Method, Policy, Query, Remoteness};
-use crate::domain::{Domain, Ranker};
-use crate::error::Result;
-use crate::game::{Game, Position};
-use crate::label::Labels;
-use crate::value::Outcome;
+use clap::{Args, ValueEnum};
+use serde::Serialize;
 
-/// The top-down side of a verification.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use super::args::GameArgs;
+use super::output::{print_json, progress_bar};
+use super::table::{label_domain, DomainArgs, LabelArgs};
+use sicher::error::{Error, Result};
+use sicher::verify;
+
+const EXAMPLES: &str = "Examples:
+  sicher verify kayles --total 20 --misere               # every position against the search
+  sicher verify nim --heaps 3 --max 15 --against theory  # against Bouton's rule, no search
+  sicher verify octal:0.07 --total 40 --sample 500 --json";
+
+/// Arguments of `sicher verify`.
+#[derive(Args, Debug)]
+#[command(after_help = EXAMPLES)]
+pub struct VerifyArgs {
+    /// The game and convention.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The domain to label.
+    #[command(flatten)]
+    pub domain: DomainArgs,
+    /// How to label.
+    #[command(flatten)]
+    pub label: LabelArgs,
+    /// Check M positions drawn at random (reproducibly) instead of all of them.
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u64).range(1..))]
+    pub sample: Option<u64>,
+    /// What the labeller is checked against: the top-down search, or theory alone
+    /// (nim-values in normal play, misère Nim or the misère quotient in misère play).
+    #[arg(long, value_enum, default_value_t = Against::Search)]
+    pub against: Against,
+    /// Seed of the random sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the outcome as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The top-down side of `sicher verify`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Against {
     /// The boolean alpha-beta search.
     Search,
@@ -18,89 +51,84 @@ pub enum Against {
     Theory,
 }
 
-impl Against {
-    /// `search` or `theory`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Against::Search => "search",
-            Against::Theory => "theory",
-        }
-    }
+#[derive(Serialize)]
+struct VerifyReport {
+    game: String,
+    /// The game as named on the command line.
+    name: String,
+    convention: String,
+    domain: String,
+    against: &'static str,
+    entries: u64,
+    checked: u64,
+    agreements: u64,
+    disagreements: u64,
+    #[serde(rename = "unsafe")]
+    unsafe_count: u64,
 }
 
-/// What a comparison found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Comparison {
-    /// Positions compared.
-    pub checked: u64,
-    /// Positions on which both sides agree.
-    pub agreements: u64,
-    /// The first position on which they disagree, with its bottom-up outcome.
-    pub first_disagreement: Option<(Position, Outcome)>,
-}
-
-/// The chain that answers the top-down side for positions of `domain`; refused at once
-/// (before anything is labelled) where theory cannot answer the game.
-pub fn top_down(game: &Game, domain: Domain, against: Against) -> Result<Chain> {
-    match against {
-        Against::Search => {
-            let search_only = Policy {
-                method: Method::Search,
-                tables_dir: None,
-                ..Policy::default()
-            };
-            Chain::new(game, &search_only)
-        }
-        Against::Theory => Chain::theory(game, domain.max_heap(), domain.most_heaps()),
-    }
-}
-
-/// Compares the labels of every position of `ranker`'s domain (or of `sample` positions
-/// drawn with `seed`, reproducibly) with `top_down`'s verdicts, calling `progress` once
-/// per position compared.
-pub fn compare(
-    top_down: &mut Chain,
-    ranker: &Ranker,
-    labels: &Labels,
-    sample: Option<u64>,
-    seed: u64,
-    progress: &mut dyn FnMut(),
-) -> Result<Comparison> {
-    let count = ranker.count();
-    let ranks: Box<dyn Iterator<Item = u64>> = match sample {
-        Some(m) if m < count => {
-            let mut state = seed;
-            Box::new((0..m).map(move |_| splitmix(&mut state) % count))
-        }
-        _ => Box::new(0..count),
+/// Runs `sicher verify`.
+pub fn run(args: &VerifyArgs) -> Result<()> {
+    let game = args.game.resolve()?;
+    let domain = args.domain.domain()?;
+    let against = match args.against {
+        Against::Search => verify::Against::Search,
+        Against::Theory => verify::Against::Theory,
     };
-    let verdict = Query {
-        best_move: false,
-        remoteness: Remoteness::Skip,
+    // Refused before labelling, should theory not apply.
+    let mut top_down = verify::top_down(&game, domain, against)?;
+    let (plan, labelled) = label_domain(&game, domain, &args.label, false)?;
+    let labels = labelled.held()?;
+    let count = plan.ranker().count();
+    let bar = progress_bar(
+        args.sample.map_or(count, |m| m.min(count)),
+        args.label.quiet,
+        "positions",
+    );
+    let comparison = verify::compare(
+        &mut top_down,
+        plan.ranker(),
+        labels,
+        args.sample,
+        args.seed,
+        &mut || bar.inc(1),
+    );
+    bar.finish_and_clear();
+    let comparison = comparison?;
+    let report = VerifyReport {
+        game: game.ruleset.spec(),
+        name: game.name.clone(),
+        convention: game.convention.to_string(),
+        domain: domain.flags(),
+        against: against.name(),
+        entries: count,
+        checked: comparison.checked,
+        agreements: comparison.agreements,
+        disagreements: comparison.checked - comparison.agreements,
+        unsafe_count: labels.unsafe_count(),
     };
-    let mut comparison = Comparison {
-        checked: sample.map_or(count, |m| m.min(count)),
-        agreements: 0,
-        first_disagreement: None,
-    };
-    for rank in ranks {
-        let position = ranker.unrank(rank);
-        let bottom_up = labels.is_safe(rank);
-        if top_down.answer(&position, verdict)?.value.is_win() == bottom_up {
-            comparison.agreements += 1;
-        } else if comparison.first_disagreement.is_none() {
-            comparison.first_disagreement = Some((position, Outcome::from_win(bottom_up)));
-        }
-        progress();
+    if args.json {
+        print_json(&report)?;
+    } else {
+        outln!(
+            "{}, {} play, {}: {} of {} positions checked agree with {} ({} unsafe in the domain)",
+            game.title(),
+            game.convention,
+            report.domain,
+            report.agreements,
+            report.checked,
+            report.against,
+            report.unsafe_count
+        )?;
     }
-    Ok(comparison)
-}
-
-/// SplitMix64: a tiny, well-mixed generator, enough for a reproducible sample.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    match comparison.first_disagreement {
+        None => Ok(()),
+        Some((position, bottom_up)) => Err(Error::Disagreement(format!(
+            "{} positions disagree; first: {position} is {} bottom-up but {} by {}",
+            report.disagreements,
+            super::output::label(bottom_up.is_win()),
+            super::output::label(!bottom_up.is_win()),
+            report.against
+        ))),
+    }
 }

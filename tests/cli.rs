@@ -1,6 +1,6 @@
 //! The command line: answers, JSON, stdin batches, and one-line errors with exit code 2.
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -2,7 +2,7 @@
 //! `play`'s commands, levels and huge heaps, `list`, and the faults hostile testing
 //! found. Every refusal is one line and exit code 2, in bounded time.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

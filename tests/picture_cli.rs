@@ -1,7 +1,7 @@
 //! `sicher picture` and `sicher plot` through the binary: every pixel of the PNG against an
 //! independent reference, sizes, the terminal drawing, the plot, and one-line errors.
 
-mod common;
+use crate::common;
 
 use common::{run, Reference, Rules};
 

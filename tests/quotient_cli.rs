@@ -1,7 +1,7 @@
 //! Stored misère quotients: `sicher quotient --write`, `check --quotient`, `info`,
 //! and the library's `write_quotient` / `read_quotient`, each against the reference.
 
-mod common;
+use crate::common;
 
 use common::{run, Reference, Rules};
 use sicher::atomic_file::Replace;

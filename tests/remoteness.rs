@@ -1,7 +1,7 @@
 //! The remoteness search against the independent reference and closed forms, for every
 //! windowed variant.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 

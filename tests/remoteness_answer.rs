@@ -2,7 +2,7 @@
 //! the independent reference (normal and misère, every algorithm), `check` and `solve`
 //! output, and `play` against a scripted opponent.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

@@ -1,6 +1,6 @@
 //! The top-down engine against the independent reference and against closed forms.
 
-mod common;
+use crate::common;
 
 use common::{random_rules, Reference, Rules};
 use proptest::prelude::*;

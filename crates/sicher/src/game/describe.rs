@@ -29,7 +29,7 @@ pub struct ShippedGame {
 
 macro_rules! shipped {
     ($($name:literal),* $(,)?) => {
-        &[$(ShippedGame { name: $name, toml: include_str!(concat!("../../games/", $name, ".toml")) }),*]
+        &[$(ShippedGame { name: $name, toml: include_str!(concat!("../../../../games/", $name, ".toml")) }),*]
     };
 }
 

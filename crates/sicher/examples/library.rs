@@ -1,7 +1,8 @@
 //! sicher as a library: a position's verdict with its move and remoteness, the
 //! nim-values and complete solution of a one-heap game, a misère quotient, and a table
-//! written and probed. Builds with `default-features = false` (no command line):
-//! `cargo run --release --no-default-features --example library`.
+//! written and probed. The library has no command line; this runs with its default
+//! features (pictures), the build `cargo run --release` already made:
+//! `cargo run --release -p sicher --example library`.
 
 use sicher::answer::{Chain, Policy, Query, Remoteness};
 use sicher::build::TableRequest;

@@ -1,18 +1,27 @@
-//! `sicher-mpi` under `mpirun` (built with `--features mpi`; `.ci/run` runs these with
-//! `cargo test --release --features mpi --test mpi`): the table is byte-identical to
+//! `sicher-mpi` under `mpirun` (`.ci/run` runs these with `cargo test --release -p
+//! sicher-mpi`, after `cargo test --release` built the `sicher` binary beside it): the table is byte-identical to
 //! `sicher table`'s for 1, 2 and 3 ranks and any chunk size; a worker killed with SIGKILL
 //! ends the job with one line from rank 0 and no table, and the same command resumes;
 //! ranks started with different arguments refuse together; a tampered work directory of
 //! a job is refused in one line.
 
-#![cfg(feature = "mpi")]
-
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const SICHER: &str = env!("CARGO_BIN_EXE_sicher");
 const SICHER_MPI: &str = env!("CARGO_BIN_EXE_sicher-mpi");
+
+/// The `sicher` binary of the same build (another package of the workspace, so Cargo
+/// names no variable for it): beside `sicher-mpi` in the target directory.
+fn sicher() -> std::path::PathBuf {
+    let path = Path::new(SICHER_MPI).with_file_name("sicher");
+    assert!(
+        path.exists(),
+        "{} is missing: build the workspace's `sicher` first (cargo build --release)",
+        path.display()
+    );
+    path
+}
 
 /// One job at a time: jobs of several ranks on a machine of few cores are slow enough.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -48,7 +57,7 @@ fn own_lines(err: &str) -> Vec<&str> {
 }
 
 fn reference(dir: &Path, args: &[&str], name: &str) {
-    let output = Command::new(SICHER)
+    let output = Command::new(sicher())
         .arg("table")
         .args(args)
         .args(["-o", name, "--quiet"])

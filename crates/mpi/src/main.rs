@@ -4,11 +4,6 @@
 //! table and does all the talking; the other ranks label the chunks it hands them and
 //! print nothing. Started without a launcher it is one rank alone, without MPI.
 
-// The command line is `sicher`'s; this binary uses only `table`'s arguments, the output
-// conventions and the error wording.
-#[allow(dead_code, unused_imports)]
-#[path = "../../cli/mod.rs"]
-mod cli;
 mod link;
 
 use std::io::Write;
@@ -19,6 +14,10 @@ use std::time::Instant;
 use clap::error::ErrorKind;
 use clap::{Args, Parser, Subcommand};
 use mpi::traits::Communicator;
+
+// The command line is `sicher`'s: this binary uses `table`'s arguments, the output
+// conventions and the error wording.
+use sicher_cli as cli;
 
 use sicher::build::{serve_table, TableJob, TableRequest};
 use sicher::error::{Error, ErrorKind as Kind};
