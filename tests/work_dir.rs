@@ -254,3 +254,75 @@ fn restart_writes_the_right_table_after_any_tampering() {
         read(&dir.path().join("p.table"))
     );
 }
+
+/// Two `sicher table` runs for different games started together with one output path
+/// (checkpointing after every tier, the setting that once let both work in one directory
+/// and write a table of one game from the other's labels): each ends with exit 0 or
+/// one line and exit 2, and whatever table is left is byte for byte one of the two games'
+/// own tables.
+#[test]
+fn concurrent_runs_for_one_output_never_mix_their_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = ["kayles", "dawson-kayles"];
+    let args = |game: &str, out: &str| -> Vec<String> {
+        [
+            "table", game, "--total", "28", "--misere", "--force", "-o", out,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let references: Vec<Vec<u8>> = games
+        .iter()
+        .map(|game| {
+            let out = format!("{game}.ref");
+            let output = sicher(
+                dir.path(),
+                &args(game, &out)
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>(),
+            );
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            read(&dir.path().join(out))
+        })
+        .collect();
+    assert_ne!(references[0], references[1]);
+    for trial in 0..6 {
+        let out = format!("race{trial}.table");
+        let children: Vec<_> = games
+            .iter()
+            .map(|game| {
+                Command::new(SICHER)
+                    .args(args(game, &out))
+                    .current_dir(dir.path())
+                    .env("SICHER_CHECKPOINT_SECONDS", "0")
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let output = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&output.stderr);
+            match output.status.code() {
+                Some(0) => {}
+                Some(2) => assert_eq!(err.lines().count(), 1, "trial {trial}: {err}"),
+                other => panic!("trial {trial}: exit {other:?}: {err}"),
+            }
+        }
+        let path = dir.path().join(&out);
+        if path.exists() {
+            let written = read(&path);
+            assert!(
+                references.contains(&written),
+                "trial {trial}: the table is neither game's own"
+            );
+        }
+    }
+}

@@ -1,12 +1,12 @@
 //! The work directory as a directory: what may be in it, its lock, and the files no
 //! checkpoint lists, which are removed.
 
-use std::io::ErrorKind;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::manifest::{Manifest, MANIFEST};
 use super::part::is_part_name;
-use crate::atomic_file::{write_bytes, Replace};
 use crate::error::{Error, Hint, Result};
 
 const LOCK: &str = "lock";
@@ -80,48 +80,114 @@ pub(crate) fn remove_unlisted(dir: &Path, manifest: &Manifest) -> Result<()> {
     Ok(())
 }
 
-/// The directory's lock: a file naming the process that works in it.
+/// The directory's lock: an advisory lock on the file `lock`, held by the open file for
+/// as long as the work runs, so that it is taken atomically and by whichever process
+/// works (the `sicher` binary, `sicher-mpi`, a Python program, two threads of one
+/// process), and let go by the kernel when the holder dies. The file names the holder's
+/// process for the message a second writer gets.
 pub(crate) struct Lock {
     path: PathBuf,
+    _file: File,
 }
 
 impl Lock {
-    /// Takes the lock, refusing a directory another living sicher works in.
+    /// Takes the lock, refusing a directory another writer works in.
     pub(crate) fn take(dir: &Path) -> Result<Self> {
         let path = dir.join(LOCK);
-        let me = std::process::id();
-        if let Ok(text) = std::fs::read_to_string(&path) {
-            if let Ok(pid) = text.trim().parse::<u32>() {
-                if pid != me && alive(pid) {
+        loop {
+            let mut file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(|e| Error::io(&path, e))?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(TryLockError::WouldBlock) => {
+                    let mut holder = String::new();
+                    let _ = file.read_to_string(&mut holder);
+                    let holder = match holder.trim().parse::<u32>() {
+                        Ok(pid) => format!(" (pid {pid})"),
+                        Err(_) => String::new(),
+                    };
                     return Err(Error::input(format!(
-                        "the work directory {} is in use by another sicher (pid {pid})",
+                        "the work directory {} is in use by another writer{holder}",
                         dir.display()
                     ))
                     .with_hint(Hint::Wait));
                 }
+                Err(TryLockError::Error(e)) => return Err(Error::io(&path, e)),
             }
+            // A holder removes the file before it lets go, so a lock taken on a file no
+            // longer at `path` guards nothing: take the one there now.
+            if !same_file(&file, &path) {
+                continue;
+            }
+            let me = format!("{}\n", std::process::id());
+            file.set_len(0)
+                .and_then(|()| file.write_all(me.as_bytes()))
+                .map_err(|e| Error::io(&path, e))?;
+            return Ok(Lock { path, _file: file });
         }
-        write_bytes(&path, format!("{me}\n").as_bytes(), Replace::RegularFile)?;
-        Ok(Lock { path })
     }
 }
 
 impl Drop for Lock {
     fn drop(&mut self) {
+        // Removed while still held (the file closes after this), so a writer waiting on
+        // this file sees that it is gone and takes a new one.
         let _ = std::fs::remove_file(&self.path);
     }
 }
 
-/// True when process `pid` runs sicher and has not ended (a dead writer's pid may have
-/// been reused, or be a zombie not yet reaped).
-fn alive(pid: u32) -> bool {
-    let sicher = std::fs::read_to_string(format!("/proc/{pid}/comm"))
-        .is_ok_and(|comm| comm.trim().starts_with("sicher"));
-    // The state follows the parenthesised command name: Z and X are ended processes.
-    let running = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        stat.rsplit_once(')')
-            .and_then(|(_, rest)| rest.trim_start().chars().next())
-            .is_some_and(|state| !matches!(state, 'Z' | 'X' | 'x'))
-    });
-    sicher && running
+/// True when `path` names the file `file` has open.
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_file: &File, path: &Path) -> bool {
+    path.exists()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lock is held by an open file, not by a process id: a second taker in the same
+    /// process (another thread, another `Game` of a Python program) is refused, and the
+    /// directory is free again once the holder is dropped.
+    #[test]
+    fn the_lock_is_exclusive_even_within_one_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let held = Lock::take(dir.path()).unwrap();
+        let err = Lock::take(dir.path())
+            .err()
+            .expect("a second taker is refused");
+        assert!(
+            err.to_string().contains("in use by another writer"),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains(&std::process::id().to_string()),
+            "{err}"
+        );
+        drop(held);
+        assert!(!dir.path().join(LOCK).exists());
+        let again = Lock::take(dir.path()).unwrap();
+        let takers: Vec<_> = (0..8)
+            .map(|_| {
+                let dir = dir.path().to_path_buf();
+                std::thread::spawn(move || Lock::take(&dir).is_ok())
+            })
+            .collect();
+        assert!(takers.into_iter().all(|t| !t.join().unwrap()));
+        drop(again);
+    }
 }

@@ -279,13 +279,16 @@ pub(crate) struct PartReader {
 }
 
 impl PartReader {
-    /// Opens the part's file at payload byte `offset`.
+    /// Opens the part's file at payload byte `offset`, once its length and header are
+    /// those the manifest recorded for it: a file replaced since the work directory was
+    /// opened (by a writer that should not be there) is refused, never read as labels.
     pub(crate) fn open(dir: &Path, part: &Part, offset: u64) -> Result<Self> {
         let path = dir.join(&part.file);
         let mut file = File::open(&path).map_err(|e| match e.kind() {
             ErrorKind::NotFound => damaged(dir, &part.file, "is missing"),
             _ => Error::io(&path, e),
         })?;
+        part.check_header(dir, &mut file)?;
         file.seek(SeekFrom::Start(HEADER_BYTES + offset))
             .map_err(|e| Error::io(&path, e))?;
         Ok(PartReader {
@@ -372,6 +375,35 @@ impl Part {
         }
         if stored != self.checksum {
             return fail("is not the file the manifest recorded (its checksums were rewritten)");
+        }
+        Ok(())
+    }
+
+    /// Checks an open part file's length and header against this listing: the header
+    /// checksum the manifest recorded binds the file to its work, tiers and ranks.
+    fn check_header(&self, dir: &Path, file: &mut File) -> Result<()> {
+        let fail = |why: &str| Err(damaged(dir, &self.file, why));
+        let path = dir.join(&self.file);
+        let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
+        if len != self.bytes {
+            return fail("has the wrong length (it changed since the work was opened)");
+        }
+        let mut bytes = [0u8; HEADER_BYTES as usize];
+        file.read_exact(&mut bytes)
+            .map_err(|_| damaged(dir, &self.file, "has the wrong length"))?;
+        let mut words = [0u64; 8];
+        for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(8)) {
+            *w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        }
+        let stored = u64::from_le_bytes(bytes[64..72].try_into().expect("8 bytes"));
+        if words[0] != MAGIC || Header::checksum(&words) != stored {
+            return fail("has a damaged header");
+        }
+        if [words[3], words[4]] != self.tiers
+            || [words[5], words[6]] != self.ranks
+            || stored != self.checksum
+        {
+            return fail("is not the file the manifest recorded (another writer replaced it)");
         }
         Ok(())
     }
