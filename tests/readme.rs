@@ -1,22 +1,43 @@
-//! README.md's examples are run: every `sicher check` line in a shell code block, and
-//! every `sicher solve` line whose comment lists winning moves, must do what its comment
-//! says. A comment that states a verdict is compared word for word on the verdict (and
+//! The examples of README.md and of every chapter of the guide in docs/ are run: every
+//! `sicher check` line in a shell code block, and every `sicher solve` line whose comment
+//! lists winning moves, must do what its comment says. A comment that states a verdict is compared word for word on the verdict (and
 //! the winning move, and the position, when shown); a comment that is a JSON object is
 //! compared field by field with the answer's JSON.
 //!
-//! Beyond those, every `sicher` example of README.md and of every subcommand's `--help`
-//! runs as written, a code block (or a `--help`) at a time in a scratch directory of its
+//! Beyond those, every `sicher` example of README.md, of docs/*.md and of every
+//! subcommand's `--help` runs as written, a code block (or a `--help`) at a time in a scratch directory of its
 //! own (with the repository's `games/` beside it), and must exit 0 and agree with its
 //! comment: a JSON fragment shown must be in the output, a file it says it writes must
 //! be there, a remoteness it states must be the one said, and every number it states
 //! (that the command does not) must be in the output. Examples that take minutes run
-//! only with `--ignored`.
+//! only with `--ignored`. Answers quoted in their prose must be what `check` prints, and
+//! every link between these pages must lead to a file (and a heading) that exists.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const README: &str = include_str!("../README.md");
+
+/// README.md, then every chapter of the guide (`docs/*.md`, read when the tests run, so
+/// a chapter added or edited needs no rebuild), by name: the documents whose examples,
+/// quoted answers and links are held to what they say.
+fn documents() -> Vec<(String, String)> {
+    let mut out = vec![("README.md".to_string(), README.to_string())];
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    let mut chapters: Vec<PathBuf> = std::fs::read_dir(&docs)
+        .expect("read docs/")
+        .map(|entry| entry.expect("read docs/").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    chapters.sort();
+    for path in chapters {
+        let name = format!("docs/{}", path.file_name().unwrap().to_string_lossy());
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        out.push((name, text));
+    }
+    out
+}
 
 /// One example: the command as typed, and its comment.
 #[derive(Debug)]
@@ -202,19 +223,21 @@ fn run_and_check(example: &Example) -> Result<(), String> {
 
 #[test]
 fn readme_check_examples_say_what_sicher_says() {
-    let examples = examples(README);
-    let stated = examples.iter().filter(|e| !e.comment.is_empty()).count();
-    assert!(stated >= 4, "too few examples found: {examples:?}");
-    let failures: Vec<String> = examples
-        .iter()
-        .filter_map(|example| {
-            run_and_check(example)
-                .err()
-                .map(|why| format!("README.md:{}: `{}`: {why}", example.line, example.command))
-        })
-        .collect();
+    let readme = examples(README);
+    let stated = readme.iter().filter(|e| !e.comment.is_empty()).count();
+    assert!(stated >= 4, "too few examples found: {readme:?}");
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (name, text) in documents() {
+        for example in examples(&text) {
+            ran += 1;
+            if let Err(why) = run_and_check(&example) {
+                failures.push(format!("{name}:{}: `{}`: {why}", example.line, example.command));
+            }
+        }
+    }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
-    eprintln!("{} README examples run", examples.len());
+    eprintln!("{ran} check examples of README.md and docs/ run");
 }
 
 #[test]
@@ -531,11 +554,15 @@ fn run_groups(groups: &[(String, Vec<Example>)], slow: bool) -> (Vec<String>, us
     (failures, ran)
 }
 
-/// README.md's blocks, then each subcommand's `--help`.
+/// The blocks of README.md and of docs/*.md, then each subcommand's `--help`.
 fn every_example() -> Vec<(String, Vec<Example>)> {
-    let mut groups: Vec<(String, Vec<Example>)> = blocks(README)
+    let mut groups: Vec<(String, Vec<Example>)> = documents()
         .into_iter()
-        .map(|block| ("README.md".to_string(), block))
+        .flat_map(|(name, text)| {
+            blocks(&text)
+                .into_iter()
+                .map(move |block| (name.clone(), block))
+        })
         .collect();
     for name in subcommands() {
         groups.push((format!("sicher {name} --help"), help_examples(&name)));
@@ -567,7 +594,7 @@ fn every_example_runs_as_written_in_a_scratch_directory() {
 }
 
 #[test]
-#[ignore = "the examples that take minutes: cargo test --release --test readme -- --ignored"]
+#[ignore = "the examples that take minutes: cargo test --release --test sicher readme:: -- --ignored"]
 fn the_slow_examples_run_as_written_too() {
     let (failures, ran) = run_groups(&every_example(), true);
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
@@ -614,7 +641,7 @@ fn comments_that_state_numbers_files_or_fragments_are_held_to_them() {
     .is_ok());
 }
 
-/// The prose's quoted answers: every "`check …`: `ANSWER`" in README.md (a command
+/// The prose's quoted answers: every "`check …`: `ANSWER`" in a document (a command
 /// and, after a colon, the line it prints), joined across line breaks.
 fn prose_answers(markdown: &str) -> Vec<(String, String)> {
     let text = markdown.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -636,12 +663,21 @@ fn prose_answers(markdown: &str) -> Vec<(String, String)> {
 
 #[test]
 fn answers_quoted_in_the_readme_prose_are_what_sicher_prints() {
-    let answers = prose_answers(README);
+    // The quoted answers moved with the remoteness into docs/answers.md; every document
+    // is read.
+    let answers: Vec<(String, String, String)> = documents()
+        .into_iter()
+        .flat_map(|(name, text)| {
+            prose_answers(&text)
+                .into_iter()
+                .map(move |(command, said)| (name.clone(), command, said))
+        })
+        .collect();
     assert!(answers.len() >= 2, "{answers:?}");
-    for (command, said) in answers {
+    for (name, command, said) in answers {
         let printed =
             run(&format!("sicher {command}")).unwrap_or_else(|e| panic!("{command}: {e}"));
-        assert_eq!(printed.trim_end(), said, "README.md: `{command}`");
+        assert_eq!(printed.trim_end(), said, "{name}: `{command}`");
     }
 }
 
@@ -657,4 +693,173 @@ fn cargo_run_knows_which_binary_the_readme_means() {
         "Cargo.toml has {binaries} binaries and no default-run = \"sicher\""
     );
     assert!(README.contains("\ncargo run --release -- solve "));
+}
+
+/// The anchor a heading gets (as GitHub makes them): lower case, letters, digits, `-`
+/// and `_` kept, spaces made `-`, everything else (backticks, colons, commas, brackets)
+/// dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            '-' | '_' => Some(c),
+            c if c.is_alphanumeric() => Some(c),
+            _ => None,
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The anchors of a markdown document's headings (outside code blocks); a repeated
+/// heading gets `-1`, `-2`, … as on GitHub.
+fn anchors(markdown: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_code = false;
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || !line.starts_with('#') {
+            continue;
+        }
+        let base = slug(line.trim_start_matches('#'));
+        let mut anchor = base.clone();
+        let mut n = 0;
+        while out.contains(&anchor) {
+            n += 1;
+            anchor = format!("{base}-{n}");
+        }
+        out.push(anchor);
+    }
+    out
+}
+
+/// The targets of a markdown document's links and images (`[text](target)`), outside
+/// code blocks and code spans, with their line numbers.
+fn links(markdown: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    for (number, line) in markdown.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        // Code spans are not links: keep the text between them.
+        let prose: String = line
+            .split('`')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 0)
+            .map(|(_, part)| part)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut rest = prose.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let end = rest.find(')').unwrap_or(rest.len());
+            out.push((number + 1, rest[..end].trim().to_string()));
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+/// Why a link of the document `from` (a path relative to the repository) leads nowhere,
+/// if it does: a file that does not exist, or an anchor no heading of its target has.
+/// Links to other sites are not followed.
+fn broken_link(root: &Path, from: &str, target: &str) -> Option<String> {
+    if target.contains("://") || target.starts_with("mailto:") {
+        return None;
+    }
+    let (file, anchor) = match target.split_once('#') {
+        Some((file, anchor)) => (file, Some(anchor)),
+        None => (target, None),
+    };
+    let path = if file.is_empty() {
+        root.join(from)
+    } else {
+        root.join(from).parent().unwrap().join(file)
+    };
+    if !path.exists() {
+        return Some(format!("{} does not exist", path.display()));
+    }
+    let anchor = anchor?;
+    let text = std::fs::read_to_string(&path).ok()?;
+    if anchors(&text).iter().any(|a| a == anchor) {
+        None
+    } else {
+        Some(format!("{} has no heading #{anchor}", path.display()))
+    }
+}
+
+#[test]
+fn every_link_of_the_readme_and_the_guide_leads_somewhere() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut failures = Vec::new();
+    let mut followed = 0;
+    for (name, text) in documents() {
+        for (line, target) in links(&text) {
+            followed += 1;
+            if let Some(why) = broken_link(root, &name, &target) {
+                failures.push(format!("{name}:{line}: ({target}): {why}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    assert!(followed >= 30, "only {followed} links found");
+}
+
+#[test]
+fn every_chapter_of_the_guide_is_in_its_index() {
+    let docs = documents();
+    let index = &docs
+        .iter()
+        .find(|(name, _)| name == "docs/README.md")
+        .expect("docs/README.md, the guide's index")
+        .1;
+    let linked: Vec<String> = links(index).into_iter().map(|(_, t)| t).collect();
+    for (name, _) in &docs {
+        let Some(chapter) = name.strip_prefix("docs/") else { continue };
+        if chapter == "README.md" {
+            continue;
+        }
+        assert!(
+            linked.iter().any(|t| t.split('#').next() == Some(chapter)),
+            "docs/README.md does not link {chapter}"
+        );
+    }
+}
+
+#[test]
+fn broken_links_and_anchors_are_found() {
+    assert_eq!(slug(" Across machines: `sicher-mpi`"), "across-machines-sicher-mpi");
+    assert_eq!(slug(" Misère quotients"), "misère-quotients");
+    assert_eq!(
+        slug(" Description format (`games/*.toml`)"),
+        "description-format-gamestoml"
+    );
+    assert_eq!(anchors("# A\n## B\n```\n# not a heading\n```\n## B\n"), ["a", "b", "b-1"]);
+    let text = "See [x](a.md#b), `[not](a link)` and ![p](p.png).\n```\n[no](code)\n```\n";
+    assert_eq!(
+        links(text),
+        [(1, "a.md#b".to_string()), (1, "p.png".to_string())]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("docs")).unwrap();
+    std::fs::write(dir.path().join("docs/a.md"), "# Title\n## Some part\n").unwrap();
+    std::fs::write(dir.path().join("README.md"), "").unwrap();
+    let root = dir.path();
+    assert_eq!(broken_link(root, "README.md", "docs/a.md#some-part"), None);
+    assert_eq!(broken_link(root, "docs/a.md", "a.md#title"), None);
+    assert_eq!(broken_link(root, "docs/a.md", "#some-part"), None);
+    assert_eq!(broken_link(root, "docs/a.md", "../README.md"), None);
+    assert_eq!(broken_link(root, "README.md", "https://example.invalid/x"), None);
+    assert!(broken_link(root, "README.md", "docs/b.md").is_some());
+    assert!(broken_link(root, "README.md", "a.md").is_some());
+    assert!(broken_link(root, "README.md", "docs/a.md#other-part").is_some());
 }
