@@ -232,7 +232,10 @@ fn readme_check_examples_say_what_sicher_says() {
         for example in examples(&text) {
             ran += 1;
             if let Err(why) = run_and_check(&example) {
-                failures.push(format!("{name}:{}: `{}`: {why}", example.line, example.command));
+                failures.push(format!(
+                    "{name}:{}: `{}`: {why}",
+                    example.line, example.command
+                ));
             }
         }
     }
@@ -824,7 +827,9 @@ fn every_chapter_of_the_guide_is_in_its_index() {
         .1;
     let linked: Vec<String> = links(index).into_iter().map(|(_, t)| t).collect();
     for (name, _) in &docs {
-        let Some(chapter) = name.strip_prefix("docs/") else { continue };
+        let Some(chapter) = name.strip_prefix("docs/") else {
+            continue;
+        };
         if chapter == "README.md" {
             continue;
         }
@@ -837,13 +842,19 @@ fn every_chapter_of_the_guide_is_in_its_index() {
 
 #[test]
 fn broken_links_and_anchors_are_found() {
-    assert_eq!(slug(" Across machines: `sicher-mpi`"), "across-machines-sicher-mpi");
+    assert_eq!(
+        slug(" Across machines: `sicher-mpi`"),
+        "across-machines-sicher-mpi"
+    );
     assert_eq!(slug(" Misère quotients"), "misère-quotients");
     assert_eq!(
         slug(" Description format (`games/*.toml`)"),
         "description-format-gamestoml"
     );
-    assert_eq!(anchors("# A\n## B\n```\n# not a heading\n```\n## B\n"), ["a", "b", "b-1"]);
+    assert_eq!(
+        anchors("# A\n## B\n```\n# not a heading\n```\n## B\n"),
+        ["a", "b", "b-1"]
+    );
     let text = "See [x](a.md#b), `[not](a link)` and ![p](p.png).\n```\n[no](code)\n```\n";
     assert_eq!(
         links(text),
@@ -858,7 +869,10 @@ fn broken_links_and_anchors_are_found() {
     assert_eq!(broken_link(root, "docs/a.md", "a.md#title"), None);
     assert_eq!(broken_link(root, "docs/a.md", "#some-part"), None);
     assert_eq!(broken_link(root, "docs/a.md", "../README.md"), None);
-    assert_eq!(broken_link(root, "README.md", "https://example.invalid/x"), None);
+    assert_eq!(
+        broken_link(root, "README.md", "https://example.invalid/x"),
+        None
+    );
     assert!(broken_link(root, "README.md", "docs/b.md").is_some());
     assert!(broken_link(root, "README.md", "a.md").is_some());
     assert!(broken_link(root, "README.md", "docs/a.md#other-part").is_some());
