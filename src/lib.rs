@@ -126,6 +126,22 @@ pub fn stdout_error(source: std::io::Error) -> Error {
     Error::io("<stdout>", source)
 }
 
+/// Past `ulimit -f`, the kernel sends SIGXFSZ, whose default action kills the process
+/// without a word. Ignored, the write fails with EFBIG instead, which becomes one error
+/// line (the table's temporary removed) like a full disk. Only the binaries call this
+/// (`sicher` and `sicher-mpi`, first thing): the library installs no signal handlers.
+#[cfg(unix)]
+pub fn ignore_file_size_signal() {
+    use nix::sys::signal::{signal, SigHandler, Signal};
+    // SAFETY: SIG_IGN runs no code in the signal's context, and the binaries call this
+    // before they start any thread.
+    let _ = unsafe { signal(Signal::SIGXFSZ, SigHandler::SigIgn) };
+}
+
+/// Nothing to do where there is no SIGXFSZ.
+#[cfg(not(unix))]
+pub fn ignore_file_size_signal() {}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;

@@ -6,7 +6,7 @@ use clap::error::ErrorKind;
 use clap::Parser;
 
 fn main() {
-    ignore_file_size_signal();
+    cli::ignore_file_size_signal();
     // SIGINT, SIGTERM and SIGHUP: remove the temporaries being written, then exit. The
     // library installs no handler; without one the default action still ends the
     // process and the next writer removes a stale temporary, so a failure loses nothing.
@@ -34,17 +34,3 @@ fn main() {
         std::process::exit(cli::errors::exit_code(&error));
     }
 }
-
-/// Past `ulimit -f`, the kernel sends SIGXFSZ, whose default action kills the process
-/// without a word. Ignored, the write fails with EFBIG instead, which becomes one error
-/// line (the table's temporary removed) like a full disk. Only the binary does this: the
-/// library installs no signal handlers.
-#[cfg(unix)]
-fn ignore_file_size_signal() {
-    use nix::sys::signal::{signal, SigHandler, Signal};
-    // SAFETY: SIG_IGN runs no code in the signal's context, and no thread exists yet.
-    let _ = unsafe { signal(Signal::SIGXFSZ, SigHandler::SigIgn) };
-}
-
-#[cfg(not(unix))]
-fn ignore_file_size_signal() {}

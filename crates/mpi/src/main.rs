@@ -64,6 +64,8 @@ fn say(line: &str) {
 }
 
 fn main() {
+    // A write past `ulimit -f` is an error line from rank 0, not a silent death.
+    cli::ignore_file_size_signal();
     // Open MPI's mpirun, MPICH's Hydra and Slurm (PMI or PMIx) each set one of these.
     let launched = ["OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"]
         .iter()
