@@ -10,7 +10,7 @@
 #
 # Prints executions, rate, corpus and crashes per target; failing inputs are saved under
 # target/tmp/fuzz-crashes/ and replay with
-#   SICHER_FUZZ_REPLAY=FILE cargo test --profile fuzz --test fuzz replay -- --nocapture
+#   SICHER_FUZZ_REPLAY=FILE cargo test --profile fuzz --test sicher fuzz::replay -- --nocapture
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-2000000}
@@ -19,7 +19,7 @@ log=target/fuzz-$seed.log
 mkdir -p target
 echo "fuzzing: $runs executions per target, seed $seed, log $log"
 SICHER_FUZZ_RUNS=$runs SICHER_FUZZ_SEED=$seed \
-    cargo test --profile fuzz --test fuzz -- --nocapture --test-threads "${THREADS:-2}" ${FILTER:-} 2>&1 |
+    cargo test --profile fuzz --test sicher -- --nocapture --test-threads "${THREADS:-2}" "fuzz::${FILTER:-}" 2>&1 |
     tee "$log"
 status=${PIPESTATUS[0]}
 echo

@@ -1,5 +1,6 @@
-"""README.md's Python examples run as written, each ```python block in a scratch
-directory of its own, and every `print(...)  # comment` line prints its comment."""
+"""The Python examples of README.md and docs/python.md run as written, each ```python
+block in a scratch directory of its own, and every `print(...)  # comment` line prints
+its comment."""
 
 import contextlib
 import io
@@ -9,11 +10,13 @@ import re
 
 import pytest
 
-README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "python.md"
 
 
-def blocks():
-    text = README.read_text(encoding="utf-8")
+def blocks(path=README):
+    text = path.read_text(encoding="utf-8")
     return re.findall(r"^```python\n(.*?)^```", text, flags=re.S | re.M)
 
 
@@ -25,7 +28,9 @@ def expected_output(code):
     return out
 
 
-@pytest.mark.parametrize("code", blocks(), ids=lambda code: code.splitlines()[0][:40])
+@pytest.mark.parametrize(
+    "code", blocks() + blocks(GUIDE), ids=lambda code: code.splitlines()[0][:40]
+)
 def test_readme_python_block(code, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     printed = io.StringIO()
@@ -39,4 +44,5 @@ def test_readme_python_block(code, tmp_path, monkeypatch):
 
 def test_readme_has_python_examples():
     assert len(blocks()) >= 2
+    assert blocks(GUIDE), "docs/python.md has no example"
     assert "pip install ./python" in README.read_text(encoding="utf-8")

@@ -79,8 +79,9 @@ impl Algorithm {
 }
 
 impl Default for Algorithm {
-    /// The variant that searched fewest nodes on the benchmark suite, in a time tied
-    /// with MTD(f)'s (README, "Remoteness search").
+    /// The variant that searched fewest nodes on the 2026-11-22 benchmark suite, in a
+    /// time tied with MTD(f)'s (docs/search.md; NegaScout now expands a few percent
+    /// fewer, at no gain in time).
     fn default() -> Self {
         Algorithm::AlphaBeta
     }
