@@ -124,6 +124,30 @@ const HOSTILE: &[(&str, &str, Option<u64>, &str)] = &[
         Some(5),
         "more than 3 heaps",
     ),
+    (
+        "pushed-array",
+        "fn options(n) { let a = []; for i in 0..100000000 { a.push(i); } [[]] }",
+        Some(0),
+        "limit",
+    ),
+    (
+        "map-keys",
+        "fn options(n) { let m = #{}; for i in 0..100000000 { m[i.to_string()] = i; } [[]] }",
+        Some(0),
+        "operations",
+    ),
+    (
+        "string-chars",
+        "fn options(n) { let s = \"\"; for i in 0..100000000 { s += \"x\"; } [[]] }",
+        Some(0),
+        "limit",
+    ),
+    (
+        "numbers",
+        "fn options(n) { let x = 2; loop { x *= x; } }",
+        Some(0),
+        "overflow",
+    ),
     ("divide", "fn options(n) { [[n / 0]] }", Some(0), "ivision"),
     (
         "throws",

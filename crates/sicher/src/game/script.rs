@@ -19,14 +19,17 @@ use super::Heap;
 use crate::checksum::checksum;
 
 /// Operations one call of `options(n)` may take (Rhai counts statements, expressions and
-/// loop steps): about a second at most.
-pub const MAX_OPERATIONS: u64 = 20_000_000;
+/// loop steps): a fraction of a second of plain arithmetic, about a second of map and
+/// string work, and still far more than listing the most options an array may hold.
+pub const MAX_OPERATIONS: u64 = 5_000_000;
 /// Nested function calls.
 pub const MAX_CALL_LEVELS: usize = 24;
 /// Nested expressions, at top level and within functions.
 pub const MAX_EXPR_DEPTH: (usize, usize) = (64, 48);
-/// Elements of an array, nested arrays counted in full.
-pub const MAX_ARRAY: usize = 1 << 17;
+/// Elements of an array, nested arrays counted in full. Rhai counts them again at every
+/// push, so filling an array costs the square of its size: this bound keeps a runaway
+/// array under a second.
+pub const MAX_ARRAY: usize = 1 << 16;
 /// Bytes of a string.
 pub const MAX_STRING: usize = 1 << 12;
 /// Entries of an object map.
