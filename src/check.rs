@@ -2,7 +2,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use indicatif::ProgressBar;
@@ -14,6 +14,7 @@ use super::args::{
     SearchArgs,
 };
 use super::output::{per_second, show_progress, spinner, write_human, write_json_answer};
+use super::time_limit::{TimeLimitArgs, Watchdog};
 use super::{stdout_error, EXAMPLES_CHECK};
 use sicher::answer::{Policy, Query};
 use sicher::error::Result;
@@ -67,6 +68,9 @@ pub struct CheckArgs {
     /// Remoteness: how many moves best play takes.
     #[command(flatten)]
     pub remoteness: RemotenessArgs,
+    /// How long answering may take.
+    #[command(flatten)]
+    pub time_limit: TimeLimitArgs,
 }
 
 /// Runs `sicher check`.
@@ -103,36 +107,43 @@ pub fn run(args: &CheckArgs) -> Result<()> {
             }
         }));
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    // Answers collect in a buffer written in large pieces: a batch is output-bound.
-    let mut pending: Vec<u8> = Vec::with_capacity(1 << 17);
-    let mut answer = |heaps: &[u64], pending: &mut Vec<u8>| -> Result<()> {
+    let watchdog = Watchdog::start(&args.time_limit);
+    // Answers collect in a buffer written in large pieces (a batch is output-bound);
+    // the watchdog writes what it holds if the time limit ends the work.
+    let pending = watchdog.pending();
+    let mut answer = |heaps: &[u64]| -> Result<()> {
+        watchdog.working_on(format!("position {}", Position::new(heaps.to_vec())));
         let answer = chain.answer(&Position::new(heaps.to_vec()), query);
         spinner.clear();
         let answer = answer?;
+        let mut pending = lock(pending);
         if args.json {
-            write_json_answer(pending, &answer)
+            write_json_answer(&mut pending, &answer)
         } else {
-            write_human(pending, &answer, query);
+            write_human(&mut pending, &answer, query);
             Ok(())
         }
     };
+    let flush = |pending: &mut Vec<u8>| -> Result<()> {
+        let mut out = std::io::stdout().lock();
+        out.write_all(pending).map_err(stdout_error)?;
+        pending.clear();
+        out.flush().map_err(stdout_error)
+    };
     let outcome = if !heaps.is_empty() || args.start {
-        Position::parse_args(&heaps).and_then(|p| answer(p.heaps(), &mut pending))
+        Position::parse_args(&heaps).and_then(|p| answer(p.heaps()))
     } else {
         sicher::game::for_each_line(std::io::stdin().lock(), |heaps| {
-            answer(heaps, &mut pending)?;
+            answer(heaps)?;
+            let mut pending = lock(pending);
             if pending.len() >= 1 << 16 {
-                out.write_all(&pending).map_err(stdout_error)?;
-                pending.clear();
+                flush(&mut pending)?;
             }
             Ok(())
         })
     };
     // Answers already computed are printed before any error.
-    out.write_all(&pending).map_err(stdout_error)?;
-    out.flush().map_err(stdout_error)?;
+    flush(&mut lock(pending))?;
     outcome
 }
 
@@ -176,4 +187,9 @@ impl SearchSpinner {
             bar.finish_and_clear();
         }
     }
+}
+
+/// The answers' buffer, locked (a panic elsewhere leaves it usable).
+fn lock(pending: &Mutex<Vec<u8>>) -> std::sync::MutexGuard<'_, Vec<u8>> {
+    pending.lock().unwrap_or_else(PoisonError::into_inner)
 }

@@ -24,6 +24,7 @@ pub mod quotient;
 pub mod solution;
 pub mod solve;
 pub mod table;
+pub mod time_limit;
 pub mod verify;
 
 use clap::{Parser, Subcommand};

@@ -2,6 +2,7 @@
 //! beside (search statistics, nim-values, the table); with no heaps, the complete
 //! solution of a one-heap ruleset.
 
+use super::time_limit::{TimeLimitArgs, Watchdog};
 use std::time::Instant;
 
 use clap::Args;
@@ -62,6 +63,10 @@ pub struct SolveArgs {
     /// Remoteness: with --remoteness every move is listed with its value and remoteness.
     #[command(flatten)]
     pub remoteness: RemotenessArgs,
+    /// How long answering a position may take (a complete solution is bounded by
+    /// --max instead).
+    #[command(flatten)]
+    pub time_limit: TimeLimitArgs,
 }
 
 /// The JSON record `solve` prints for a position.
@@ -162,6 +167,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         heaps
     };
     let position = Position::parse_args(&heaps)?;
+    Watchdog::start(&args.time_limit).working_on(format!("position {position}"));
     let bar = spinner(args.quiet, "searching");
     let progress_bar = bar.clone();
     chain.set_search_progress(Box::new(move |stats: &SearchStats| {

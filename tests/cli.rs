@@ -413,3 +413,71 @@ fn check_answers_misere_positions_beyond_the_quotient_by_search_to_its_range() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(json_lines(&stdout)[0]["win"], false, "{to:?}");
 }
+
+/// A batch whose positions theory cannot answer quickly (misère `all-but:100` with large
+/// heaps: a growing quotient, then a search over hundreds of moves a node) once ran for
+/// minutes with no word. `--time-limit` bounds the whole batch: the answers made are
+/// printed, then one line names the position still being worked on, with exit code 2.
+#[test]
+fn a_slow_batch_ends_at_its_time_limit_with_the_answers_made() {
+    let batch = "5 7\n60 61\n184\n376 342\n128 310 108\n18 297 348 81 220\n";
+    let started = std::time::Instant::now();
+    let (code, stdout, stderr) = run(
+        &[
+            "check",
+            "subtraction:all-but:100",
+            "--misere",
+            "--json",
+            "--no-move",
+            "--time-limit",
+            "2",
+        ],
+        Some(batch),
+    );
+    let took = started.elapsed();
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("within the time limit of 2 s"), "{stderr}");
+    assert!(stderr.contains("raise --time-limit"), "{stderr}");
+    assert!(took < std::time::Duration::from_secs(20), "took {took:?}");
+    let answered = json_lines(&stdout);
+    assert!(answered.len() >= 2, "{stdout}");
+    assert_eq!(answered[0]["position"], serde_json::json!([5, 7]));
+    assert_eq!(answered[1]["position"], serde_json::json!([60, 61]));
+    let unanswered: Vec<u64> = batch
+        .lines()
+        .nth(answered.len())
+        .unwrap()
+        .split(' ')
+        .map(|h| h.parse().unwrap())
+        .collect();
+    let mut sorted = unanswered.clone();
+    sorted.sort_unstable();
+    let named = sorted
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        stderr.contains(&format!("for position {named} ")),
+        "{stderr}"
+    );
+    // `solve` on one such position keeps the same bound.
+    let (code, _, stderr) = run(
+        &[
+            "solve",
+            "subtraction:all-but:100",
+            "18",
+            "297",
+            "348",
+            "81",
+            "220",
+            "--misere",
+            "--time-limit",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("within the time limit of 1 s"), "{stderr}");
+}
