@@ -224,3 +224,28 @@ fn a_script_whose_option_outgrows_its_heap_is_refused_a_total_bound() {
     );
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// `solve` on a script restating a take-and-break game once computed 2 000 heaps by
+/// default, a cube of the length in interpreter work (minutes on a loaded machine) where
+/// `nim-values --max 100` answered at once: scripts are solved to 1 000 heaps by default.
+#[test]
+fn solve_on_a_script_answers_within_seconds() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (code, stderr, took) = run(
+        &["solve", "games/kayles-script.toml", "-q"],
+        root,
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(took < Duration::from_secs(30), "took {took:?}");
+    let output = Command::new(env!("CARGO_BIN_EXE_sicher"))
+        .args(["solve", "games/kayles-script.toml", "-q"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("period 12 from n = 71 in the values up to n = 1000"),
+        "{stdout}"
+    );
+}

@@ -57,6 +57,12 @@ impl Solution {
 pub fn default_max(ruleset: &Ruleset) -> u64 {
     if super::values::SparseSpace::new(ruleset).is_some() {
         1_000_000
+    } else if matches!(ruleset, Ruleset::Custom(_)) {
+        // Rules of a script or a program: each heap's options are listed by the
+        // interpreter, whose arrays cost the square of their size to fill, so the
+        // sequence costs the cube of its length (2 000 heaps of Kayles as a script took
+        // 10 s of CPU; 1 000 take about one).
+        1_000
     } else {
         // The plain mex engine is quadratic or worse in the heap size.
         2_000
