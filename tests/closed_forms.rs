@@ -444,3 +444,62 @@ fn moore_at_huge_heaps_moves_are_legal_and_unsafe_positions_have_no_unsafe_child
         }
     }
 }
+
+/// Moore's Nim_1 is Nim: heaps of any size are answered (it once refused heaps past the
+/// nim-values it computes, "moore:1 has no periodicity theorem"), with Nim's answers in
+/// both conventions.
+#[test]
+fn moore_1_is_nim_at_any_size() {
+    use sicher::answer::{Chain, Policy, Query, Remoteness};
+    use sicher::game::{resolve, Convention, Position};
+    let query = Query {
+        best_move: true,
+        remoteness: Remoteness::Skip,
+    };
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for convention in [Convention::Normal, Convention::Misere] {
+        let mut moore = Chain::new(
+            &resolve("moore:1").unwrap().with_convention(convention),
+            &Policy::default(),
+        )
+        .unwrap();
+        let mut nim = Chain::new(
+            &resolve("nim").unwrap().with_convention(convention),
+            &Policy::default(),
+        )
+        .unwrap();
+        let mut positions = vec![vec![
+            593_802_182_213_568,
+            121_690_994_573_697,
+            499_810_786_380_009,
+        ]];
+        for _ in 0..200 {
+            let count = 1 + next() % 5;
+            let bits = 1 + next() % 62;
+            positions.push((0..count).map(|_| next() % (1 << bits)).collect());
+        }
+        positions.push(vec![1, 1]);
+        positions.push(vec![1, 1, 1]);
+        for heaps in positions {
+            let position = Position::new(heaps.clone());
+            let a = moore.answer(&position, query).unwrap();
+            let b = nim.answer(&position, query).unwrap();
+            assert_eq!(
+                a.value.is_win(),
+                b.value.is_win(),
+                "{convention:?} {heaps:?}"
+            );
+            assert_eq!(a.best_move.is_some(), b.best_move.is_some(), "{heaps:?}");
+            if let Some(to) = a.best_move {
+                let after = nim.answer(&to, query).unwrap();
+                assert!(!after.value.is_win(), "{convention:?} {heaps:?} to {to:?}");
+            }
+        }
+    }
+}

@@ -164,10 +164,11 @@ impl Ruleset {
         }
     }
 
-    /// True when the nim-value of a heap is its size (Nim), so no sequence is computed.
+    /// True when the nim-value of a heap is its size (Nim, and Moore's Nim_1, which is
+    /// Nim), so no sequence is computed.
     pub fn nim_values_are_sizes(&self) -> bool {
         match self {
-            Ruleset::Nim => true,
+            Ruleset::Nim | Ruleset::Moore(1) => true,
             Ruleset::TakeBreak(_)
             | Ruleset::Subtraction(_)
             | Ruleset::InfiniteSubtraction(_)
