@@ -18,6 +18,7 @@ pub mod info;
 pub mod list;
 pub mod nim_values;
 pub mod output;
+pub mod partizan;
 pub mod picture;
 pub mod play;
 pub mod quotient;
