@@ -59,6 +59,20 @@ pub struct ScriptShape {
 }
 
 impl ScriptShape {
+    /// True when a script is meant for a partizan game: its `options` takes two
+    /// parameters or it defines a `terminal` of any kind (whose mistakes the partizan
+    /// reader then reports). False when it does not compile.
+    pub fn is_partizan(text: &str) -> bool {
+        let Ok(ast) = sandbox().compile(text) else {
+            return false;
+        };
+        // Bound to a name: the iterator borrows the AST, which must outlive it.
+        let found = ast
+            .iter_functions()
+            .any(|f| (f.name == "options" && f.params.len() == 2) || f.name == "terminal");
+        found
+    }
+
     /// Compiles `text` and reads what it defines: `options` with one or two parameters
     /// (anything else is `Err(why)`), and `terminal` with two if present.
     pub fn of(text: &str) -> Result<Self, String> {

@@ -121,8 +121,7 @@ pub fn is_partizan_description(text: &str) -> bool {
         Some("script") => table
             .get("options")
             .and_then(toml::Value::as_str)
-            .and_then(|text| ScriptShape::of(text).ok())
-            .is_some_and(|shape| shape.options_arity == 2 || shape.terminal),
+            .is_some_and(ScriptShape::is_partizan),
         _ => false,
     }
 }
