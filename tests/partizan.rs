@@ -198,7 +198,7 @@ proptest! {
         left in one_heap_rules(), right in one_heap_rules(), heaps in heaps_of(3, 5),
     ) {
         let g = game(&left, &right, false);
-        let mut forms = HeapForms::new(&g, 100_000).unwrap();
+        let mut forms = HeapForms::new(&g, 100_000, usize::MAX).unwrap();
         let ends = convention(false);
         let mut brute = Brute::new(&left, &right, &ends);
         for n in 0..=6u64 {

@@ -3,7 +3,8 @@
 //! 1. **outcome-period**: a lone heap (or none) from the one-heap outcome sequence, for
 //!    heaps of any size once its period is proved;
 //! 2. **canonical-forms**: in normal play, the sum of the heaps' canonical forms, where
-//!    the forms stay within the bound the policy sets ([`PartizanPolicy::form_limit`]);
+//!    the forms stay within the bounds the policy sets ([`PartizanPolicy::form_limit`]
+//!    on games stored, [`PartizanPolicy::sum_bound`] on the product of the forms' sizes);
 //! 3. **search**: the top-down partizan search ([`PartizanSolver`]), which also gives the
 //!    remoteness within a node budget.
 //!
@@ -50,6 +51,9 @@ pub struct PartizanPolicy {
     pub forms: bool,
     /// Most games the canonical forms' store may hold: past it, the search answers.
     pub form_limit: usize,
+    /// Most positions a sum of forms may have before simplification (the product of the
+    /// forms' sizes): past it, the search answers.
+    pub sum_bound: usize,
     /// Heaps whose outcomes are computed by search where no period can be proved.
     pub sequence_limit: u64,
     /// Positions the remoteness search may expand before the remoteness is left out.
@@ -62,6 +66,7 @@ impl Default for PartizanPolicy {
             sequence: true,
             forms: true,
             form_limit: 200_000,
+            sum_bound: 4096,
             sequence_limit: 64,
             remoteness_budget: 1 << 18,
         }
@@ -119,7 +124,7 @@ impl PartizanChain {
             None
         };
         let forms = if policy.forms && matches!(game.terminal, Terminal::Normal) {
-            Some(HeapForms::new(game, policy.form_limit)?)
+            Some(HeapForms::new(game, policy.form_limit, policy.sum_bound)?)
         } else {
             None
         };
@@ -278,7 +283,11 @@ impl PartizanChain {
     /// grows past the policy's bound. Refused for games not in normal play.
     pub fn canonical(&mut self, n: Heap) -> Result<Option<String>> {
         if self.forms.is_none() {
-            self.forms = Some(HeapForms::new(&self.game, self.policy.form_limit)?);
+            self.forms = Some(HeapForms::new(
+                &self.game,
+                self.policy.form_limit,
+                usize::MAX,
+            )?);
         }
         let forms = self.forms.as_mut().expect("set above");
         Ok(forms.form(n)?.map(|g| forms.write(g)))
@@ -288,7 +297,11 @@ impl PartizanChain {
     /// `None` past the bound.
     pub fn canonical_sum(&mut self, position: &Position) -> Result<Option<String>> {
         if self.forms.is_none() {
-            self.forms = Some(HeapForms::new(&self.game, self.policy.form_limit)?);
+            self.forms = Some(HeapForms::new(
+                &self.game,
+                self.policy.form_limit,
+                usize::MAX,
+            )?);
         }
         let forms = self.forms.as_mut().expect("set above");
         Ok(forms.sum(position.heaps())?.map(|g| forms.write(g)))

@@ -9,15 +9,33 @@ use hashbrown::HashMap;
 
 use crate::error::Result;
 use crate::game::partizan::PartizanGame;
-use crate::game::Heap;
+use crate::game::{child_into, Heap};
 use crate::value::{OutcomeClass, Player};
 
 /// Stack for the recursion thread: a move can take one token, so depth is the total.
 const STACK_BYTES: usize = 1 << 30;
+/// Positions of at most this many tokens (and so at most about twice as many plies) are
+/// searched on the caller's thread: a thread of its own costs more than their search.
+const INLINE_TOKENS: u64 = 1000;
 
-/// The transposition table's key: the heaps (ascending, dead heaps dropped) and the
-/// player to move.
-type Key = (Box<[Heap]>, Player);
+/// The transposition table's key: the heaps (ascending, dead heaps dropped) followed by
+/// a word naming the player to move, so a table is probed with a plain slice.
+type Key = Box<[Heap]>;
+
+/// The last word of a key: no heap is this large in a position that fits in memory.
+fn player_word(player: Player) -> Heap {
+    match player {
+        Player::Left => u64::MAX,
+        Player::Right => u64::MAX - 1,
+    }
+}
+
+/// Writes the key of `heaps` with `to_move` to move into `out`.
+fn key_into(heaps: &[Heap], to_move: Player, out: &mut Vec<Heap>) {
+    out.clear();
+    out.extend_from_slice(heaps);
+    out.push(player_word(to_move));
+}
 
 /// The partizan top-down solver; keeps its table across positions.
 pub struct PartizanSolver {
@@ -67,6 +85,9 @@ impl PartizanSolver {
     /// True when `to_move` wins from `heaps`: `sicher(to_move, heaps)`.
     pub fn wins(&mut self, heaps: &[Heap], to_move: Player) -> Result<bool> {
         let heaps = self.normalize(heaps);
+        if heaps.iter().fold(0u64, |t, &h| t.saturating_add(h)) <= INLINE_TOKENS {
+            return self.solve(heaps, to_move);
+        }
         on_big_stack(|| self.solve(heaps, to_move))
     }
 
@@ -88,28 +109,43 @@ impl PartizanSolver {
         Ok(winning)
     }
 
+    /// Every position `to_move` reaches, normalized, each once.
+    fn children_of(&self, heaps: &[Heap], to_move: Player) -> Vec<Vec<Heap>> {
+        let mut out: Vec<Vec<Heap>> = Vec::new();
+        let mut child = Vec::with_capacity(heaps.len() + 3);
+        let _ = self.game.for_each_move(heaps, to_move, |removed, added| {
+            child_into(heaps, removed, added, &mut child);
+            child.retain(|&h| !self.game.is_dead(h));
+            out.push(child.clone());
+            std::ops::ControlFlow::Continue(())
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     fn solve(&mut self, heaps: Vec<Heap>, to_move: Player) -> Result<bool> {
-        let key: Key = (heaps.into_boxed_slice(), to_move);
-        if let Some(&known) = self.verdicts.get(&key) {
+        let mut probe = Vec::with_capacity(heaps.len() + 1);
+        key_into(&heaps, to_move, &mut probe);
+        if let Some(&known) = self.verdicts.get(probe.as_slice()) {
             return Ok(known);
         }
+        let key: Key = probe.into_boxed_slice();
+        let heaps = &key[..key.len() - 1];
         self.nodes += 1;
-        let children: Vec<Vec<Heap>> = self
-            .game
-            .children(&key.0, to_move)
-            .into_iter()
-            .map(|c| self.normalize(&c))
-            .collect();
+        let children = self.children_of(heaps, to_move);
         let win = match self
             .game
-            .terminal(&key.0, to_move, || !children.is_empty())?
+            .terminal(heaps, to_move, || !children.is_empty())?
         {
             Some(win) => win,
             None => {
                 let opponent = to_move.opponent();
                 // A child already known lost for the opponent answers at once.
+                let mut probe = Vec::new();
                 let mut win = children.iter().any(|c| {
-                    self.verdicts.get(&(c.clone().into_boxed_slice(), opponent)) == Some(&false)
+                    key_into(c, opponent, &mut probe);
+                    self.verdicts.get(probe.as_slice()) == Some(&false)
                 });
                 if !win {
                     for child in children {
@@ -136,6 +172,9 @@ impl PartizanSolver {
     ) -> Result<Option<(bool, u32)>> {
         let heaps = self.normalize(heaps);
         let mut left = budget;
+        if heaps.iter().fold(0u64, |t, &h| t.saturating_add(h)) <= INLINE_TOKENS {
+            return self.value(heaps, to_move, &mut left);
+        }
         on_big_stack(|| self.value(heaps, to_move, &mut left))
     }
 
@@ -145,24 +184,26 @@ impl PartizanSolver {
         to_move: Player,
         budget: &mut u64,
     ) -> Result<Option<(bool, u32)>> {
-        let key: Key = (heaps.into_boxed_slice(), to_move);
-        if let Some(&known) = self.valued.get(&key) {
+        let mut probe = Vec::with_capacity(heaps.len() + 1);
+        key_into(&heaps, to_move, &mut probe);
+        if let Some(&known) = self.valued.get(probe.as_slice()) {
             return Ok(Some(known));
         }
         if *budget == 0 {
             return Ok(None);
         }
         *budget -= 1;
-        let children = self.game.children(&key.0, to_move);
+        let key: Key = probe.into_boxed_slice();
+        let heaps = &key[..key.len() - 1];
+        let children = self.children_of(heaps, to_move);
         let value = match self
             .game
-            .terminal(&key.0, to_move, || !children.is_empty())?
+            .terminal(heaps, to_move, || !children.is_empty())?
         {
             Some(win) => (win, 0),
             None => {
                 let (mut fastest_win, mut longest_loss) = (None::<u32>, 0u32);
                 for child in children {
-                    let child = self.normalize(&child);
                     let Some((child_wins, r)) = self.value(child, to_move.opponent(), budget)?
                     else {
                         return Ok(None);

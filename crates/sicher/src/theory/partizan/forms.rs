@@ -17,14 +17,21 @@ pub struct HeapForms {
     store: GameStore,
     notation: Notation,
     forms: Vec<GameId>,
+    /// `sizes[n]`: distinct subgames of heap `n`'s form.
+    sizes: Vec<usize>,
+    /// Most positions a sum may have before simplification (the product of its forms'
+    /// sizes): adding forms costs about that many comparisons, so past it the search is
+    /// asked instead.
+    sum_bound: usize,
     /// Set once a form has grown past the bound: larger heaps are not tried again.
     too_large_from: Option<Heap>,
 }
 
 impl HeapForms {
-    /// The forms of `game`'s heaps in a store of at most `limit` games. Canonical forms
-    /// describe normal play: misère play and terminal scripts are refused.
-    pub fn new(game: &PartizanGame, limit: usize) -> Result<Self> {
+    /// The forms of `game`'s heaps in a store of at most `limit` games, summed where the
+    /// product of the forms' sizes is at most `sum_bound`. Canonical forms describe
+    /// normal play: misère play and terminal scripts are refused.
+    pub fn new(game: &PartizanGame, limit: usize, sum_bound: usize) -> Result<Self> {
         if !matches!(game.terminal, Terminal::Normal) {
             return Err(Error::input(format!(
                 "{}: canonical forms describe normal play (the player with no move loses); this game ends by another rule",
@@ -36,6 +43,8 @@ impl HeapForms {
             store: GameStore::with_limit(limit),
             notation: Notation::default(),
             forms: vec![GameStore::ZERO],
+            sizes: vec![1],
+            sum_bound,
             too_large_from: None,
         })
     }
@@ -57,7 +66,10 @@ impl HeapForms {
         while self.forms.len() as u64 <= n {
             let h = self.forms.len() as u64;
             match self.next(h)? {
-                Some(g) => self.forms.push(g),
+                Some(g) => {
+                    self.forms.push(g);
+                    self.sizes.push(self.store.size(g));
+                }
                 None => {
                     self.too_large_from = Some(h);
                     return Ok(None);
@@ -96,16 +108,26 @@ impl HeapForms {
         Ok(self.store.canonical(left, right).ok())
     }
 
-    /// The canonical form of the sum of these heaps, or `None` past the bound.
+    /// The canonical form of the sum of these heaps, or `None` past either bound.
     pub fn sum(&mut self, heaps: &[Heap]) -> Result<Option<GameId>> {
         let mut forms = Vec::with_capacity(heaps.len());
+        let mut positions = 1usize;
         for &h in heaps {
             match self.form(h)? {
                 Some(g) => forms.push(g),
                 None => return Ok(None),
             }
+            positions = positions.saturating_mul(self.sizes[h as usize]);
+        }
+        if heaps.len() > 1 && positions > self.sum_bound {
+            return Ok(None);
         }
         Ok(self.store.sum(&forms).ok())
+    }
+
+    /// Distinct subgames of heap `n`'s form, once computed.
+    pub fn size(&self, n: Heap) -> Option<usize> {
+        self.sizes.get(n as usize).copied()
     }
 
     /// The outcome class of a game: Left starting wins unless `g ≤ 0`, Right starting
