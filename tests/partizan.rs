@@ -303,13 +303,8 @@ fn scripted_terminal_rules_follow_the_recursion() {
     let left = Rules::Subtraction(vec![1, 2]);
     let right = Rules::Subtraction(vec![1, 3]);
     let ends = |p: &[u64], _: usize, stuck: bool| {
-        if p.iter().all(|&h| h < 2) {
-            Some(false)
-        } else if stuck {
-            Some(false)
-        } else {
-            None
-        }
+        // Only small heaps left, or no move: the player to move loses.
+        (p.iter().all(|&h| h < 2) || stuck).then_some(false)
     };
     let mut brute = Brute::new(&left, &right, &ends);
     let mut chain = PartizanChain::new(
