@@ -65,7 +65,9 @@ fn kind_of(partizan: &str) -> &str {
     partizan.strip_prefix("partizan-").unwrap_or(partizan)
 }
 
-/// The canonical spec of a pair of rules.
+/// The canonical spec of a pair of rules: `partizan-subtraction:1,3/2,3`,
+/// `partizan-octal:0.7/0.07`, `partizan-script:` and the script's hash, or
+/// `partizan:LEFT/RIGHT` with both players' impartial specs.
 pub(super) fn spec_of(left: &Ruleset, right: &Ruleset) -> String {
     let (l, r) = (left.spec(), right.spec());
     let split = |s: &str| {
@@ -78,7 +80,11 @@ pub(super) fn spec_of(left: &Ruleset, right: &Ruleset) -> String {
         {
             format!("partizan-{lk}:{la}/{ra}")
         }
-        _ => format!("partizan:{l}/{r}"),
+        _ => match (l.strip_suffix("/left"), r.strip_suffix("/right")) {
+            // One script for both players: its hash names it.
+            (Some(script), Some(same)) if script == same => format!("partizan-{script}"),
+            _ => format!("partizan:{l}/{r}"),
+        },
     }
 }
 
