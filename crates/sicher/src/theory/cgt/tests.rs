@@ -130,3 +130,91 @@ fn bound_refuses() {
     let mut s = GameStore::with_limit(10);
     assert!(s.integer(20).is_err());
 }
+
+/// A short game as a plain tree, played out by the definition.
+#[derive(Clone, Debug)]
+struct Tree {
+    left: Vec<Tree>,
+    right: Vec<Tree>,
+}
+
+/// Random trees of at most `depth` levels and a few options a side.
+fn tree(depth: u32) -> impl proptest::strategy::Strategy<Value = Tree> {
+    use proptest::prelude::*;
+    let leaf = Just(Tree {
+        left: vec![],
+        right: vec![],
+    });
+    leaf.prop_recursive(depth, 24, 3, |inner| {
+        (
+            prop::collection::vec(inner.clone(), 0..=3),
+            prop::collection::vec(inner, 0..=3),
+        )
+            .prop_map(|(left, right)| Tree { left, right })
+    })
+}
+
+/// The canonical form of a tree, options first.
+fn form(store: &mut GameStore, t: &Tree) -> GameId {
+    let left = t.left.iter().map(|x| form(store, x)).collect();
+    let right = t.right.iter().map(|x| form(store, x)).collect();
+    store.canonical(left, right).unwrap()
+}
+
+/// Does the player to move win the sum of the trees (Left when `left`)? Normal play.
+fn wins(trees: &[&Tree], left: bool) -> bool {
+    (0..trees.len()).any(|i| {
+        let options = if left {
+            &trees[i].left
+        } else {
+            &trees[i].right
+        };
+        options.iter().any(|o| {
+            let mut next = trees.to_vec();
+            next[i] = o;
+            !wins(&next, !left)
+        })
+    })
+}
+
+fn class_of(store: &mut GameStore, g: GameId) -> (bool, bool) {
+    (!store.le(g, GameStore::ZERO), !store.le(GameStore::ZERO, g))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Canonical forms and their sums have the outcomes of the games played out, and
+    /// obey the group laws: G - G = 0, (a + b) + c = a + (b + c), as identities.
+    #[test]
+    fn forms_keep_outcomes_and_the_group_laws(a in tree(3), b in tree(3), c in tree(2)) {
+        let mut s = GameStore::default();
+        let (fa, fb, fc) = (form(&mut s, &a), form(&mut s, &b), form(&mut s, &c));
+        proptest::prop_assert_eq!(class_of(&mut s, fa), (wins(&[&a], true), wins(&[&a], false)));
+        let ab = s.add(fa, fb).unwrap();
+        proptest::prop_assert_eq!(class_of(&mut s, ab), (wins(&[&a, &b], true), wins(&[&a, &b], false)));
+        let minus = s.neg(fa).unwrap();
+        proptest::prop_assert_eq!(s.add(fa, minus).unwrap(), GameStore::ZERO);
+        let left = s.add(ab, fc).unwrap();
+        let bc = s.add(fb, fc).unwrap();
+        let right = s.add(fa, bc).unwrap();
+        proptest::prop_assert_eq!(left, right);
+        // Numbers' names read back as the dyadics they are.
+        let mut notation = Notation::default();
+        if let Some(v) = notation.number(&s, fa) {
+            proptest::prop_assert_eq!(s.dyadic(v.numerator(), v.exponent()).unwrap(), fa);
+        }
+    }
+}
+
+#[test]
+fn simplest_numbers_between() {
+    let d = Dyadic::new;
+    assert_eq!(Dyadic::simplest_between(d(-1, 0), d(1, 0)), d(0, 0));
+    assert_eq!(Dyadic::simplest_between(d(0, 0), d(1, 0)), d(1, 1));
+    assert_eq!(Dyadic::simplest_between(d(1, 2), d(1, 1)), d(3, 3));
+    assert_eq!(Dyadic::simplest_between(d(2, 0), d(7, 0)), d(3, 0));
+    assert_eq!(Dyadic::simplest_between(d(-7, 0), d(-2, 0)), d(-3, 0));
+    assert_eq!(Dyadic::simplest_between(d(5, 2), d(3, 1)), d(11, 3));
+    assert_eq!(d(6, 2).to_string(), "3/2");
+}
