@@ -478,3 +478,25 @@ fn impartial_output_is_unchanged() {
         "3 4 5: safe: the player to move wins (winning move: to 1 4 5)\n"
     );
 }
+
+#[test]
+fn verify_compares_the_chain_with_the_search() {
+    for args in [
+        &["verify", "partizan-octal:0.7/0.07", "--total", "9"][..],
+        &[
+            "verify",
+            "partizan-subtraction:1,3/2,3",
+            "--heaps",
+            "3",
+            "--max",
+            "8",
+            "--misere",
+        ],
+    ] {
+        let (code, out, err) = common::run(args, None);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let (agree, of) = out.split_once(" of ").unwrap();
+        let agree = agree.rsplit(' ').next().unwrap();
+        assert_eq!(agree, of.split(' ').next().unwrap(), "{out}");
+    }
+}

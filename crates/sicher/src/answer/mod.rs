@@ -24,7 +24,8 @@ pub use chain::{Chain, Engine, FallbackHook, Method, Policy};
 pub use closed::ClosedFormSource;
 pub use nim::NimSource;
 pub use partizan::{
-    PartizanAnswer, PartizanChain, PartizanPolicy, PartizanSolution, PartizanSource,
+    verify_partizan, PartizanAnswer, PartizanChain, PartizanComparison, PartizanPolicy,
+    PartizanSolution, PartizanSource,
 };
 pub use quotient::{on_the_fly_budget, QuotientSource};
 pub use search::SearchSource;

@@ -313,3 +313,44 @@ enum Known {
     Class(OutcomeClass),
     Win(bool),
 }
+
+/// What [`verify_partizan`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartizanComparison {
+    /// Positions compared.
+    pub checked: u64,
+    /// Positions whose class the chain and the plain search agree on.
+    pub agreements: u64,
+    /// Positions answered by each source: outcome-period, canonical-forms, search.
+    pub by_source: [u64; 3],
+    /// The first position they disagree on, with the chain's class and the search's.
+    pub first_disagreement: Option<(Position, OutcomeClass, OutcomeClass)>,
+}
+
+/// Compares the chain's classes (period, canonical forms, search) with a fresh search's
+/// for every position `positions` yields: the partizan `verify`.
+pub fn verify_partizan(
+    game: &PartizanGame,
+    policy: PartizanPolicy,
+    positions: impl IntoIterator<Item = Position>,
+    mut tick: impl FnMut(),
+) -> Result<PartizanComparison> {
+    let mut chain = PartizanChain::new(game, policy)?;
+    let mut search = PartizanSolver::new(game);
+    let mut out = PartizanComparison::default();
+    for position in positions {
+        let (class, source) = chain.class(&position)?;
+        let heaps = search.normalize(position.heaps());
+        game.prepare(heaps.last().copied().unwrap_or(0))?;
+        let truth = search.class(&heaps)?;
+        out.checked += 1;
+        out.by_source[source as usize] += 1;
+        if class == truth {
+            out.agreements += 1;
+        } else if out.first_disagreement.is_none() {
+            out.first_disagreement = Some((position, class, truth));
+        }
+        tick();
+    }
+    Ok(out)
+}

@@ -314,3 +314,62 @@ fn example(rules: &str) -> &'static str {
         _ => "a code such as \"0.7\"",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_back_canonical() {
+        for (spec, canonical) in [
+            (
+                "partizan-subtraction:3,1/2,3",
+                "partizan-subtraction:1,3/2,3",
+            ),
+            (
+                "partizan-subtraction:squares/1,2",
+                "partizan-subtraction:squares/1,2",
+            ),
+            ("partizan-octal:0.7/0.07", "partizan-octal:0.7/0.07"),
+            ("partizan-hex:0.F/0.3", "partizan-hex:0.F/0.3"),
+            (
+                "partizan:subtraction:1/octal:0.07",
+                "partizan:subtraction:1/octal:0.07",
+            ),
+        ] {
+            let game = parse_partizan_spec(spec).unwrap();
+            assert_eq!(game.spec(), canonical);
+            assert_eq!(parse_partizan_spec(&game.spec()).unwrap().spec(), canonical);
+        }
+        for bad in [
+            "partizan-subtraction:1,3",
+            "partizan-subtraction:/2",
+            "partizan-octal:0.8/0.7",
+            "partizan:wythoff/nim",
+            "partizan-nim:1/2",
+            "partizan-subtraction",
+        ] {
+            let err = parse_partizan_spec(bad).unwrap_err().to_string();
+            assert!(!err.contains('\n'), "{err}");
+        }
+    }
+
+    #[test]
+    fn descriptions_name_the_place() {
+        let ok = "name = \"p\"\nrules = \"partizan-subtraction\"\nleft = [1, 3]\nright = \"squares\"\nplay = \"misere\"\n";
+        let game = parse_partizan_description(ok, "p.toml").unwrap();
+        assert_eq!(game.spec(), "partizan-subtraction:1,3/squares");
+        assert!(matches!(game.terminal, Terminal::Misere));
+        let err = parse_partizan_description(
+            "name = \"p\"\nrules = \"partizan-octal\"\nleft = \"0.9\"\nright = \"0.7\"\n",
+            "q.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.starts_with("q.toml:3:8: `left`"), "{err}");
+        assert!(is_partizan_description(ok));
+        assert!(!is_partizan_description(
+            "name = \"k\"\nrules = \"octal\"\ncode = \"0.77\"\n"
+        ));
+    }
+}
