@@ -77,6 +77,11 @@ struct PictureReport {
 
 /// Runs `sicher picture`.
 pub fn run_picture(args: &PictureArgs) -> Result<()> {
+    if let Some(game) =
+        super::partizan::game(args.game.game.as_deref(), args.game.forced_convention())?
+    {
+        return run_partizan_picture(args, &game);
+    }
     let started = Instant::now();
     let game = args.game.resolve()?;
     let mode = if args.remoteness {
@@ -280,4 +285,68 @@ fn replace(force: bool) -> Replace {
     } else {
         Replace::Never
     }
+}
+
+/// `picture` for a partizan game: the two-heap map in the four outcome classes, in the
+/// terminal as letters or as a PNG in four colours, with the legend in words.
+fn run_partizan_picture(
+    args: &PictureArgs,
+    game: &sicher::game::partizan::PartizanGame,
+) -> Result<()> {
+    if args.remoteness {
+        return Err(sicher::error::Error::input(
+            "--remoteness draws impartial maps; a partizan map shows the four outcome classes",
+        ));
+    }
+    if let Some(path) = &args.output {
+        sicher::picture::classes_png_side(args.max, args.scale)?;
+        check_destination(path, replace(args.force))?;
+    }
+    memory::check_fits(
+        &format!("a map of {0} x {0} positions", u128::from(args.max) + 1),
+        (u128::from(args.max) + 1).pow(2) * 4,
+        Hint::LowerMax,
+    )?;
+    let mut chain =
+        sicher::answer::PartizanChain::new(game, sicher::answer::PartizanPolicy::default())?;
+    let bar = progress_bar(args.max.saturating_add(1), args.quiet, "rows");
+    let classes = survey::partizan_map(&mut chain, args.max, &mut |done| bar.set_position(done));
+    bar.finish_and_clear();
+    let classes = classes?;
+    match &args.output {
+        Some(path) => {
+            sicher::picture::save_classes_png(
+                &classes,
+                args.max,
+                args.scale,
+                path,
+                replace(args.force),
+            )?;
+            outln!(
+                "wrote {}: {}, every position of two heaps up to {} (pixel (x, y) is the position (x, y))",
+                path.display(),
+                game.title(),
+                args.max
+            )?;
+        }
+        None => {
+            outln!(
+                "{}, every position of two heaps up to {} (column: first heap, line: second heap):",
+                game.title(),
+                args.max
+            )?;
+            outln!(
+                "{}",
+                sicher::picture::classes_text(&classes, args.max).trim_end()
+            )?;
+            for (class, _, _) in sicher::picture::CLASS_COLOURS {
+                outln!("{class}: {}", class.in_words())?;
+            }
+            return Ok(());
+        }
+    }
+    for line in sicher::picture::classes_legend() {
+        outln!("{line}")?;
+    }
+    Ok(())
 }

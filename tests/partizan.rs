@@ -500,3 +500,45 @@ fn verify_compares_the_chain_with_the_search() {
         assert_eq!(agree, of.split(' ').next().unwrap(), "{out}");
     }
 }
+
+#[test]
+fn picture_draws_the_four_classes() {
+    let (code, out, err) = common::run(
+        &["picture", "partizan-subtraction:3,5/2,4", "--max", "6"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let g = parse_partizan_spec("partizan-subtraction:3,5/2,4").unwrap();
+    let mut chain = PartizanChain::new(&g, PartizanPolicy::default()).unwrap();
+    let rows: Vec<&str> = out.lines().skip(1).take(7).collect();
+    for (b, row) in rows.iter().enumerate() {
+        for (a, letter) in row.chars().enumerate() {
+            let class = chain
+                .class(&Position::new(vec![a as u64, b as u64]))
+                .unwrap()
+                .0;
+            assert_eq!(letter, class.letter(), "({a}, {b})");
+        }
+    }
+    assert!(out.contains("R: Right wins whoever starts"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.png");
+    let (code, out, err) = common::run(
+        &[
+            "picture",
+            "partizan-octal:0.7/0.07",
+            "--max",
+            "9",
+            "--scale",
+            "2",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("blue: L, Left wins whoever starts"), "{out}");
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+    let reader = decoder.read_info().unwrap();
+    assert_eq!((reader.info().width, reader.info().height), (20, 20));
+}
