@@ -243,6 +243,11 @@ struct PlotReport {
 
 /// Runs `sicher plot`.
 pub fn run_plot(args: &PlotArgs) -> Result<()> {
+    if let Some(game) =
+        super::partizan::game(args.game.game.as_deref(), args.game.forced_convention())?
+    {
+        return run_partizan_plot(args, &game);
+    }
     let game = args.game.resolve()?;
     let size = (args.width, args.height);
     memory::check_fits(
@@ -345,6 +350,46 @@ fn run_partizan_picture(
             return Ok(());
         }
     }
+    for line in sicher::picture::classes_legend() {
+        outln!("{line}")?;
+    }
+    Ok(())
+}
+
+/// `plot` for a partizan game: the one-heap outcome sequence as bands in the four class
+/// colours, grey lines where the period starts and first repeats.
+fn run_partizan_plot(args: &PlotArgs, game: &sicher::game::partizan::PartizanGame) -> Result<()> {
+    let replace = replace(args.force);
+    check_destination(&args.output, replace)?;
+    let sequence = sicher::theory::partizan::OutcomeSequence::compute(game, args.max.min(4096))?;
+    let classes: Vec<sicher::value::OutcomeClass> =
+        (0..=args.max).map_while(|n| sequence.class(n)).collect();
+    let marks: Vec<u64> = if sequence.period > 0 {
+        vec![sequence.preperiod, sequence.preperiod + sequence.period]
+    } else {
+        Vec::new()
+    };
+    sicher::picture::save_sequence_png(
+        &classes,
+        &marks,
+        (args.width, args.height),
+        &args.output,
+        replace,
+    )?;
+    let period = match (sequence.period, sequence.proved) {
+        (0, _) => "no period seen".to_string(),
+        (p, true) => format!("pre-period {}, period {p}, proved", sequence.preperiod),
+        (p, false) => format!(
+            "pre-period {}, period {p}, observed, not proved",
+            sequence.preperiod
+        ),
+    };
+    outln!(
+        "wrote {}: the classes of lone heaps 0 to {} of {}; {period}",
+        args.output.display(),
+        classes.len().saturating_sub(1),
+        game.title()
+    )?;
     for line in sicher::picture::classes_legend() {
         outln!("{line}")?;
     }

@@ -542,3 +542,33 @@ fn picture_draws_the_four_classes() {
     let reader = decoder.read_info().unwrap();
     assert_eq!((reader.info().width, reader.info().height), (20, 20));
 }
+
+#[test]
+fn plot_draws_the_outcome_sequence() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.png");
+    let (code, out, err) = common::run(
+        &[
+            "plot",
+            "partizan-subtraction:3,5/2,4",
+            "--max",
+            "60",
+            "--width",
+            "122",
+            "--height",
+            "10",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("pre-period 0, period 7, proved"), "{out}");
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    reader.next_frame(&mut pixels).unwrap();
+    // Heaps 0 and 1 are P (black), heap 2 is R (red): two pixels a heap.
+    assert_eq!(&pixels[0..3], &[0, 0, 0]);
+    assert_eq!(&pixels[4 * 3..4 * 3 + 3], &[200, 50, 50]);
+}

@@ -104,3 +104,57 @@ pub fn classes_text(classes: &[OutcomeClass], max: u64) -> String {
     }
     text
 }
+
+/// Colour of the lines marking where the period starts and where its first repetition
+/// starts.
+const MARK: Rgb = [150, 150, 150];
+
+/// Writes the one-heap outcome sequence as a PNG of `width × height` pixels: heap `n` a
+/// vertical band in its class's colour, grey lines at the heaps in `marks` (the
+/// pre-period's end and one period later).
+pub fn save_sequence_png(
+    classes: &[OutcomeClass],
+    marks: &[u64],
+    (width, height): (u32, u32),
+    path: &Path,
+    replace: Replace,
+) -> Result<()> {
+    if classes.is_empty()
+        || width == 0
+        || height == 0
+        || width > MAX_IMAGE_SIDE
+        || height > MAX_IMAGE_SIDE
+    {
+        return Err(Error::input(format!(
+            "a plot of {} heaps in {width} x {height} pixels cannot be drawn",
+            classes.len()
+        )));
+    }
+    let n = classes.len() as u64;
+    let mut row = vec![0u8; width as usize * 3];
+    for (x, pixel) in row.chunks_exact_mut(3).enumerate() {
+        let heap = x as u64 * n / u64::from(width);
+        // A mark is drawn on the pixel column where its heap's band begins.
+        let marked = marks
+            .iter()
+            .any(|&m| m > 0 && m < n && m * u64::from(width) / n == x as u64);
+        let rgb = if marked {
+            MARK
+        } else {
+            colour(classes[heap as usize])
+        };
+        pixel.copy_from_slice(&rgb);
+    }
+    save_atomically(path, replace, |out| {
+        let mut encoder = png::Encoder::new(out, width, height);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header()?;
+        let mut stream = writer.stream_writer()?;
+        for _ in 0..height {
+            stream.write_all(&row)?;
+        }
+        stream.finish()?;
+        Ok(())
+    })
+}

@@ -39,7 +39,8 @@ mod text;
 
 pub use cell::MapCell;
 pub use classes::{
-    classes_legend, classes_png_side, classes_text, save_classes_png, CLASS_COLOURS,
+    classes_legend, classes_png_side, classes_text, save_classes_png, save_sequence_png,
+    CLASS_COLOURS,
 };
 pub use colour::{remoteness_colour, Rgb, BACKGROUND, SAFE, UNKNOWN, UNSAFE};
 pub use legend::{LEGEND_HEIGHT, LEGEND_WIDTH};
