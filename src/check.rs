@@ -15,9 +15,11 @@ use super::args::{
 };
 use super::output::{per_second, show_progress, spinner, write_human, write_json_answer};
 use super::time_limit::{TimeLimitArgs, Watchdog};
-use super::{stdout_error, EXAMPLES_CHECK};
+use super::{partizan, stdout_error, EXAMPLES_CHECK};
+use sicher::answer::{PartizanChain, PartizanPolicy};
 use sicher::answer::{Policy, Query};
 use sicher::error::Result;
+use sicher::game::partizan::PartizanGame;
 use sicher::game::Position;
 use sicher::search::{ProgressHook, SearchStats};
 
@@ -71,6 +73,12 @@ pub struct CheckArgs {
     /// How long answering may take.
     #[command(flatten)]
     pub time_limit: TimeLimitArgs,
+    /// Partizan games: answer for Left to move (without --left or --right, the class).
+    #[arg(long, conflicts_with = "right")]
+    pub left: bool,
+    /// Partizan games: answer for Right to move.
+    #[arg(long)]
+    pub right: bool,
 }
 
 /// Runs `sicher check`.
@@ -78,6 +86,18 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     let convention = forced_convention(args.misere, args.normal);
     let (game_name, mut heaps) =
         game_or_first_heap(args.game.as_deref(), &args.heaps, args.table.as_deref());
+    if args.table.is_none() {
+        if let Some(game) = partizan::game(game_name.as_deref(), convention)? {
+            return run_partizan(args, &game, heaps);
+        }
+    }
+    if args.left || args.right {
+        return Err(partizan::impartial_refuses(if args.left {
+            "--left"
+        } else {
+            "--right"
+        }));
+    }
     let policy = Policy {
         algorithm: args.remoteness.algorithm(),
         ..args.method.policy(&args.search, args.table.clone())
@@ -144,6 +164,52 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     };
     // Answers already computed are printed before any error.
     flush(&mut lock(pending))?;
+    outcome
+}
+
+/// `check` for a partizan game: each position's class, or with `--left`/`--right` that
+/// player's verdict, winning move and remoteness.
+fn run_partizan(args: &CheckArgs, game: &PartizanGame, mut heaps: Vec<String>) -> Result<()> {
+    if args.start {
+        let start = game.start.as_ref().ok_or_else(|| {
+            sicher::error::Error::input(format!(
+                "{} gives no start position (`start = [...]`)",
+                game.name
+            ))
+        })?;
+        heaps = start.heaps().iter().map(u64::to_string).collect();
+    }
+    let mut chain = PartizanChain::new(game, PartizanPolicy::default())?;
+    let to_move = partizan::chosen(args.left, args.right);
+    let query = Query {
+        best_move: !args.no_move,
+        remoteness: args.remoteness.wanted(),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut pending: Vec<u8> = Vec::new();
+    let outcome = if !heaps.is_empty() || args.start {
+        Position::parse_args(&heaps).and_then(|p| {
+            partizan::check_one(&mut chain, &p, to_move, query, args.json, &mut pending)
+        })
+    } else {
+        sicher::game::for_each_line(std::io::stdin().lock(), |heaps| {
+            let position = Position::new(heaps.to_vec());
+            partizan::check_one(
+                &mut chain,
+                &position,
+                to_move,
+                query,
+                args.json,
+                &mut pending,
+            )?;
+            out.write_all(&pending).map_err(stdout_error)?;
+            pending.clear();
+            Ok(())
+        })
+    };
+    out.write_all(&pending).map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)?;
     outcome
 }
 

@@ -18,6 +18,7 @@ pub mod info;
 pub mod list;
 pub mod nim_values;
 pub mod output;
+pub mod partizan;
 pub mod picture;
 pub mod play;
 pub mod quotient;
@@ -35,10 +36,12 @@ const EXAMPLES_CHECK: &str = "Examples:
   sicher check nim 3 4 5                  # safe: the player to move wins, and how
   sicher check kayles 10 11 12 --misere   # misère Kayles
   sicher check octal:0.07 20,30 --json    # inline spec, JSON answer
-  printf '1 2 3\\n4 5\\n' | sicher check nim   # one position per line from stdin";
+  printf '1 2 3\\n4 5\\n' | sicher check nim   # one position per line from stdin
+  sicher check partizan-subtraction:1,3/2,3 6 --left   # partizan: Left to move (no flag: the class)";
 
 const EXAMPLES_SOLVE: &str = "Examples:
   sicher solve kayles                     # complete solution: period and proof
+  sicher solve partizan-subtraction:1,3/2,3 6 --canonical   # class, both players' winning moves, canonical form
   sicher solve subtraction:1,3,4 --misere # lone-heap misère outcomes
   sicher solve kayles 1000000000000 77    # normal play: by XOR of nim-values
   sicher solve kayles 10 11 12 13 14 --misere

@@ -77,6 +77,11 @@ struct PictureReport {
 
 /// Runs `sicher picture`.
 pub fn run_picture(args: &PictureArgs) -> Result<()> {
+    if let Some(game) =
+        super::partizan::game(args.game.game.as_deref(), args.game.forced_convention())?
+    {
+        return run_partizan_picture(args, &game);
+    }
     let started = Instant::now();
     let game = args.game.resolve()?;
     let mode = if args.remoteness {
@@ -238,6 +243,11 @@ struct PlotReport {
 
 /// Runs `sicher plot`.
 pub fn run_plot(args: &PlotArgs) -> Result<()> {
+    if let Some(game) =
+        super::partizan::game(args.game.game.as_deref(), args.game.forced_convention())?
+    {
+        return run_partizan_plot(args, &game);
+    }
     let game = args.game.resolve()?;
     let size = (args.width, args.height);
     memory::check_fits(
@@ -280,4 +290,108 @@ fn replace(force: bool) -> Replace {
     } else {
         Replace::Never
     }
+}
+
+/// `picture` for a partizan game: the two-heap map in the four outcome classes, in the
+/// terminal as letters or as a PNG in four colours, with the legend in words.
+fn run_partizan_picture(
+    args: &PictureArgs,
+    game: &sicher::game::partizan::PartizanGame,
+) -> Result<()> {
+    if args.remoteness {
+        return Err(sicher::error::Error::input(
+            "--remoteness draws impartial maps; a partizan map shows the four outcome classes",
+        ));
+    }
+    if let Some(path) = &args.output {
+        sicher::picture::classes_png_side(args.max, args.scale)?;
+        check_destination(path, replace(args.force))?;
+    }
+    memory::check_fits(
+        &format!("a map of {0} x {0} positions", u128::from(args.max) + 1),
+        (u128::from(args.max) + 1).pow(2) * 4,
+        Hint::LowerMax,
+    )?;
+    let mut chain =
+        sicher::answer::PartizanChain::new(game, sicher::answer::PartizanPolicy::default())?;
+    let bar = progress_bar(args.max.saturating_add(1), args.quiet, "rows");
+    let classes = survey::partizan_map(&mut chain, args.max, &mut |done| bar.set_position(done));
+    bar.finish_and_clear();
+    let classes = classes?;
+    match &args.output {
+        Some(path) => {
+            sicher::picture::save_classes_png(
+                &classes,
+                args.max,
+                args.scale,
+                path,
+                replace(args.force),
+            )?;
+            outln!(
+                "wrote {}: {}, every position of two heaps up to {} (pixel (x, y) is the position (x, y))",
+                path.display(),
+                game.title(),
+                args.max
+            )?;
+        }
+        None => {
+            outln!(
+                "{}, every position of two heaps up to {} (column: first heap, line: second heap):",
+                game.title(),
+                args.max
+            )?;
+            outln!(
+                "{}",
+                sicher::picture::classes_text(&classes, args.max).trim_end()
+            )?;
+            for (class, _, _) in sicher::picture::CLASS_COLOURS {
+                outln!("{class}: {}", class.in_words())?;
+            }
+            return Ok(());
+        }
+    }
+    for line in sicher::picture::classes_legend() {
+        outln!("{line}")?;
+    }
+    Ok(())
+}
+
+/// `plot` for a partizan game: the one-heap outcome sequence as bands in the four class
+/// colours, grey lines where the period starts and first repeats.
+fn run_partizan_plot(args: &PlotArgs, game: &sicher::game::partizan::PartizanGame) -> Result<()> {
+    let replace = replace(args.force);
+    check_destination(&args.output, replace)?;
+    let sequence = sicher::theory::partizan::OutcomeSequence::compute(game, args.max.min(4096))?;
+    let classes: Vec<sicher::value::OutcomeClass> =
+        (0..=args.max).map_while(|n| sequence.class(n)).collect();
+    let marks: Vec<u64> = if sequence.period > 0 {
+        vec![sequence.preperiod, sequence.preperiod + sequence.period]
+    } else {
+        Vec::new()
+    };
+    sicher::picture::save_sequence_png(
+        &classes,
+        &marks,
+        (args.width, args.height),
+        &args.output,
+        replace,
+    )?;
+    let period = match (sequence.period, sequence.proved) {
+        (0, _) => "no period seen".to_string(),
+        (p, true) => format!("pre-period {}, period {p}, proved", sequence.preperiod),
+        (p, false) => format!(
+            "pre-period {}, period {p}, observed, not proved",
+            sequence.preperiod
+        ),
+    };
+    outln!(
+        "wrote {}: the classes of lone heaps 0 to {} of {}; {period}",
+        args.output.display(),
+        classes.len().saturating_sub(1),
+        game.title()
+    )?;
+    for line in sicher::picture::classes_legend() {
+        outln!("{line}")?;
+    }
+    Ok(())
 }

@@ -13,9 +13,11 @@ use super::args::{
     MethodArgs, RemotenessArgs, SearchArgs,
 };
 use super::output::{label, per_second, print_json, spinner, verdict_with_remoteness};
-use super::{solution, EXAMPLES_SOLVE};
+use super::{partizan, solution, EXAMPLES_SOLVE};
+use sicher::answer::PartizanPolicy;
 use sicher::answer::{Evidence, Policy, Query, Remoteness};
 use sicher::error::{Error, Result};
+use sicher::game::partizan::PartizanGame;
 use sicher::game::Position;
 use sicher::search::SearchStats;
 
@@ -67,6 +69,10 @@ pub struct SolveArgs {
     /// --max instead).
     #[command(flatten)]
     pub time_limit: TimeLimitArgs,
+    /// Partizan games, normal play: also the position's canonical form (CGSuite's
+    /// notation).
+    #[arg(long)]
+    pub canonical: bool,
 }
 
 /// The JSON record `solve` prints for a position.
@@ -136,11 +142,51 @@ struct MoveRecord {
     remoteness: Option<u32>,
 }
 
+/// `solve` for a partizan game: with heaps, the class and each player's winning moves
+/// (and `--canonical`, the canonical form); without, the one-heap outcome sequence.
+fn run_partizan(args: &SolveArgs, game: &PartizanGame, heaps: Vec<String>) -> Result<()> {
+    let heaps = if args.start {
+        let start = game.start.as_ref().ok_or_else(|| {
+            Error::input(format!(
+                "{} gives no start position (`start = [...]`)",
+                game.name
+            ))
+        })?;
+        start.heaps().iter().map(u64::to_string).collect()
+    } else {
+        heaps
+    };
+    if heaps.is_empty() {
+        if args.canonical {
+            return Err(Error::input(
+                "--canonical needs a position: solve GAME HEAPS --canonical",
+            ));
+        }
+        return partizan::solve_game(game, args.method.max.unwrap_or(64), args.json);
+    }
+    let position = Position::parse_args(&heaps)?;
+    partizan::solve_position(
+        game,
+        &position,
+        args.canonical,
+        args.json,
+        PartizanPolicy::default(),
+    )
+}
+
 /// Runs `sicher solve`.
 pub fn run(args: &SolveArgs) -> Result<()> {
     let convention = forced_convention(args.misere, args.normal);
     let (game_name, heaps) =
         game_or_first_heap(args.game.as_deref(), &args.heaps, args.table.as_deref());
+    if args.table.is_none() {
+        if let Some(game) = partizan::game(game_name.as_deref(), convention)? {
+            return run_partizan(args, &game, heaps);
+        }
+    }
+    if args.canonical {
+        return Err(partizan::impartial_refuses("--canonical"));
+    }
     if heaps.is_empty() && !args.start {
         if args.method.method == MethodArg::Search || args.table.is_some() {
             return Err(Error::input(

@@ -69,6 +69,11 @@ struct VerifyReport {
 
 /// Runs `sicher verify`.
 pub fn run(args: &VerifyArgs) -> Result<()> {
+    if let Some(game) =
+        super::partizan::game(args.game.game.as_deref(), args.game.forced_convention())?
+    {
+        return run_partizan(args, &game);
+    }
     let game = args.game.resolve()?;
     let domain = args.domain.domain()?;
     let against = match args.against {
@@ -129,6 +134,43 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             super::output::label(bottom_up.is_win()),
             super::output::label(!bottom_up.is_win()),
             report.against
+        ))),
+    }
+}
+
+/// `verify` for a partizan game: every position of the domain (or a sample), its class
+/// from the chain (outcome period, canonical forms) against a fresh search's.
+fn run_partizan(args: &VerifyArgs, game: &sicher::game::partizan::PartizanGame) -> Result<()> {
+    let domain = args.domain.domain()?;
+    let ranker = sicher::Ranker::new(domain)?;
+    let count = ranker.count();
+    let take = args.sample.map_or(count, |m| m.min(count));
+    // A sample is spread evenly over the ranks, so it is the same every run.
+    let step = (count / take.max(1)).max(1);
+    let positions = (0..take).map(|i| ranker.unrank(i * step));
+    let bar = progress_bar(take, args.label.quiet, "positions");
+    let comparison = sicher::answer::verify_partizan(
+        game,
+        sicher::answer::PartizanPolicy::default(),
+        positions,
+        || bar.inc(1),
+    );
+    bar.finish_and_clear();
+    let comparison = comparison?;
+    let [period, forms, search] = comparison.by_source;
+    outln!(
+        "{}, {}, {}: {} of {} positions agree with the search for both players to move (answered by the outcome period {period}, canonical forms {forms}, search {search})",
+        game.title(),
+        game.terminal.name(),
+        domain.flags(),
+        comparison.agreements,
+        comparison.checked
+    )?;
+    match comparison.first_disagreement {
+        None => Ok(()),
+        Some((position, class, truth)) => Err(Error::Disagreement(format!(
+            "{} positions disagree; first: {position} is class {class} by the chain but {truth} by the search",
+            comparison.checked - comparison.agreements
         ))),
     }
 }

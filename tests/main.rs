@@ -12,6 +12,7 @@ mod faults;
 mod fuzz;
 mod grundy;
 mod newcomer;
+mod partizan;
 mod picture;
 mod picture_cli;
 mod quotient;

@@ -76,6 +76,11 @@
 //!                                                  + search::RemotenessSolver (within a budget)
 //!   list TABLE                 ─► table::Table::list (rank order, values, filter)
 //!   picture / plot GAME        ─► survey ─► picture (PNG or terminal)
+//!
+//!   partizan GAME (game::partizan::resolve_partizan) ─► answer::PartizanChain:
+//!        outcome-period    a lone heap: theory::partizan::OutcomeSequence (proved period)
+//!        canonical-forms   normal play: theory::partizan::HeapForms over theory::cgt
+//!        search            search::PartizanSolver (player to move in the key)
 //! ```
 //!
 //! Where things live, file by file:
@@ -137,7 +142,14 @@
 //!   `reader.rs` ([`Table`]), `bodies.rs` (quotient and nim-value bodies), `list.rs`
 //!   (a table's positions in rank order with their values).
 //! - `answer/`: the [`answer::Oracle`] trait and its sources (`closed.rs`, `nim.rs`,
-//!   `table.rs`, `quotient.rs`, `search.rs`), and `chain.rs` ([`Policy`], [`Chain`]).
+//!   `table.rs`, `quotient.rs`, `search.rs`), and `chain.rs` ([`Policy`], [`Chain`]);
+//!   `partizan.rs`, the partizan games' own chain.
+//! - Partizan games (docs/partizan.md), beside the impartial path and never in its
+//!   loops: `game/partizan/` (both players' rules, terminal rules and scripts, specs and
+//!   descriptions), `theory/cgt/` (canonical forms: `store.rs` hash-consed games,
+//!   comparison, simplification, sums; `number.rs`; `notation.rs`, CGSuite's notation),
+//!   `theory/partizan/` (`outcomes.rs` one-heap outcome sequences and proved periods,
+//!   `forms.rs` heaps' canonical forms), `search/partizan.rs`.
 //! - `build.rs`, `verify.rs`, `survey.rs`, `play.rs`: the use cases.
 //! - `picture/`: maps and plots as PNG or terminal text, from plain data.
 //!

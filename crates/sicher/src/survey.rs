@@ -24,6 +24,26 @@ pub fn plot_bytes_needed(size: (u32, u32), max: u64) -> u128 {
     u128::from(plot_bytes(size)).saturating_add((u128::from(max) + 1) * 24)
 }
 
+/// The outcome class of every two-heap position `(a, b)` of a partizan game with
+/// `a, b ≤ max`, row by row (`b * (max + 1) + a`); `progress` gets the rows done.
+pub fn partizan_map(
+    chain: &mut crate::answer::PartizanChain,
+    max: u64,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Vec<crate::value::OutcomeClass>> {
+    let n = max
+        .checked_add(1)
+        .ok_or_else(|| Error::input("--max is too large"))?;
+    let mut classes = Vec::with_capacity((n * n) as usize);
+    for b in 0..n {
+        for a in 0..n {
+            classes.push(chain.class(&Position::new(vec![a, b]))?.0);
+        }
+        progress(b + 1);
+    }
+    Ok(classes)
+}
+
 /// Every position `(a, b)` with `0 <= a, b <= max`, answered by the chain; `progress` hears
 /// how many positions each step finished. With `remoteness`, every cell carries it.
 pub fn two_heap_map(

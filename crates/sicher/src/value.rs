@@ -2,7 +2,8 @@
 //! bodies), so that richer values travel through the same pipes as the plain verdict.
 //!
 //! The verdict itself is an [`Outcome`]; a [`Value`] is an outcome or something that
-//! implies one (a nim-value in normal play), or an outcome with its remoteness.
+//! implies one (a nim-value in normal play), or an outcome with its remoteness. Partizan
+//! games add the [`Player`] to move and the four [`OutcomeClass`]es.
 //!
 //! **Remoteness** counts moves of both players under best play: a position with no move
 //! has remoteness 0; a safe position's is 1 + the smallest remoteness among its unsafe
@@ -185,5 +186,125 @@ mod tests {
             Outcome::Unsafe
         );
         assert_eq!(Value::remote(7, Convention::Misere).remoteness(), Some(7));
+    }
+}
+
+// Partizan games: the two players and the four outcome classes.
+
+/// One of the two players of a partizan game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// Left (Blue, positive values).
+    Left,
+    /// Right (Red, negative values).
+    Right,
+}
+
+impl Player {
+    /// Both players, Left first.
+    pub const BOTH: [Player; 2] = [Player::Left, Player::Right];
+
+    /// The other player (the seeds' `gegner`).
+    #[inline]
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::Left => Player::Right,
+            Player::Right => Player::Left,
+        }
+    }
+
+    /// `"left"` or `"right"`, as in JSON and scripts.
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Left => "left",
+            Player::Right => "right",
+        }
+    }
+
+    /// `"Left"` or `"Right"`, for sentences.
+    pub fn title(self) -> &'static str {
+        match self {
+            Player::Left => "Left",
+            Player::Right => "Right",
+        }
+    }
+
+    /// The player named `left` or `right` (any case).
+    pub fn parse(word: &str) -> Option<Player> {
+        if word.eq_ignore_ascii_case("left") {
+            Some(Player::Left)
+        } else if word.eq_ignore_ascii_case("right") {
+            Some(Player::Right)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Who wins a partizan position, whoever starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutcomeClass {
+    /// Left wins whoever starts.
+    L,
+    /// Right wins whoever starts.
+    R,
+    /// The player to move wins.
+    N,
+    /// The player to move loses.
+    P,
+}
+
+impl OutcomeClass {
+    /// The class from whether the player to move wins when Left starts and when Right
+    /// starts.
+    pub fn from_wins(left_starting_wins: bool, right_starting_wins: bool) -> Self {
+        match (left_starting_wins, right_starting_wins) {
+            (true, false) => OutcomeClass::L,
+            (false, true) => OutcomeClass::R,
+            (true, true) => OutcomeClass::N,
+            (false, false) => OutcomeClass::P,
+        }
+    }
+
+    /// True when the player to move wins with `to_move` to move.
+    pub fn to_move_wins(self, to_move: Player) -> bool {
+        match (self, to_move) {
+            (OutcomeClass::N, _) => true,
+            (OutcomeClass::P, _) => false,
+            (OutcomeClass::L, p) => p == Player::Left,
+            (OutcomeClass::R, p) => p == Player::Right,
+        }
+    }
+
+    /// `'L'`, `'R'`, `'N'` or `'P'`.
+    pub fn letter(self) -> char {
+        match self {
+            OutcomeClass::L => 'L',
+            OutcomeClass::R => 'R',
+            OutcomeClass::N => 'N',
+            OutcomeClass::P => 'P',
+        }
+    }
+
+    /// The class in words.
+    pub fn in_words(self) -> &'static str {
+        match self {
+            OutcomeClass::L => "Left wins whoever starts",
+            OutcomeClass::R => "Right wins whoever starts",
+            OutcomeClass::N => "the player to move wins",
+            OutcomeClass::P => "the player to move loses",
+        }
+    }
+}
+
+impl fmt::Display for OutcomeClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
     }
 }

@@ -15,6 +15,7 @@
 mod chain;
 mod closed;
 mod nim;
+mod partizan;
 mod quotient;
 mod search;
 mod table;
@@ -22,6 +23,10 @@ mod table;
 pub use chain::{Chain, Engine, FallbackHook, Method, Policy};
 pub use closed::ClosedFormSource;
 pub use nim::NimSource;
+pub use partizan::{
+    verify_partizan, PartizanAnswer, PartizanChain, PartizanComparison, PartizanPolicy,
+    PartizanSolution, PartizanSource,
+};
 pub use quotient::{on_the_fly_budget, QuotientSource};
 pub use search::SearchSource;
 pub use table::TableSource;

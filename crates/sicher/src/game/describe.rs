@@ -82,7 +82,7 @@ pub const MAX_DESCRIPTION_BYTES: u64 = 1 << 20;
 
 /// Reads a description file: a regular file only (a FIFO would block the reader, a device
 /// never ends), of at most [`MAX_DESCRIPTION_BYTES`].
-fn read_description(path: &Path) -> Result<String> {
+pub(super) fn read_description(path: &Path) -> Result<String> {
     use std::io::Read;
     let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
     if !meta.is_file() {
@@ -125,7 +125,10 @@ pub fn parse_spec(spec: &str) -> Result<Game> {
 }
 
 /// Builds a ruleset from its kind and its one parameter (code, set or k) as text.
-fn build_ruleset(kind: &str, argument: Option<&str>) -> std::result::Result<Ruleset, String> {
+pub(super) fn build_ruleset(
+    kind: &str,
+    argument: Option<&str>,
+) -> std::result::Result<Ruleset, String> {
     let needs = |what: &str| format!("{} needs {what}", quote(kind));
     match (kind, argument) {
         ("nim", None) => Ok(Ruleset::Nim),
@@ -270,7 +273,7 @@ struct Description {
 }
 
 /// `file:line:column` for a byte offset into `text`.
-fn locate(origin: &str, text: &str, offset: usize) -> String {
+pub(super) fn locate(origin: &str, text: &str, offset: usize) -> String {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
@@ -282,7 +285,7 @@ const MAX_TOML_MESSAGE: usize = 300;
 
 /// A TOML parser's message on one short line: what it quotes in backticks (an unknown
 /// key, say) is quoted as all user text is, short and escaped, and the rest is cut too.
-fn tame(message: &str) -> String {
+pub(super) fn tame(message: &str) -> String {
     let mut out = String::new();
     for (i, part) in message.trim().split('`').enumerate() {
         if i % 2 == 1 {

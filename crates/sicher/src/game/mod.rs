@@ -10,6 +10,7 @@ mod lines;
 mod moves;
 mod options;
 mod parents;
+pub mod partizan;
 mod position;
 mod primes;
 mod rules;
@@ -26,7 +27,7 @@ pub use options::{HeapOption, OptionTable, MAX_PARTS};
 pub use parents::ParentBounds;
 pub use position::{parse_heap, Heap, Position};
 pub use rules::{OptionShape, Ruleset, MOORE_MAX_K};
-pub use script::ScriptSource;
+pub use script::{ScriptShape, ScriptSource};
 pub use subtraction::SubtractionFamily;
 
 /// How many heap sizes get their "has a move" answer cached up front.

@@ -41,11 +41,78 @@ pub const MAX_FUNCTIONS: usize = 256;
 /// Characters of a script's error kept in a message.
 const MAX_MESSAGE: usize = 240;
 
-/// A script's rules: its text, checked to compile and to define `options(n)`.
+/// A script's rules: its text, checked to compile and to define `options(n)` (or, for a
+/// partizan game, `options(n, player)`, asked for one player).
 pub struct ScriptSource {
     name: String,
     text: String,
     spec: String,
+    /// `"left"` or `"right"` for a two-parameter `options(n, player)`.
+    player: Option<&'static str>,
+}
+
+/// What a script defines, as a description's reader decides by: the parameters of its
+/// `options` and whether it has a `terminal(heaps, player)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScriptShape {
+    /// Parameters of `options`: 1 (`options(n)`) or 2 (`options(n, player)`).
+    pub options_arity: usize,
+    /// True when the script defines `terminal(heaps, player)`.
+    pub terminal: bool,
+}
+
+impl ScriptShape {
+    /// True when a script is meant for a partizan game: its `options` takes two
+    /// parameters or it defines a `terminal` of any kind (whose mistakes the partizan
+    /// reader then reports). False when it does not compile.
+    pub fn is_partizan(text: &str) -> bool {
+        let Ok(ast) = sandbox().compile(text) else {
+            return false;
+        };
+        // Bound to a name: the iterator borrows the AST, which must outlive it.
+        let found = ast
+            .iter_functions()
+            .any(|f| (f.name == "options" && f.params.len() == 2) || f.name == "terminal");
+        found
+    }
+
+    /// Compiles `text` and reads what it defines: `options` with one or two parameters
+    /// (anything else is `Err(why)`), and `terminal` with two if present.
+    pub fn of(text: &str) -> Result<Self, String> {
+        let engine = sandbox();
+        let ast = engine
+            .compile(text)
+            .map_err(|e| format!("the script does not compile: {}", one_line(&e.to_string())))?;
+        let options_arity = match ast.iter_functions().find(|f| f.name == "options") {
+            Some(f) if matches!(f.params.len(), 1 | 2) => f.params.len(),
+            Some(f) => {
+                return Err(format!(
+                    "the script's `options` takes {} parameters; it must take the heap size, and for a partizan game the player: fn options(n) or fn options(n, player)",
+                    f.params.len()
+                ))
+            }
+            None => {
+                return Err(
+                    "the script defines no `fn options(n)`, which must return the options of a heap of size n"
+                        .into(),
+                )
+            }
+        };
+        let terminal = match ast.iter_functions().find(|f| f.name == "terminal") {
+            Some(f) if f.params.len() == 2 => true,
+            Some(f) => {
+                return Err(format!(
+                    "the script's `terminal` takes {} parameters; it must take the heaps and the player: fn terminal(heaps, player)",
+                    f.params.len()
+                ))
+            }
+            None => false,
+        };
+        Ok(ScriptShape {
+            options_arity,
+            terminal,
+        })
+    }
 }
 
 impl ScriptSource {
@@ -75,25 +142,97 @@ impl ScriptSource {
             name: name.to_string(),
             text: text.to_string(),
             spec: spec_of(text),
+            player: None,
         })
     }
 
-    /// Runs `options(n)` on this thread's engine.
+    /// One player's rules of a partizan script: `options(n, player)` is called with
+    /// `player` (`"left"` or `"right"`); a one-parameter `options(n)` gives both players
+    /// the same rules. The spec names the player (`script:…/left`), so each player's
+    /// options are cached apart.
+    pub fn for_player(name: &str, text: &str, player: &'static str) -> Result<Self, String> {
+        let shape = ScriptShape::of(text)?;
+        if shape.options_arity == 1 {
+            return ScriptSource::new(name, text);
+        }
+        Ok(ScriptSource {
+            name: name.to_string(),
+            text: text.to_string(),
+            spec: format!("{}/{player}", spec_of(text)),
+            player: Some(player),
+        })
+    }
+
+    /// Runs `options(n)` (or `options(n, player)`) on this thread's engine.
     fn call(&self, n: Heap) -> Result<Dynamic, String> {
         let compiled = compiled(&self.spec, &self.text)?;
         let n =
             INT::try_from(n).map_err(|_| format!("heap {n} does not fit the script's integers"))?;
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        compiled
-            .engine
-            .call_fn_with_options::<Dynamic>(
+        let mut scope = Scope::new();
+        let result = match self.player {
+            None => compiled.engine.call_fn_with_options::<Dynamic>(
                 options,
-                &mut Scope::new(),
+                &mut scope,
                 &compiled.ast,
                 "options",
                 (n,),
-            )
-            .map_err(|e| explain(&e))
+            ),
+            Some(player) => compiled.engine.call_fn_with_options::<Dynamic>(
+                options,
+                &mut scope,
+                &compiled.ast,
+                "options",
+                (n, Dynamic::from(player)),
+            ),
+        };
+        result.map_err(|e| explain(&e))
+    }
+}
+
+/// Runs a script's `terminal(heaps, player)` on this thread's engine: `Some(true)` for
+/// `"win"`, `Some(false)` for `"lose"`, `None` for `()` (play goes on); anything else is
+/// `Err(why)`. `key` names the compiled script in this thread's cache.
+pub fn call_terminal(
+    key: &str,
+    text: &str,
+    heaps: &[Heap],
+    player: &'static str,
+) -> Result<Option<bool>, String> {
+    let compiled = compiled(key, text)?;
+    let mut array = Array::with_capacity(heaps.len());
+    for &h in heaps {
+        let h =
+            INT::try_from(h).map_err(|_| format!("heap {h} does not fit the script's integers"))?;
+        array.push(Dynamic::from(h));
+    }
+    let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+    let returned = compiled
+        .engine
+        .call_fn_with_options::<Dynamic>(
+            options,
+            &mut Scope::new(),
+            &compiled.ast,
+            "terminal",
+            (array, Dynamic::from(player)),
+        )
+        .map_err(|e| explain(&e))?;
+    if returned.is_unit() {
+        return Ok(None);
+    }
+    let word = returned.clone().into_string().map_err(|type_name| {
+        format!(
+            "terminal(…, \"{player}\") returned {}, not \"win\", \"lose\" or () (play goes on)",
+            article(type_name)
+        )
+    })?;
+    match word.as_str() {
+        "win" => Ok(Some(true)),
+        "lose" => Ok(Some(false)),
+        other => Err(format!(
+            "terminal(…, \"{player}\") returned \"{}\", not \"win\", \"lose\" or () (play goes on)",
+            one_line(other)
+        )),
     }
 }
 

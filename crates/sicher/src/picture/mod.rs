@@ -28,6 +28,7 @@
 
 mod canvas;
 mod cell;
+mod classes;
 mod colour;
 mod file;
 mod legend;
@@ -37,6 +38,10 @@ mod terminal;
 mod text;
 
 pub use cell::MapCell;
+pub use classes::{
+    classes_legend, classes_png_side, classes_text, save_classes_png, save_sequence_png,
+    CLASS_COLOURS,
+};
 pub use colour::{remoteness_colour, Rgb, BACKGROUND, SAFE, UNKNOWN, UNSAFE};
 pub use legend::{LEGEND_HEIGHT, LEGEND_WIDTH};
 pub use map::{map_bytes, map_png_size, save_map_png, write_map_png, Map, MapMode, MAX_IMAGE_SIDE};

@@ -19,6 +19,7 @@ mod guide;
 mod heaps;
 mod key;
 mod ordering;
+mod partizan;
 pub mod plain;
 mod remote;
 mod solver;
@@ -26,6 +27,7 @@ mod table;
 mod theory;
 
 pub use endgame::Endgame;
+pub use partizan::PartizanSolver;
 pub use remote::{Algorithm, RemotenessSolver, RemotenessStats};
 pub use solver::{ProgressHook, SearchConfig, SearchStats, Solver};
 pub use theory::Outcomes;

@@ -1,0 +1,574 @@
+//! Partizan heap games against an independent brute force that implements the seeds'
+//! `sicher(s, p) = if t(s, p) then g(s, p) else ∃ q ∈ Z(s, p): ¬sicher(gegner(s), q)`
+//! literally, with the reference's own move generators (`common::Rules`): the search,
+//! the answer chain (each source), one-heap outcome sequences, canonical forms (checked
+//! by the definition: the heap minus its form is a second-player win), impartial games
+//! written as partizan ones, scripted terminal rules, and the command line.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+
+use crate::common::{self, Rules};
+use sicher::answer::{Chain, PartizanChain, PartizanPolicy, PartizanSource, Policy, Query};
+use sicher::game::partizan::{
+    parse_partizan_description, parse_partizan_spec, PartizanGame, Terminal,
+};
+use sicher::game::Position;
+use sicher::search::PartizanSolver;
+use sicher::theory::cgt::{GameId, GameStore};
+use sicher::theory::partizan::{HeapForms, OutcomeSequence};
+use sicher::value::{OutcomeClass, Player};
+
+/// The seeds' `t(s, p)` and `g(s, p)`: `Some(win)` when play has ended for `s` to move.
+type Ends = dyn Fn(&[u64], usize, bool) -> Option<bool>;
+
+/// The literal recursion, memoised on (position, player): `s` 0 is Left, 1 is Right.
+struct Brute<'a> {
+    rules: [Rules; 2],
+    ends: &'a Ends,
+    memo: HashMap<(Vec<u64>, usize), bool>,
+}
+
+impl<'a> Brute<'a> {
+    fn new(left: &Rules, right: &Rules, ends: &'a Ends) -> Self {
+        Brute {
+            rules: [left.clone(), right.clone()],
+            ends,
+            memo: HashMap::new(),
+        }
+    }
+
+    fn z(&self, s: usize, p: &[u64]) -> Vec<Vec<u64>> {
+        self.rules[s].children(p)
+    }
+
+    fn sicher(&mut self, s: usize, p: &[u64]) -> bool {
+        let p = common::canon(p.to_vec());
+        if let Some(&known) = self.memo.get(&(p.clone(), s)) {
+            return known;
+        }
+        let moves = self.z(s, &p);
+        let win = match (self.ends)(&p, s, moves.is_empty()) {
+            Some(g) => g,
+            None => moves.iter().any(|q| !self.sicher(1 - s, q)),
+        };
+        self.memo.insert((p, s), win);
+        win
+    }
+
+    fn class(&mut self, p: &[u64]) -> OutcomeClass {
+        OutcomeClass::from_wins(self.sicher(0, p), self.sicher(1, p))
+    }
+
+    fn winning(&mut self, s: usize, p: &[u64]) -> Vec<Vec<u64>> {
+        let mut out: Vec<Vec<u64>> = self
+            .z(s, &common::canon(p.to_vec()))
+            .into_iter()
+            .filter(|q| !self.sicher(1 - s, q))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// Normal or misère play: `t` is "no move", `g` the convention.
+fn convention(misere: bool) -> impl Fn(&[u64], usize, bool) -> Option<bool> {
+    move |_: &[u64], _: usize, stuck: bool| stuck.then_some(misere)
+}
+
+/// Random one-heap rules of the reference's kinds: octal and hexadecimal codes (some
+/// repeating), subtraction sets, Nim and Grundy's game.
+fn one_heap_rules() -> impl Strategy<Value = Rules> {
+    common::random_rules().prop_filter("one heap at a time", |r| {
+        !matches!(r, Rules::Wythoff | Rules::Moore(_))
+    })
+}
+
+/// Finite rules that never split (subtraction sets, codes of digits up to 3).
+fn non_splitting_rules() -> impl Strategy<Value = Rules> {
+    prop_oneof![
+        prop::collection::btree_set(1u64..=6, 1..=3)
+            .prop_map(|s| Rules::Subtraction(s.into_iter().collect())),
+        prop::collection::vec(0u8..=3, 1..=4).prop_map(|tail| {
+            let mut digits = vec![0];
+            digits.extend(tail);
+            if digits.iter().all(|&d| d == 0) {
+                digits[1] = 3;
+            }
+            Rules::Code {
+                hex: false,
+                digits,
+                repeat: false,
+            }
+        }),
+    ]
+}
+
+fn game(left: &Rules, right: &Rules, misere: bool) -> PartizanGame {
+    let spec = format!("partizan:{}/{}", left.spec(), right.spec());
+    let game = parse_partizan_spec(&spec).unwrap();
+    if misere {
+        game.with_terminal(Terminal::Misere)
+    } else {
+        game
+    }
+}
+
+fn players() -> [(usize, Player); 2] {
+    [(0, Player::Left), (1, Player::Right)]
+}
+
+fn heaps_of(max_heaps: usize, max_heap: u64) -> impl Strategy<Value = Vec<u64>> {
+    prop::collection::vec(1u64..=max_heap, 0..=max_heaps)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The search and the chain (every source) agree with the literal recursion on
+    /// verdicts, classes, winning moves and remoteness parity, in both conventions.
+    #[test]
+    fn engines_agree_with_the_literal_recursion(
+        left in one_heap_rules(), right in one_heap_rules(), misere in any::<bool>(),
+        heaps in heaps_of(3, 6),
+    ) {
+        let g = game(&left, &right, misere);
+        let ends = convention(misere);
+        let mut brute = Brute::new(&left, &right, &ends);
+        let mut solver = PartizanSolver::new(&g);
+        let mut chain = PartizanChain::new(&g, PartizanPolicy { sequence_limit: 12, ..PartizanPolicy::default() }).unwrap();
+        let position = Position::new(heaps.clone());
+        prop_assert_eq!(chain.class(&position).unwrap().0, brute.class(&heaps), "{}", g.spec());
+        for (s, player) in players() {
+            let expected = brute.sicher(s, &heaps);
+            prop_assert_eq!(solver.wins(&heaps, player).unwrap(), expected);
+            let answer = chain.answer(&position, player, Query::default()).unwrap();
+            prop_assert_eq!(answer.win, expected, "{} {:?} {:?}", g.spec(), heaps, player);
+            if let Some(best) = &answer.best_move {
+                prop_assert!(!brute.sicher(1 - s, best.heaps()));
+            }
+            let moves: Vec<Vec<u64>> = chain.winning_moves(&position, player).unwrap()
+                .into_iter().map(|p| p.heaps().to_vec()).collect();
+            prop_assert_eq!(moves, brute.winning(s, &heaps));
+            if let Some((win, r)) = solver.remoteness(&heaps, player, 1 << 20).unwrap() {
+                prop_assert_eq!(win, expected);
+                prop_assert_eq!(answer.remoteness, Some(r));
+            }
+        }
+    }
+
+    /// One-heap outcome sequences: proved periods for finite non-splitting rules, and
+    /// every heap's class (far past the computed prefix) as the recursion has it.
+    #[test]
+    fn one_heap_sequences_agree(
+        left in non_splitting_rules(), right in non_splitting_rules(), misere in any::<bool>(),
+    ) {
+        let g = game(&left, &right, misere);
+        let sequence = OutcomeSequence::compute(&g, 0).unwrap();
+        prop_assert!(sequence.proved && sequence.period > 0);
+        let ends = convention(misere);
+        let mut brute = Brute::new(&left, &right, &ends);
+        for n in 0..=90u64 {
+            let p = if n == 0 { vec![] } else { vec![n] };
+            prop_assert_eq!(sequence.class(n), Some(brute.class(&p)), "heap {} of {}", n, g.spec());
+        }
+    }
+
+    /// Sequences of splitting or unbounded rules are observed only, and right as far as
+    /// they go.
+    #[test]
+    fn observed_sequences_agree(left in one_heap_rules(), right in one_heap_rules()) {
+        let g = game(&left, &right, false);
+        let sequence = OutcomeSequence::compute(&g, 12).unwrap();
+        let ends = convention(false);
+        let mut brute = Brute::new(&left, &right, &ends);
+        for n in 0..=12u64 {
+            let p = if n == 0 { vec![] } else { vec![n] };
+            prop_assert_eq!(sequence.class(n), Some(brute.class(&p)));
+        }
+    }
+
+    /// Canonical forms by the definition: a heap minus its form is a second-player win
+    /// (played out by the literal recursion over the heap and the form's tree), and
+    /// sums of forms give the recursion's classes.
+    #[test]
+    fn canonical_forms_by_the_definition(
+        left in one_heap_rules(), right in one_heap_rules(), heaps in heaps_of(3, 5),
+    ) {
+        let g = game(&left, &right, false);
+        let mut forms = HeapForms::new(&g, 100_000, usize::MAX).unwrap();
+        let ends = convention(false);
+        let mut brute = Brute::new(&left, &right, &ends);
+        for n in 0..=6u64 {
+            let form = forms.form(n).unwrap().unwrap();
+            let store = forms.store();
+            let mut memo = HashMap::new();
+            let p = if n == 0 { vec![] } else { vec![n] };
+            for s in 0..2 {
+                prop_assert!(!minus_form_wins(&brute, store, s, &p, form, &mut memo), "heap {} of {}", n, g.spec());
+            }
+        }
+        let sum = forms.sum(&heaps).unwrap().unwrap();
+        prop_assert_eq!(forms.class(sum), brute.class(&heaps));
+    }
+
+    /// Impartial games written as partizan ones with equal moves give today's answers:
+    /// class N exactly where the impartial chain says safe, P where unsafe.
+    #[test]
+    fn equal_moves_give_the_impartial_answers(
+        rules in one_heap_rules(), misere in any::<bool>(), heaps in heaps_of(3, 7),
+    ) {
+        let g = game(&rules, &rules, misere);
+        let mut impartial = sicher::resolve(&rules.spec()).unwrap();
+        if misere {
+            impartial = impartial.with_convention(sicher::game::Convention::Misere);
+        }
+        let mut today = Chain::new(&impartial, &Policy::default()).unwrap();
+        let position = Position::new(heaps);
+        let safe = today.answer(&position, Query::default()).unwrap().value.is_win();
+        let mut chain = PartizanChain::new(&g, PartizanPolicy { sequence_limit: 12, ..PartizanPolicy::default() }).unwrap();
+        let class = chain.class(&position).unwrap().0;
+        prop_assert_eq!(class, if safe { OutcomeClass::N } else { OutcomeClass::P });
+    }
+}
+
+/// Does player `s` (0 Left) to move win the sum of the position `p` and the negative of
+/// the form `f`, in normal play? Left's moves in `-f` are the negatives of `f`'s Right
+/// options, and Right's the negatives of its Left options.
+fn minus_form_wins(
+    brute: &Brute,
+    store: &GameStore,
+    s: usize,
+    p: &[u64],
+    f: GameId,
+    memo: &mut HashMap<(Vec<u64>, GameId, usize), bool>,
+) -> bool {
+    let key = (p.to_vec(), f, s);
+    if let Some(&known) = memo.get(&key) {
+        return known;
+    }
+    let in_heaps = brute.z(s, p);
+    let in_form: Vec<GameId> = if s == 0 {
+        store.right(f)
+    } else {
+        store.left(f)
+    }
+    .to_vec();
+    let win = in_heaps
+        .iter()
+        .any(|q| !minus_form_wins(brute, store, 1 - s, q, f, memo))
+        || in_form
+            .iter()
+            .any(|&g| !minus_form_wins(brute, store, 1 - s, p, g, memo));
+    memo.insert(key, win);
+    win
+}
+
+/// CGSuite's own test: PartizanSubtraction([1,3],[2,3]) at heap 6.
+#[test]
+fn cgsuite_value_of_partizan_subtraction_at_six() {
+    let g = parse_partizan_spec("partizan-subtraction:1,3/2,3").unwrap();
+    let mut chain = PartizanChain::new(&g, PartizanPolicy::default()).unwrap();
+    assert_eq!(
+        chain.canonical(6).unwrap().unwrap(),
+        "{1|1,{1|0}||0,{1|0}|0|||0,{1|0}|0}"
+    );
+}
+
+/// A terminal script: a player who faces only heaps smaller than 2 loses; Left takes 1
+/// or 2, Right takes 1 or 3.
+const SCRIPTED: &str = r#"
+name = "small-heaps-lose"
+rules = "script"
+options = """
+fn options(n, player) {
+    let takes = if player == "left" { [1, 2] } else { [1, 3] };
+    let out = [];
+    for t in takes { if t <= n { out.push([n - t]); } }
+    out
+}
+fn terminal(heaps, player) {
+    for h in heaps { if h >= 2 { return (); } }
+    "lose"
+}
+"""
+"#;
+
+#[test]
+fn scripted_terminal_rules_follow_the_recursion() {
+    let g = parse_partizan_description(SCRIPTED, "small.toml").unwrap();
+    assert!(matches!(g.terminal, Terminal::Script(_)));
+    let left = Rules::Subtraction(vec![1, 2]);
+    let right = Rules::Subtraction(vec![1, 3]);
+    let ends = |p: &[u64], _: usize, stuck: bool| {
+        // Only small heaps left, or no move: the player to move loses.
+        (p.iter().all(|&h| h < 2) || stuck).then_some(false)
+    };
+    let mut brute = Brute::new(&left, &right, &ends);
+    let mut chain = PartizanChain::new(
+        &g,
+        PartizanPolicy {
+            sequence_limit: 10,
+            ..PartizanPolicy::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        !chain.sequence().unwrap().proved,
+        "a terminal script's period is never proved"
+    );
+    for heaps in [
+        vec![],
+        vec![1],
+        vec![2],
+        vec![5],
+        vec![1, 1, 4],
+        vec![3, 4],
+        vec![2, 6, 7],
+    ] {
+        let position = Position::new(heaps.clone());
+        assert_eq!(
+            chain.class(&position).unwrap().0,
+            brute.class(&heaps),
+            "{heaps:?}"
+        );
+        for (s, player) in players() {
+            let answer = chain.answer(&position, player, Query::default()).unwrap();
+            assert_eq!(answer.win, brute.sicher(s, &heaps), "{heaps:?} {player:?}");
+        }
+    }
+}
+
+#[test]
+fn sources_are_named_and_large_heaps_answered_by_the_period() {
+    let g = parse_partizan_spec("partizan-subtraction:1,3/2,3").unwrap();
+    let mut chain = PartizanChain::new(&g, PartizanPolicy::default()).unwrap();
+    let (class, source) = chain
+        .class(&Position::new(vec![1_000_000_000_000]))
+        .unwrap();
+    assert_eq!(source, PartizanSource::OutcomePeriod);
+    let small = chain.sequence().unwrap();
+    let n = small.preperiod + (1_000_000_000_000 - small.preperiod) % small.period;
+    assert_eq!(Some(class), small.class(n));
+    let (_, source) = chain.class(&Position::new(vec![5, 6, 7])).unwrap();
+    assert_eq!(source, PartizanSource::CanonicalForms);
+    // With a bound too small for any sum, the search answers.
+    let mut tight = PartizanChain::new(
+        &g,
+        PartizanPolicy {
+            form_limit: 4,
+            ..PartizanPolicy::default()
+        },
+    )
+    .unwrap();
+    let (tight_class, source) = tight.class(&Position::new(vec![5, 6, 7])).unwrap();
+    assert_eq!(source, PartizanSource::Search);
+    assert_eq!(
+        tight_class,
+        chain.class(&Position::new(vec![5, 6, 7])).unwrap().0
+    );
+}
+
+#[test]
+fn check_and_solve_on_the_command_line() {
+    let (code, out, err) = common::run(
+        &["check", "partizan-subtraction:1,3/2,3", "6", "--left"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("6: "), "{out}");
+    let (code, out, _) = common::run(&["check", "partizan-subtraction:1,3/2,3", "6"], None);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("6: class "), "{out}");
+    let (code, out, _) = common::run(
+        &[
+            "check",
+            "partizan-subtraction:1,3/2,3",
+            "4",
+            "5",
+            "--right",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(code, 0);
+    let record: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(record["to_move"], "right");
+    assert!(record["win"].is_boolean());
+    assert!(record["class"].is_string());
+    let (code, out, _) = common::run(
+        &["solve", "partizan-subtraction:1,3/2,3", "6", "--canonical"],
+        None,
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("canonical form: {1|1,{1|0}||0,{1|0}|0|||0,{1|0}|0}"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Left's winning moves") && out.contains("Right's winning moves"),
+        "{out}"
+    );
+    let (code, out, _) = common::run(
+        &[
+            "solve",
+            "partizan-subtraction:1,3/2,3",
+            "6",
+            "--canonical",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(code, 0);
+    let record: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(record["canonical"], "{1|1,{1|0}||0,{1|0}|0|||0,{1|0}|0}");
+    let (code, out, _) = common::run(&["solve", "partizan-octal:0.7/0.07"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("observed") || out.contains("proved"), "{out}");
+}
+
+#[test]
+fn malformed_input_is_one_line_and_exit_two() {
+    for args in [
+        &["check", "partizan-subtraction:1,3", "4"][..],
+        &["check", "partizan-subtraction:1,x/2", "4"],
+        &["check", "partizan-octal:0.8/0.7", "4"],
+        &["check", "partizan-foo:1/2", "4"],
+        &["check", "partizan:wythoff/nim", "4"],
+        &["check", "nim", "4", "--left"],
+        &["solve", "nim", "4", "--canonical"],
+        &[
+            "check",
+            "partizan-subtraction:1/2",
+            "4",
+            "--left",
+            "--right",
+        ],
+    ] {
+        let (code, out, err) = common::run(args, None);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (text, says) in [
+        ("name = \"x\"\nrules = \"partizan-subtraction\"\nleft = [1]\n", "needs `right`"),
+        ("name = \"x\"\nrules = \"partizan-octal\"\nleft = \"0.7\"\nright = [1]\n", "code in quotes"),
+        ("name = \"x\"\nrules = \"partizan-subtraction\"\nleft = [0]\nright = [1]\n", "positive"),
+        ("name = \"x\"\nrules = \"partizan-subtraction\"\nleft = [1]\nright = [1]\ncode = \"0.7\"\n", "unknown field"),
+        ("name = \"x\"\nrules = \"script\"\noptions = \"fn options(n, p) { [] } fn terminal(h) { () }\"\n", "terminal"),
+    ] {
+        let path = dir.path().join("x.toml");
+        std::fs::write(&path, text).unwrap();
+        let (code, _, err) = common::run(&["check", path.to_str().unwrap(), "3"], None);
+        assert_eq!(code, 2, "{text}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{text}: {err}");
+    }
+}
+
+#[test]
+fn impartial_output_is_unchanged() {
+    // The impartial path never reaches partizan code: the same bytes as before.
+    let (code, out, _) = common::run(&["check", "nim", "3", "4", "5"], None);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "3 4 5: safe: the player to move wins (winning move: to 1 4 5)\n"
+    );
+}
+
+#[test]
+fn verify_compares_the_chain_with_the_search() {
+    for args in [
+        &["verify", "partizan-octal:0.7/0.07", "--total", "9"][..],
+        &[
+            "verify",
+            "partizan-subtraction:1,3/2,3",
+            "--heaps",
+            "3",
+            "--max",
+            "8",
+            "--misere",
+        ],
+    ] {
+        let (code, out, err) = common::run(args, None);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let (agree, of) = out.split_once(" of ").unwrap();
+        let agree = agree.rsplit(' ').next().unwrap();
+        assert_eq!(agree, of.split(' ').next().unwrap(), "{out}");
+    }
+}
+
+#[test]
+fn picture_draws_the_four_classes() {
+    let (code, out, err) = common::run(
+        &["picture", "partizan-subtraction:3,5/2,4", "--max", "6"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let g = parse_partizan_spec("partizan-subtraction:3,5/2,4").unwrap();
+    let mut chain = PartizanChain::new(&g, PartizanPolicy::default()).unwrap();
+    let rows: Vec<&str> = out.lines().skip(1).take(7).collect();
+    for (b, row) in rows.iter().enumerate() {
+        for (a, letter) in row.chars().enumerate() {
+            let class = chain
+                .class(&Position::new(vec![a as u64, b as u64]))
+                .unwrap()
+                .0;
+            assert_eq!(letter, class.letter(), "({a}, {b})");
+        }
+    }
+    assert!(out.contains("R: Right wins whoever starts"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.png");
+    let (code, out, err) = common::run(
+        &[
+            "picture",
+            "partizan-octal:0.7/0.07",
+            "--max",
+            "9",
+            "--scale",
+            "2",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("blue: L, Left wins whoever starts"), "{out}");
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+    let reader = decoder.read_info().unwrap();
+    assert_eq!((reader.info().width, reader.info().height), (20, 20));
+}
+
+#[test]
+fn plot_draws_the_outcome_sequence() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.png");
+    let (code, out, err) = common::run(
+        &[
+            "plot",
+            "partizan-subtraction:3,5/2,4",
+            "--max",
+            "60",
+            "--width",
+            "122",
+            "--height",
+            "10",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("pre-period 0, period 7, proved"), "{out}");
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    reader.next_frame(&mut pixels).unwrap();
+    // Heaps 0 and 1 are P (black), heap 2 is R (red): two pixels a heap.
+    assert_eq!(&pixels[0..3], &[0, 0, 0]);
+    assert_eq!(&pixels[4 * 3..4 * 3 + 3], &[200, 50, 50]);
+}
