@@ -29,19 +29,24 @@
 //! ([`tame`]) is established for the heap range it reports, by the same verification
 //! applied to the misère Nim quotient.
 //!
-//! # Layout
+//! # Files
 //!
 //! - `monoid.rs`: tables, products with cyclic monoids, reduction by indistinguishability.
 //! - `extend.rs`: least representatives and the outcome rows of one more heap.
 //! - `verify.rs`: the transition-table check and the least mispredicted position.
 //! - `construct.rs`: the heap-by-heap driver and the [`Budget`].
-//! - `recalibrate.rs`: the search for the relations of `Q_{n-1}` that heap `n` breaks;
-//!   `layout.rs`: candidates rebuilt from a presentation with relations dropped or
-//!   weakened; `congruence.rs`: imposing relations on a product of cycles.
+//! - `recalibrate.rs`: the search for the relations of `Q_{n-1}` that heap `n` breaks.
+//! - `layout.rs`: candidates rebuilt from a presentation with relations dropped or
+//!   weakened.
+//! - `congruence.rs`: imposing relations on a product of cycles.
 //! - `presentation.rs`: generators, relations and normal forms.
+//! - `options.rs`: the game's option table as the construction reads it.
 //! - `answer.rs`: outcomes and winning moves from a quotient.
 //! - `periodic.rs`: the periodicity theorem that makes a quotient final.
-//! - `nim.rs`: Bouton's misère Nim rule; `tame.rs`: genus and tame heap ranges.
+//! - `nim.rs`: Bouton's misère Nim rule.
+//! - `tame.rs`: genus, tameness and the tame misère rule.
+//! - `learn.rs`: the quotient a table learns from its small positions, to predict
+//!   outcomes with.
 
 mod answer;
 mod congruence;
