@@ -34,7 +34,11 @@
 //! - `monoid.rs`: tables, products with cyclic monoids, reduction by indistinguishability.
 //! - `extend.rs`: least representatives and the outcome rows of one more heap.
 //! - `verify.rs`: the transition-table check and the least mispredicted position.
-//! - `construct.rs`: the heap-by-heap driver and the [`Budget`].
+//! - `construct.rs`: the heap-by-heap driver: extension, and recalibration when it fails.
+//! - `budget.rs`: the [`Budget`] that bounds a construction, why it [`Stop`]s, and the
+//!   memory estimates of tables and verifications.
+//! - `stage.rs`: the quotient of the heaps accepted so far, and the views of heaps and
+//!   options the driver, recalibration and layouts share.
 //! - `recalibrate.rs`: the search for the relations of `Q_{n-1}` that heap `n` breaks.
 //! - `layout.rs`: candidates rebuilt from a presentation with relations dropped or
 //!   weakened.
@@ -49,6 +53,7 @@
 //!   outcomes with.
 
 mod answer;
+mod budget;
 mod congruence;
 mod construct;
 mod extend;
@@ -60,6 +65,7 @@ mod options;
 pub mod periodic;
 mod presentation;
 mod recalibrate;
+mod stage;
 pub mod tame;
 mod verify;
 
@@ -68,7 +74,7 @@ use std::ops::ControlFlow;
 
 use crate::game::Ruleset;
 
-pub use construct::{Budget, Cancel, Stop};
+pub use budget::{Budget, Cancel, Stop};
 pub use periodic::Periodicity;
 
 /// Largest heap range a construction accepts.
