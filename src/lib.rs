@@ -201,8 +201,8 @@ mod tests {
             };
             if !doc.contains(&listed) {
                 missing.push(format!(
-                    "src/{name} is not in the code map: add a line `//! - {listed}: …` to the \
-                     `//!` doc of src/lib.rs"
+                    "src/{name} is not in the code map: add the line \"//! - {listed}: <what \
+                     it holds>\" to the //! doc of src/lib.rs"
                 ));
             }
         }

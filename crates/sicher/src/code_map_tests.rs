@@ -27,10 +27,15 @@ fn entries(dir: &Path) -> Vec<PathBuf> {
 
 /// Checks the folder `dir` against the doc of `index` (the file that indexes it), then
 /// every subfolder against its own index, adding a line to `missing` per source file or
-/// folder no index lists. `src` only shortens the paths the report names.
-fn check_folder(src: &Path, dir: &Path, index: &Path, missing: &mut Vec<String>) {
+/// folder no index lists. Paths in the report are relative to `from` (the workspace).
+fn check_folder(from: &Path, dir: &Path, index: &Path, missing: &mut Vec<String>) {
     let doc = module_doc(index);
-    let shown = |path: &Path| path.strip_prefix(src).unwrap_or(path).display().to_string();
+    let shown = |path: &Path| {
+        path.strip_prefix(from)
+            .unwrap_or(path)
+            .display()
+            .to_string()
+    };
     for path in entries(dir) {
         let name = path
             .file_name()
@@ -40,8 +45,8 @@ fn check_folder(src: &Path, dir: &Path, index: &Path, missing: &mut Vec<String>)
             let entry = format!("`{name}/`");
             if !doc.contains(&entry) {
                 missing.push(format!(
-                    "folder {}/ is not in the code map: add a line `//! - {entry}: …` to the \
-                     `//!` doc of {}",
+                    "folder {}/ is not in the code map: add the line \"//! - {entry}: <what it \
+                     holds>\" to the //! doc of {}",
                     shown(&path),
                     shown(index)
                 ));
@@ -51,19 +56,21 @@ fn check_folder(src: &Path, dir: &Path, index: &Path, missing: &mut Vec<String>)
             let sibling = dir.join(format!("{name}.rs"));
             let sub_index = if own.is_file() { own } else { sibling };
             if sub_index.is_file() {
-                check_folder(src, &path, &sub_index, missing);
+                check_folder(from, &path, &sub_index, missing);
             } else {
                 missing.push(format!(
-                    "folder {}/ has no index: neither {name}/mod.rs nor {name}.rs",
-                    shown(&path)
+                    "folder {}/ has no index: neither {} nor {}",
+                    shown(&path),
+                    shown(&path.join("mod.rs")),
+                    shown(&sub_index)
                 ));
             }
         } else if name.ends_with(".rs") && name != "mod.rs" && path != index {
             let entry = format!("`{name}`");
             if !doc.contains(&entry) {
                 missing.push(format!(
-                    "{} is not in the code map: add a line `//! - {entry}: …` to the `//!` \
-                     doc of {}",
+                    "{} is not in the code map: add the line \"//! - {entry}: <what it holds>\" \
+                     to the //! doc of {}",
                     shown(&path),
                     shown(index)
                 ));
@@ -73,21 +80,23 @@ fn check_folder(src: &Path, dir: &Path, index: &Path, missing: &mut Vec<String>)
 }
 
 /// Every source file and folder under `src` no index lists, `root` being the crate root
-/// (`lib.rs`) that indexes the top folder.
-fn missing_from_code_map(src: &Path, root: &str) -> Vec<String> {
+/// (`lib.rs`) that indexes the top folder; paths in the report are relative to `from`.
+fn missing_from_code_map(from: &Path, src: &Path, root: &str) -> Vec<String> {
     let mut missing = Vec::new();
-    check_folder(src, src, &src.join(root), &mut missing);
+    check_folder(from, src, &src.join(root), &mut missing);
     missing
 }
 
 #[test]
 fn code_map_lists_every_source_file_and_folder() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let missing = missing_from_code_map(&src, "lib.rs");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Paths from the workspace's root (crates/sicher/src/...), where merges are made.
+    let workspace = manifest.parent().and_then(Path::parent).unwrap_or(manifest);
+    let missing = missing_from_code_map(workspace, &manifest.join("src"), "lib.rs");
     assert!(
         missing.is_empty(),
-        "{} entries missing from the code map (paths under crates/sicher/src; one line each \
-         in the index named, saying what the file or folder holds):\n{}",
+        "{} entries missing from the code map (each needs one line in the index named, \
+         saying what the file or folder holds):\n{}",
         missing.len(),
         missing.join("\n")
     );
@@ -117,7 +126,7 @@ fn code_map_check_names_what_is_missing() {
     fs::write(src.join("a/b.rs"), "//! - `z.rs`: listed\n").unwrap();
     fs::write(src.join("a/b/z.rs"), "").unwrap();
     fs::write(src.join("c/mod.rs"), "").unwrap();
-    let missing = missing_from_code_map(&src, "lib.rs");
+    let missing = missing_from_code_map(&src, &src, "lib.rs");
     let sep = std::path::MAIN_SEPARATOR;
     assert_eq!(missing.len(), 3, "{missing:#?}");
     assert!(missing[0].starts_with(&format!("folder a{sep}b/ is not in the code map")));
