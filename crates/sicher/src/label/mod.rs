@@ -21,7 +21,8 @@
 //!   tiers to the work directory and resumes from it.
 //! - `chunk.rs`: labelling a chunk of a tier by pulling from lower tiers, the unit a
 //!   cluster shares out.
-//! - `one_heap.rs`: shortcut for one-heap domains at memory speed (and their periods).
+//! - `one_heap.rs`: shortcut for one-heap domains at memory speed: lone heaps 64 at a
+//!   time, copied from one period earlier once a period is proved.
 //! - `nim_values.rs`: shortcut for normal play of one-heap moves: each label from the
 //!   XOR of nim-values, no child read.
 //! - `options.rs`: the game's option table as the labellers read it, by nim-value.
