@@ -1,5 +1,31 @@
 //! The command line: one module per subcommand over the library, plus the shared
 //! argument groups ([`args`]) and output conventions ([`output`]).
+//!
+//! # Files
+//!
+//! - `main.rs`: the `sicher` binary: the signal handler, parsing, [`run`], the exit code.
+//! - `lib.rs`: the command ([`Cli`], [`Command`]) and its dispatch.
+//! - `args.rs`: arguments shared by several commands, resolved into a game, a policy of
+//!   answer sources and search settings.
+//! - `output.rs`: the safe/unsafe wording, the JSON answer record, quiet progress.
+//! - `errors.rs`: the library's errors in this program's words: hints as its flags,
+//!   kinds as exit codes.
+//! - `time_limit.rs`: `--time-limit` of `check` and `solve`, kept by a watchdog thread.
+//! - `check.rs`: `sicher check`: is a position safe, and which move wins.
+//! - `solve.rs`: `sicher solve`: every winning move of a position, with what the source
+//!   knows beside.
+//! - `solution.rs`: `solve GAME` with no heaps: a one-heap ruleset's complete solution.
+//! - `partizan.rs`: `check` and `solve` for partizan games: classes, each player's
+//!   verdicts and winning moves, outcome sequences, canonical forms.
+//! - `nim_values.rs`: `sicher nim-values`: the nim-sequence of a one-heap ruleset.
+//! - `quotient.rs`: `sicher quotient`: the misère quotient of heaps `1..=N`.
+//! - `table.rs`: `sicher table`: label a bounded domain and write its table.
+//! - `info.rs`: `sicher info`: what a table file holds, and whether its body is intact.
+//! - `list.rs`: `sicher list`: a table's positions in rank order with their values.
+//! - `verify.rs`: `sicher verify`: bottom-up labels against top-down answers.
+//! - `play.rs`: `sicher play`: a game in the terminal against the computer.
+//! - `picture.rs`: `sicher picture` and `sicher plot`: maps and plots.
+//! - `bench.rs`: `sicher bench`: a fixed timed suite with a node-count signature.
 
 /// `println!` that reports a failed write (such as a closed pipe) as an error instead of
 /// panicking; `run` treats a closed pipe as a normal end.
@@ -153,5 +179,39 @@ mod tests {
     #[test]
     fn the_command_line_is_consistent() {
         super::Cli::command().debug_assert();
+    }
+
+    /// The library's test of its code map, for this crate's one folder: every file of
+    /// `src/` is listed in this file's `//!` doc. (The library exports no test helpers,
+    /// and a flat folder needs only these lines.)
+    #[test]
+    fn code_map_lists_every_source_file() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let text = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+        let doc: String = text
+            .lines()
+            .filter_map(|line| line.trim_start().strip_prefix("//!"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut missing = Vec::new();
+        for entry in std::fs::read_dir(&src).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let listed = if path.is_dir() {
+                format!("`{name}/`")
+            } else if name.ends_with(".rs") {
+                format!("`{name}`")
+            } else {
+                continue;
+            };
+            if !doc.contains(&listed) {
+                missing.push(format!(
+                    "src/{name} is not in the code map: add the line \"//! - {listed}: <what \
+                     it holds>\" to the //! doc of src/lib.rs"
+                ));
+            }
+        }
+        missing.sort();
+        assert!(missing.is_empty(), "{}", missing.join("\n"));
     }
 }

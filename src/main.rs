@@ -1,4 +1,5 @@
-//! The `sicher` binary: parses the command line and hands it to [`sicher::cli`].
+//! The `sicher` binary: parses the command line and hands it to the command-line library
+//! (`sicher_cli`, `src/lib.rs`).
 
 use sicher_cli as cli;
 

@@ -53,7 +53,7 @@
 //!
 //! ```text
 //!   GAME argument ─► game::resolve ─► Game (rules + convention)
-//!   flags ─► cli/args.rs (resolved once) ─► answer::Policy
+//!   flags ─► sicher-cli's src/args.rs (resolved once) ─► answer::Policy
 //!
 //!   check / solve on a position ─► answer::Chain (the policy's sources, in order):
 //!        NimSource         normal play, one-heap rules: XOR of nim-values
@@ -83,75 +83,45 @@
 //!        search            search::PartizanSolver (player to move in the key)
 //! ```
 //!
-//! Where things live, file by file:
+//! One line per folder and per file at the top; each folder's own module file
+//! (`game/mod.rs`, or `D.rs` beside a folder `D/` without one, as `answer/search.rs`)
+//! lists the folder's files, one line each, and `code_map_tests.rs` fails when a source
+//! file or folder is missing from its index.
 //!
-//! - `error.rs`: the [`Error`] type with its [`ErrorKind`]s and [`Hint`]s; `value.rs`;
-//!   `checksum.rs` (the one checksum every file carries); `atomic_file.rs` (files that
-//!   appear whole or not at all; the temporaries a signal handler removes);
-//!   `memory.rs` (what the machine can give, for refusing work up front).
-//! - `game/`: `rules.rs` (the [`Ruleset`]s, their move generators — visitors that never
-//!   allocate — and capabilities, each stated for every ruleset by name, so engines
-//!   never match on rulesets), `moves.rs` (applying a move: `child_into`, the one place),
-//!   `options.rs` (every option of every heap size up to a bound, listed once),
-//!   `parents.rs` (the positions one move before, within a domain's bounds),
-//!   `position.rs`, `code.rs` (octal and hexadecimal codes), `describe.rs`
-//!   (`games/*.toml` embedded in the binary, description files, inline specs),
-//!   `lines.rs` (positions from text, one per line), `mod.rs` ([`Game`]).
-//! - `domain/`: [`Domain`] and [`Ranker`] (`tuples.rs` for `--heaps K --max N`,
-//!   `partitions.rs` for `--total T`), ranking a move's result (`child.rs`,
-//!   `child_ranks.rs`), ranking from runs of equal heaps (`incremental.rs`), walking
-//!   ranks in order (`walk.rs`).
-//! - `theory/grundy/`: `mex.rs` (the one mex), `values.rs` (the sequence engines:
-//!   `values/reference.rs` the plain mex, `values/sparse.rs` the sparse-space engine,
-//!   `values/scan.rs` its vector scans), `period.rs` (periods and the periodicity
-//!   theorem), `solution.rs` (complete solutions), `fast_path.rs` (nim-values of any
-//!   heap size; XOR verdicts and winning moves).
-//! - `theory/quotient/`: `construct.rs` (heap by heap), `verify.rs` (the
-//!   transition-table proof), `monoid.rs`, `extend.rs`, `presentation.rs`, `answer.rs`
-//!   (the quotient as a heap invariant: outcomes and winning moves), `nim.rs` (Bouton's misère Nim), `tame.rs` (genus,
-//!   tameness, the tame misère rule), `learn.rs` (the quotient a table learns from its
-//!   small positions), `options.rs` (the option table as the construction reads it).
-//! - `theory/closed/`: `wythoff.rs` (and `golden.rs`, ⌊kφ⌋ in integers), `moore.rs`
-//!   (and `moore_search.rs`, every winning move digit by digit).
-//! - `theory/invariant.rs`: [`theory::invariant::HeapInvariant`] (a heap's element, how
-//!   elements combine, which are unsafe) and the one winning-move search over it, which
-//!   the nim-sum, misère Nim, the tame rule and misère quotients implement.
-//! - `search/`: `solver.rs` (boolean alpha-beta on an explicit stack), `key.rs`
-//!   (incremental 128-bit keys), `bounded.rs` (the bounded transposition-table core,
-//!   keeping costly entries) under `table.rs`, `ordering.rs`, `guide.rs` (nim-value
-//!   move ordering), `heaps.rs`, `theory.rs` (exact outcomes handed in from theory),
-//!   `endgame.rs` (tables handed in for small positions), `plain.rs` (the plain
-//!   memoised baselines), `remote/` (the remoteness search: `engine.rs`, `table.rs`,
-//!   `score.rs`, `proof.rs`, `windows.rs` (the [`search::Algorithm`]s), `split.rs`
-//!   (threads splitting the tree by siblings where theory classifies the moves),
-//!   `parallel.rs` and `shared.rs` (threads sharing one lockless table), `tables.rs`
-//!   (an engine's table: its own alone, the shared one with other threads)).
-//! - `label/`: `plan.rs` (strategy and memory before anything is allocated), tier
-//!   labellers `forward.rs`, `backward.rs`, `remoteness.rs`, `plain.rs`, their order in
-//!   `tiers.rs`, `drive.rs` over the `window.rs` of tiers moves reach, `work/` (the
-//!   work directory: part files bound to their work, tiers and ranks in `part.rs`, the
-//!   manifest and its checks in `manifest.rs`, resumption, finished labels streamed to
-//!   the table writer), `cluster/` (a `--total` domain's tiers shared between the ranks
-//!   of a job: rank 0's tier manager, workers, messages over a `Link`) and `chunk.rs`
-//!   (a chunk of a tier labelled by pulling from lower tiers), shortcuts from theory
-//!   (`one_heap.rs`, `nim_values.rs`), `options.rs` and `parents.rs` (the game's
-//!   options and parents as the labellers read them), `bits.rs`.
-//! - `table/`: `format.rs` (the container's layout and header types), `stored.rs` (the
-//!   header as bincode stores it), `codec.rs` (compressed blocks), `predict.rs`
-//!   (predictions whose residual is stored), `writer.rs` ([`TableWriter`]),
-//!   `reader.rs` ([`Table`]), `bodies.rs` (quotient and nim-value bodies), `list.rs`
-//!   (a table's positions in rank order with their values).
-//! - `answer/`: the [`answer::Oracle`] trait and its sources (`closed.rs`, `nim.rs`,
-//!   `table.rs`, `quotient.rs`, `search.rs`), and `chain.rs` ([`Policy`], [`Chain`]);
-//!   `partizan.rs`, the partizan games' own chain.
-//! - Partizan games (docs/partizan.md), beside the impartial path and never in its
-//!   loops: `game/partizan/` (both players' rules, terminal rules and scripts, specs and
-//!   descriptions), `theory/cgt/` (canonical forms: `store.rs` hash-consed games,
-//!   comparison, simplification, sums; `number.rs`; `notation.rs`, CGSuite's notation),
-//!   `theory/partizan/` (`outcomes.rs` one-heap outcome sequences and proved periods,
-//!   `forms.rs` heaps' canonical forms), `search/partizan.rs`.
-//! - `build.rs`, `verify.rs`, `survey.rs`, `play.rs`: the use cases.
-//! - `picture/`: maps and plots as PNG or terminal text, from plain data.
+//! - `error.rs`: the [`Error`] type with its [`ErrorKind`]s and [`Hint`]s.
+//! - `value.rs`: what a position is worth ([`Outcome`], [`Value`], remoteness) and the
+//!   play [`Convention`].
+//! - `checksum.rs`: the one checksum every file sicher writes carries.
+//! - `atomic_file.rs`: files that appear whole or not at all; the temporaries a signal
+//!   handler removes.
+//! - `memory.rs`: what the machine can give, for refusing work up front.
+//! - `game/`: the game model: rulesets and their move generators, positions, applying a
+//!   move, option tables, parents, and where games come from (shipped names, description
+//!   files, inline specs, scripts).
+//! - `domain/`: bounded domains (`--heaps K --max N`, `--total T`) ranked onto table
+//!   entries, children ranked from their parent, ranks walked in order.
+//! - `theory/`: what is known without searching: nim-values and their proved periods,
+//!   misère quotients, closed forms, and the winning-move search over a heap-by-heap
+//!   invariant.
+//! - `search/`: the top-down engines: boolean alpha-beta and the remoteness search, with
+//!   their keys, transposition tables and move ordering.
+//! - `label/`: the bottom-up retrograde labeller: tier labellers, their plan and
+//!   shortcuts, the work directory a run resumes from, and labelling shared between ranks.
+//! - `table/`: tables on disk: the container, compressed blocks, predictions, the writer
+//!   and the memory-mapped reader.
+//! - `answer/`: the answer layer: the [`answer::Oracle`] sources and the [`Chain`] that
+//!   asks them in a [`Policy`]'s order.
+//! - `build.rs`: the use case that builds a table (the labeller joined to the table
+//!   writer: [`TableJob`]); a module of the library, not a Cargo build script.
+//! - `verify.rs`: the use case behind `sicher verify`: bottom-up labels against top-down
+//!   answers.
+//! - `survey.rs`: the use case behind pictures: the positions and series they show
+//!   (feature `picture`).
+//! - `play.rs`: the use case behind `sicher play`: a game against perfect play.
+//! - `picture/`: maps and plots as PNG or terminal text, from plain data (feature
+//!   `picture`).
+//! - `code_map_tests.rs`: unit tests of this code map: every source file and folder is
+//!   listed in its folder's index.
 //!
 //! # Where to add things
 //!
@@ -164,6 +134,9 @@
 //!   in the chain by `answer/chain.rs`.
 //! - **An answer source** (a new kind of oracle): one file in `answer/` implementing
 //!   [`answer::Oracle`], and its place in `Chain::new`.
+//! - **A source file or folder**: a line in the `//!` doc of its folder's index (`mod.rs`,
+//!   or `D.rs` beside the folder `D/`; this file for the top), saying what it holds;
+//!   `code_map_tests.rs` names any that is missing.
 
 #![deny(missing_docs)]
 
@@ -171,6 +144,8 @@ pub mod answer;
 pub mod atomic_file;
 pub mod build;
 pub(crate) mod checksum;
+#[cfg(test)]
+mod code_map_tests;
 pub mod domain;
 pub mod error;
 pub mod game;

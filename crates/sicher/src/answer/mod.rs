@@ -1,16 +1,35 @@
 //! Who wins here, and how: one place that answers positions, whatever knows the answer.
 //!
 //! Each source of answers ([`NimSource`]: nim-values and proved periods; [`TableSource`]:
-//! endgame tables on disk; [`SearchSource`]: the top-down search) implements [`Oracle`]
-//! and says "not mine" (`Ok(None)`) for positions it does not cover. A [`Chain`] tries
-//! them in the order a [`Policy`] gives; `check`, `solve` and every later command ask
-//! the chain, never a source directly.
+//! endgame tables on disk; [`ClosedFormSource`]: Wythoff's and Moore's closed forms;
+//! [`QuotientSource`]: misère Nim and misère quotients; [`SearchSource`]: the top-down
+//! search) implements [`Oracle`] and says "not mine" (`Ok(None)`) for positions it does
+//! not cover. A [`Chain`] tries them in the order a [`Policy`] gives; `check`, `solve`
+//! and every later command ask the chain, never a source directly.
 //!
 //! ```text
-//!   Policy ──► Chain::new(game, policy) ──► [NimSource?, TableSource?, SearchSource?]
+//!   Policy ──► Chain::new(game, policy)
+//!          ──► [NimSource?, TableSource?, ClosedFormSource?, QuotientSource?, SearchSource?]
 //!   position ──► chain.answer(position, query) ──► first source that covers it ──► Answer
 //!   position ──► chain.solve(position) ──► Solution (every winning move, evidence)
 //! ```
+//!
+//! # Files
+//!
+//! - `chain.rs`: the [`Policy`] (which sources, in which order) and the [`Chain`] that
+//!   follows it.
+//! - `nim.rs`: [`NimSource`], normal play of one-heap rulesets by the XOR of nim-values.
+//! - `table.rs`: [`TableSource`], one table file or every table of the game in a folder.
+//! - `closed.rs`: [`ClosedFormSource`], Wythoff's game and Moore's Nim_k at any heap size.
+//! - `quotient.rs`: [`QuotientSource`], misère play of one-heap rulesets by Bouton's rule
+//!   or a misère quotient, built within a budget or read from a file.
+//! - `search.rs`: [`SearchSource`], the top-down search, and what the answer layer hands
+//!   the remoteness search (`search/`).
+//! - `search/`: the remoteness search with the misère quotient and the endgame tables
+//!   the answer layer lends it.
+//! - `partizan.rs`: the partizan answer chain
+//!   ([`PartizanChain`](crate::answer::PartizanChain)): outcome period, canonical
+//!   forms, then the partizan search, each answer naming its source.
 
 mod chain;
 mod closed;

@@ -13,6 +13,15 @@
 //! labelling counts against it; the plain baseline: without one), and answers the verdict alone
 //! when the budget runs out (the remoteness can cost far more than the verdict, where
 //! the boolean search's pair cancelling does not hold).
+//!
+//! # Files of `search/`
+//!
+//! - `remote.rs`: the remoteness search run short alone first, then with theory and an
+//!   endgame table brought in for a long one.
+//! - `theory.rs`: the misère quotient the remoteness search orders moves by, built as far
+//!   as the positions asked about need.
+//! - `endgame.rs`: endgame tables labelled bottom-up on the fly, and the choice of the
+//!   domain that pays for itself.
 
 mod endgame;
 mod remote;

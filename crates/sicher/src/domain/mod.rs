@@ -3,6 +3,19 @@
 //! A table has exactly one entry per position of its domain, so ranks run over
 //! `0..count()` with no gaps: [`BoundedTuples`] for `--heaps K --max N`, [`Partitions`]
 //! for `--total T`.
+//!
+//! # Files
+//!
+//! - `tuples.rs`: [`BoundedTuples`], sorted tuples of at most `K` heaps each at most `N`,
+//!   ranked by the combinatorial number system.
+//! - `partitions.rs`: [`Partitions`], multisets of at most `T` tokens in all, ranked tier
+//!   by tier of equal total.
+//! - `child.rs`: the heaps a move leaves, walked in order without building the position.
+//! - `child_ranks.rs`: ranking every child of a position from the position's own rank,
+//!   in either domain.
+//! - `incremental.rs`: the children of a `--total` position ranked from runs of equal
+//!   heaps, one subtraction per run.
+//! - `walk.rs`: a domain's positions in rank order without unranking each one.
 
 mod child;
 mod child_ranks;

@@ -2,6 +2,31 @@
 //!
 //! A [`Game`] is a [`Ruleset`] plus a [`Convention`]; every engine asks it for moves and
 //! for the cheap exact simplifications (dead heaps, cancelling pairs) it allows.
+//!
+//! # Files
+//!
+//! - `rules.rs`: the [`Ruleset`]s, their move generators (visitors that never allocate)
+//!   and capabilities, each stated for every ruleset by name, so engines never match on
+//!   rulesets.
+//! - `code.rs`: octal and hexadecimal take-and-break codes ([`TakeBreakCode`]).
+//! - `subtraction.rs`: subtraction sets named by a rule ([`SubtractionFamily`]: squares,
+//!   primes, powers, Fibonacci and triangular numbers, all but a finite list).
+//! - `primes.rs`: the primes of the prime subtraction game, sieved range by range and
+//!   read without locks.
+//! - `custom.rs`: rules given as a function of the heap size ([`HeapOptionsSource`]),
+//!   checked and cached by [`CustomRules`].
+//! - `script.rs`: rules written as a sandboxed Rhai script ([`ScriptSource`]).
+//! - `position.rs`: [`Position`]s, sorted multisets of heap sizes.
+//! - `moves.rs`: applying a move ([`child_into`]), the one place.
+//! - `options.rs`: every option of every heap size up to a bound, listed once
+//!   ([`OptionTable`]).
+//! - `parents.rs`: the positions one move before a position, within bounds
+//!   ([`ParentBounds`]).
+//! - `describe.rs`: where games come from: shipped descriptions (`games/*.toml` embedded
+//!   in the binary), description files and inline specs ([`resolve`], [`parse_spec`]).
+//! - `lines.rs`: positions from text, one per line, parsed in place.
+//! - `partizan/`: partizan heap games, each player with rules of their own: the model,
+//!   inline specs and descriptions, terminal rules of scripts.
 
 mod code;
 mod custom;

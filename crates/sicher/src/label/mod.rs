@@ -6,6 +6,34 @@
 //! a tier only reads lower ones. Within a tier positions are independent and are labelled
 //! in parallel; each writes only bits that no one else in the tier reads, and the bits
 //! are a function of the game alone, so the result is the same for any thread count.
+//!
+//! # Files
+//!
+//! - `plan.rs`: a labelling about to run ([`Plan`]): domain, strategy, threads, work
+//!   directory and memory, known before anything is allocated.
+//! - `forward.rs`: forward labelling: safe when some move reaches an unsafe position.
+//! - `backward.rs`: backward labelling: every unsafe position marks its parents safe.
+//! - `remoteness.rs`: remoteness labelling, retrograde, tier by tier.
+//! - `plain.rs`: the baseline labeller the others are measured against.
+//! - `tiers.rs`: walking a domain's tiers of equal total, in parallel within a tier.
+//! - `window.rs`: the labels being built, held for the window of tiers moves reach.
+//! - `drive.rs`: runs a tier labeller over a domain: slides the window, hands finished
+//!   tiers to the work directory and resumes from it.
+//! - `chunk.rs`: labelling a chunk of a tier by pulling from lower tiers, the unit a
+//!   cluster shares out.
+//! - `one_heap.rs`: shortcut for one-heap domains at memory speed: lone heaps 64 at a
+//!   time, copied from one period earlier once a period is proved.
+//! - `nim_values.rs`: shortcut for normal play of one-heap moves: each label from the
+//!   XOR of nim-values, no child read.
+//! - `options.rs`: the game's option table as the labellers read it, by nim-value.
+//! - `parents.rs`: the parents of a position within a domain, by runs of equal heaps on
+//!   `--total` domains.
+//! - `bits.rs`: packed outcome labels, one bit per rank ([`Labels`]).
+//! - `work/`: the work directory: part files, the manifest, resumption after a kill.
+//! - `cluster/`: a `--total` domain's tiers shared between the ranks of a job (rank 0's
+//!   tier manager, workers, messages over a [`cluster::Link`]).
+//! - `tests.rs`: unit tests of the labeller against closed forms and against itself
+//!   across strategies.
 
 mod backward;
 mod bits;

@@ -16,6 +16,8 @@
 //! - `text.rs`: the embedded font (a DejaVu Sans subset), its licence, and drawing text.
 //! - `canvas.rs`: the pixel buffer text and swatches are drawn on.
 //! - `file.rs`: writing a file under a temporary name and renaming it when complete.
+//! - `classes.rs`: a partizan game's two-heap positions in the four outcome classes, as
+//!   a PNG or a grid of letters.
 //!
 //! # Map geometry
 //!

@@ -12,6 +12,24 @@
 //! [`RemotenessSolver`], with the variants of [`Algorithm`], on one thread or several
 //! sharing a table. What it takes from outside: [`Outcomes`] from theory (`theory.rs`)
 //! and an [`Endgame`] table (`endgame.rs`) answering small positions.
+//!
+//! # Files
+//!
+//! - `solver.rs`: [`Solver`], boolean alpha-beta on an explicit stack.
+//! - `key.rs`: compact 128-bit position keys, updated incrementally as moves are made.
+//! - `heaps.rs`: heaps as both engines key them (dead heaps dropped) and the nim-sum
+//!   guess that orders moves.
+//! - `bounded.rs`: the bounded transposition-table core both engines store results in,
+//!   keeping the entries that cost most.
+//! - `table.rs`: the boolean search's transposition table, on the bounded core.
+//! - `ordering.rs`: move-ordering memory: the history table and killer moves.
+//! - `guide.rs`: nim-value guidance for move ordering in one-heap rulesets.
+//! - `theory.rs`: [`Outcomes`], exact outcomes handed in from theory.
+//! - `endgame.rs`: [`Endgame`], exact remotenesses of small positions handed in.
+//! - `plain.rs`: [`plain`], the plain memoised solvers kept as a baseline.
+//! - `remote/`: the remoteness search ([`RemotenessSolver`]).
+//! - `partizan.rs`: the partizan search, `sicher(s, p)` top-down with the player to
+//!   move in the key.
 
 mod bounded;
 mod endgame;

@@ -3,6 +3,21 @@
 //! memory-mapped. Bodies are compressed by default, block by block (`codec.rs`), outcome
 //! bodies as residuals against a prediction (`predict.rs`); a small cache keeps decoded
 //! blocks. Each body block is checked the first time it is read.
+//!
+//! # Files
+//!
+//! - `format.rs`: the container's layout on disk and the header types (bincode is used
+//!   here and nowhere else).
+//! - `stored.rs`: the header as bincode stores it, versioned, and the conversion to and
+//!   from [`Header`].
+//! - `codec.rs`: compressed blocks (nothing, zstd or raw) and their index entries.
+//! - `predict.rs`: predicted outcomes whose residual an outcome body stores.
+//! - `writer.rs`: [`TableWriter`]: the body as a stream of words, blocks encoded in
+//!   parallel, the file appearing whole.
+//! - `reader.rs`: [`Table`]: the file mapped and checked, blocks decoded and cached.
+//! - `bodies.rs`: bodies that are not positions: a misère quotient's table and
+//!   nim-values.
+//! - `list.rs`: a table's positions in rank order with their values ([`Listing`]).
 
 mod bodies;
 mod codec;

@@ -5,6 +5,14 @@
 //! [`Terminal`] rule that ends play. The impartial [`Game`](super::Game) and its engines
 //! are untouched: partizan games have engines of their own, which read each player's
 //! moves through the impartial move generators.
+//!
+//! # Files
+//!
+//! - `describe.rs`: partizan games from inline specs (`partizan-subtraction:1,3/2,3`,
+//!   `partizan-octal:0.7/0.07`, ...) and descriptions (`left`/`right`, scripts taking
+//!   the player).
+//! - `terminal.rs`: terminal rules beyond "no move", a script's `terminal(heaps,
+//!   player)`.
 
 mod describe;
 mod terminal;

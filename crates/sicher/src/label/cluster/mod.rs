@@ -22,6 +22,19 @@
 //! the job together. Domains whose tiers are not rank ranges (`--heaps`) and labellings
 //! that do not go tier by tier (shortcuts, the plain baseline) are labelled by rank 0
 //! alone while the workers wait.
+//!
+//! # Files
+//!
+//! - `link.rs`: [`Link`], small messages between ranks, and [`local_links`] (channels
+//!   between threads of one process).
+//! - `message.rs`: what ranks say to each other, and the terms they must agree on first.
+//! - `manager.rs`: rank 0: hands out chunks, labels some itself, records each finished
+//!   tier, and waits for the workers before the work directory goes.
+//! - `worker.rs`: a worker rank: labels the chunks rank 0 hands it, loads finished tiers.
+//! - `rank.rs`: what every rank holds: its window of tiers, the chunk labeller, its way
+//!   to the work directory.
+//! - `tests.rs`: unit tests of ranks as threads of one process: every rank count and cut
+//!   into chunks labels what one process does, resumes, and refuses together.
 
 mod link;
 pub(crate) mod manager;

@@ -20,6 +20,15 @@
 //! `--heaps` domains with two or more heaps have tiers scattered over the ranks and hold
 //! the whole domain: their checkpoint is one state file of every label. One-heap domains
 //! are one tier (labelled in rank order), so they only checkpoint when done.
+//!
+//! # Files
+//!
+//! - `dir.rs`: the work directory as a directory: what may be in it, its lock, and the
+//!   files no checkpoint lists, which are removed.
+//! - `manifest.rs`: the manifest (`manifest.json`), the checkpoint, checked whole before
+//!   anything is resumed from it.
+//! - `part.rs`: one part file: a header binding it to its work, tiers and ranks, then
+//!   the labels of a run of ranks.
 
 pub(crate) mod dir;
 pub(crate) mod manifest;

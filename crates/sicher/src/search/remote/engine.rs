@@ -14,6 +14,11 @@
 //! here is the boolean search with a threshold that moves one step per ply, and it
 //! keeps the boolean engine's speed-ups: enhanced transposition cut-offs behind a
 //! filter of known losses, the history heuristic, and nim-value guidance.
+//!
+//! # Files of `engine/`
+//!
+//! - `expand.rs`: expanding a position: its moves generated once, enhanced transposition
+//!   cut-offs on the way, then ordered by the table's move, by theory and by history.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -12,6 +12,24 @@
 //! `parallel.rs` runs the threads together elsewhere. Each engine keeps its bounds in
 //! `tables.rs`: a table of its own while it searches alone, `shared.rs`'s one table
 //! while it searches with others.
+//!
+//! # Files
+//!
+//! - `engine.rs`: fail-soft alpha-beta over scores on an explicit stack, the one search
+//!   every windowed variant drives (its move expansion in `engine/`).
+//! - `engine/`: expanding a position: moves generated once, cut-offs, ordering.
+//! - `windows.rs`: the four ways to choose windows ([`Algorithm`]): alpha-beta,
+//!   NegaScout, MTD(f), aspiration.
+//! - `score.rs`: an outcome and its remoteness folded into one integer.
+//! - `table.rs`: the transposition table of lower and upper bounds on scores.
+//! - `tables.rs`: where one thread's engine keeps its bounds: its own table, or the
+//!   shared one.
+//! - `shared.rs`: the one lockless table of a parallel search, and the positions each
+//!   thread is searching now.
+//! - `parallel.rs`: threads searching one position together, sharing one table.
+//! - `split.rs`: threads splitting the tree by siblings where theory classifies the
+//!   moves.
+//! - `proof.rs`: ordering efficiency, nodes searched against the proof tree found.
 
 mod engine;
 mod parallel;

@@ -1,5 +1,20 @@
 //! Sprague-Grundy theory for rulesets whose moves change one heap: nim-value sequences,
 //! their periods and proofs, complete solutions, and the normal-play fast path.
+//!
+//! # Files
+//!
+//! - `mex.rs`: the one mex, with marks stamped per set ([`Marks`], [`MexSet`]).
+//! - `values.rs`: nim-value sequences and the engine chosen for a ruleset
+//!   ([`nim_values`], [`engine`]); its engines in `values/`.
+//! - `values/`: the sequence engines: the plain definition, the sparse-space engine and
+//!   its vector scans, the engines of infinite subtraction sets.
+//! - `period.rs`: ultimate periods and the periodicity theorem that proves them
+//!   ([`Periodicity`], [`PeriodFinder`]).
+//! - `arithmetic.rs`: arithmetic periodicity (a period with a saltus), found by a scan
+//!   and proved for all-but subtraction games.
+//! - `solution.rs`: complete solutions: the sequence, its period and its proof.
+//! - `fast_path.rs`: the normal-play fast path at any heap size: XOR verdicts and
+//!   winning moves ([`NimOracle`]).
 
 mod arithmetic;
 mod fast_path;

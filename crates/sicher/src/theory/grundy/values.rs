@@ -5,6 +5,16 @@
 //! ("sparse space") method of Berlekamp, Gangolli-Plambeck and Flammenkamp for codes whose
 //! moves leave at most two heaps. Both grow one heap size at a time, so callers can stop
 //! as soon as a periodicity proof closes.
+//!
+//! # Files of `values/`
+//!
+//! - `reference.rs`: [`MexReference`], the plain definition every faster engine is
+//!   tested against.
+//! - `sparse.rs`: [`SparseSpace`], the sparse-space engine; its paths in `sparse/`.
+//! - `sparse/`: the sparse-space engine's 16-bit and 32-bit paths and their tests.
+//! - `scan.rs`: word-parallel scans for the first split whose value is still wanted.
+//! - `take_sizes.rs`: the fast engines of infinite subtraction sets (sizes named by a
+//!   rule, and all-but games).
 
 pub use self::reference::MexReference;
 pub use self::sparse::SparseSpace;

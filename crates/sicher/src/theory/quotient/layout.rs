@@ -17,12 +17,13 @@
 //! itself (the relations present `Q`), never the product of all cycles that a layout
 //! without relations builds, so a recalibration only pays for the relations it drops.
 
+use super::budget::{Budget, Stop};
 use super::congruence::{quotient, Congruence};
-use super::construct::{classes_of, distinct_heaps, option_elements, Budget, Stage, Stop, View};
 use super::extend::{representatives, rows, RepOptions};
 use super::monoid::{partition, Action, Monoid, Partition, Product, Table};
 use super::options::HeapOptions;
 use super::presentation;
+use super::stage::{classes_of, distinct_heaps, option_elements, Stage, View};
 use super::verify::{mispredicts, verify, TooManyNodes, Verdict};
 
 /// A product of fresh heaps' generators: `(fresh heap, exponent)`.

@@ -29,21 +29,31 @@
 //! ([`tame`]) is established for the heap range it reports, by the same verification
 //! applied to the misère Nim quotient.
 //!
-//! # Layout
+//! # Files
 //!
 //! - `monoid.rs`: tables, products with cyclic monoids, reduction by indistinguishability.
 //! - `extend.rs`: least representatives and the outcome rows of one more heap.
 //! - `verify.rs`: the transition-table check and the least mispredicted position.
-//! - `construct.rs`: the heap-by-heap driver and the [`Budget`].
-//! - `recalibrate.rs`: the search for the relations of `Q_{n-1}` that heap `n` breaks;
-//!   `layout.rs`: candidates rebuilt from a presentation with relations dropped or
-//!   weakened; `congruence.rs`: imposing relations on a product of cycles.
+//! - `construct.rs`: the heap-by-heap driver: extension, and recalibration when it fails.
+//! - `budget.rs`: the [`Budget`] that bounds a construction, why it [`Stop`]s, and the
+//!   memory estimates of tables and verifications.
+//! - `stage.rs`: the quotient of the heaps accepted so far, and the views of heaps and
+//!   options the driver, recalibration and layouts share.
+//! - `recalibrate.rs`: the search for the relations of `Q_{n-1}` that heap `n` breaks.
+//! - `layout.rs`: candidates rebuilt from a presentation with relations dropped or
+//!   weakened.
+//! - `congruence.rs`: imposing relations on a product of cycles.
 //! - `presentation.rs`: generators, relations and normal forms.
+//! - `options.rs`: the game's option table as the construction reads it.
 //! - `answer.rs`: outcomes and winning moves from a quotient.
 //! - `periodic.rs`: the periodicity theorem that makes a quotient final.
-//! - `nim.rs`: Bouton's misère Nim rule; `tame.rs`: genus and tame heap ranges.
+//! - `nim.rs`: Bouton's misère Nim rule.
+//! - `tame.rs`: genus, tameness and the tame misère rule.
+//! - `learn.rs`: the quotient a table learns from its small positions, to predict
+//!   outcomes with.
 
 mod answer;
+mod budget;
 mod congruence;
 mod construct;
 mod extend;
@@ -55,6 +65,7 @@ mod options;
 pub mod periodic;
 mod presentation;
 mod recalibrate;
+mod stage;
 pub mod tame;
 mod verify;
 
@@ -63,7 +74,7 @@ use std::ops::ControlFlow;
 
 use crate::game::Ruleset;
 
-pub use construct::{Budget, Cancel, Stop};
+pub use budget::{Budget, Cancel, Stop};
 pub use periodic::Periodicity;
 
 /// Largest heap range a construction accepts.

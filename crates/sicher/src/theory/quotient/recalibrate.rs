@@ -20,11 +20,12 @@
 
 use std::collections::HashSet;
 
-use super::construct::{distinct_heaps, table_bytes, Budget, Stage, Stop};
+use super::budget::{table_bytes, Budget, Stop};
 use super::extend::representatives;
 use super::layout::{build, build_unreduced, least_failure, Candidate, Kind, Layout, Relation};
 use super::monoid::Monoid;
 use super::options::HeapOptions;
+use super::stage::{distinct_heaps, Stage};
 
 /// One change of a layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

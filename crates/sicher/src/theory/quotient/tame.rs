@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use super::construct::Budget;
+use super::budget::Budget;
 use super::monoid::Table;
 use super::verify::{verify, Generator, Verdict};
 use super::{QuotientError, MAX_HEAPS};

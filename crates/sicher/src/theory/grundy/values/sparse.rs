@@ -1,6 +1,15 @@
 //! The sparse-space engine: nim-value sequences of codes whose moves leave at most two
 //! heaps, from the few pairs with a rare part and witness scans for the rest. The 16-bit
 //! path lives in `narrow.rs`, the 32-bit one in `wide.rs`.
+//!
+//! # Files of `sparse/`
+//!
+//! - `narrow.rs`: the 16-bit path: marks from the takes and the rare pairs, then vector
+//!   scans for witnesses.
+//! - `wide.rs`: the 32-bit path, for values beyond the 16-bit copies: stamped marks and
+//!   scalar witness scans.
+//! - `tests.rs`: unit tests of the engine against the plain definition, on every path
+//!   and kernel.
 
 use super::scan::{Kernel, Wanted, BATCH};
 use super::{cap_above, Nimber, Sequence};
