@@ -30,7 +30,7 @@ pub fn game(name: &str, play: Option<&str>, limits: &Limits) -> ApiResult<Game> 
             "rules given as a script are not accepted from the network (the server's --allow-scripts allows them)",
         ));
     } else if name.contains(':') || matches!(name, "nim" | "grundy" | "wythoff") {
-        parse_spec(name)?.with_shipped_name()
+        parse_spec(name)?
     } else {
         let names: Vec<&str> = shipped_games().iter().map(|g| g.name).collect();
         return Err(ApiError::bad(format!(
@@ -56,10 +56,10 @@ pub fn convention(play: Option<&str>) -> ApiResult<Option<Convention>> {
     }
 }
 
-/// Heap sizes as a request writes them: separated by commas, spaces, `-` or `_`.
+/// Heap sizes as a request writes them: separated by commas or spaces, as `check` reads them.
 pub fn heaps(text: &str, limits: &Limits) -> ApiResult<Vec<u64>> {
     let words: Vec<&str> = text
-        .split(|c: char| c == ',' || c == '-' || c == '_' || c == '.' || c.is_whitespace())
+        .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|w| !w.is_empty())
         .collect();
     if words.len() > limits.max_heaps {
