@@ -344,10 +344,21 @@ function renderWhy(r) {
   }
   if (w.quotient) {
     const q = w.quotient;
-    para(el, `Misère quotient of order ${q.order}: ${q.presentation}.`);
+    const long = q.presentation.length + q.p_portion.length > 160;
+    para(el, long ? `Misère quotient of order ${q.order}.` : `Misère quotient of order ${q.order}: ${q.presentation}.`);
     para(el, "Each heap's element:", heaps.map((h, i) => `${h}↦${q.elements[i]}`).join(", ") || "(none)");
-    para(el, `Their product is ${q.element}, ${q.unsafe_element ? "in" : "outside"} the P-portion ${q.p_portion}: the player to move ${q.unsafe_element ? "loses" : "wins"}.`);
+    para(el, `Their product is ${q.element}, ${q.unsafe_element ? "in" : "outside"} the P-portion${long ? "" : " " + q.p_portion}: the player to move ${q.unsafe_element ? "loses" : "wins"}.`);
     para(el, q.final_quotient ? "The quotient is final: it holds for every heap size." : `The quotient covers heaps up to ${q.heaps_covered}.`);
+    if (long) {
+      // A wild quotient's presentation runs to pages: there when asked for.
+      const details = document.createElement("details");
+      const summary = document.createElement("summary");
+      summary.textContent = "presentation and P-portion";
+      details.append(summary);
+      para(details, "Presentation:", q.presentation);
+      para(details, "P-portion:", q.p_portion);
+      el.append(details);
+    }
   }
   if (w.rule) para(el, `Rule: ${w.rule}.`);
   if (w.period) para(el, w.period.note + ".");
