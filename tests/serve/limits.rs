@@ -83,6 +83,24 @@ fn requests_are_capped() {
         &format!("/api/check?game=nim&heaps={many_heaps}"),
         413,
     );
+    // A script runs for every heap up to the largest before anything is answered.
+    assert_json_error(&server, "/api/check?game=kayles-script&heaps=3,300", 413);
+    assert_json_error(
+        &server,
+        "/uwapi/kayles-script/normal/positions/?p=1_300",
+        413,
+    );
+    assert_json_error(&server, "/api/plot.png?game=kayles-script&max=1000", 413);
+    let started = Instant::now();
+    for play in ["normal", "misere"] {
+        let path = format!("/api/position?game=kayles-script&play={play}&heaps=3,4,5");
+        assert_eq!(server.get(&path).status, 200, "{path}");
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
     assert_json_error(&server, "/api/map.png?game=nim&max=100000", 413);
     assert_json_error(&server, "/api/map.png?game=nim&max=50&scale=1000", 413);
     assert_json_error(&server, "/api/plot.png?game=kayles&max=10000000", 413);

@@ -55,12 +55,14 @@ pub fn game_of(state: &AppState, q: &Q) -> ApiResult<Game> {
     )
 }
 
-/// The position `heaps=` gives.
-fn position_of(state: &AppState, q: &Q) -> ApiResult<Position> {
+/// The position `heaps=` gives, admitted for `game`.
+fn position_of(state: &AppState, q: &Q, game: &Game) -> ApiResult<Position> {
     let heaps = q
         .get("heaps")
         .ok_or_else(|| ApiError::bad("give the heaps: &heaps=3,4,5"))?;
-    catalog::position(heaps, state.workers.limits())
+    let position = catalog::position(heaps, state.workers.limits())?;
+    catalog::admit(game, position.heaps())?;
+    Ok(position)
 }
 
 /// A whole number parameter, with its default, at most `cap`.
@@ -165,7 +167,7 @@ async fn check(
     Params(q): Params<Q>,
 ) -> ApiResult<Json<AnswerRecord>> {
     let game = game_of(&state, &q)?;
-    let position = position_of(&state, &q)?;
+    let position = position_of(&state, &q, &game)?;
     let query = Query {
         best_move: q.get("move").is_none_or(|m| m != "no"),
         remoteness: remoteness_of(&q)?,
@@ -218,6 +220,9 @@ async fn batch(
                         "a position has at most {max_heaps} heaps here"
                     )));
                 }
+                if let Err(refused) = catalog::admit(&game, heaps) {
+                    return Err(sicher::Error::resource(refused.reason));
+                }
                 allowance.check();
                 let answer = chain.answer(&Position::new(heaps.to_vec()), query)?;
                 records.push(AnswerRecord::new(&answer));
@@ -235,7 +240,7 @@ async fn solve_position(
     Params(q): Params<Q>,
 ) -> ApiResult<Json<SolveRecord>> {
     let game = game_of(&state, &q)?;
-    let position = position_of(&state, &q)?;
+    let position = position_of(&state, &q, &game)?;
     let remoteness = remoteness_of(&q)?;
     let record = state
         .workers
@@ -269,6 +274,7 @@ async fn solution(
     let game = game_of(&state, &q)?;
     let cap = state.workers.limits().max_solution;
     let max = number(&q, "max", default_max(&game.ruleset).min(cap), cap)?;
+    catalog::admit(&game, &[max])?;
     let record = state
         .workers
         .run(move |allowance| {
@@ -287,6 +293,7 @@ async fn nim_value_list(
     let game = game_of(&state, &q)?;
     let cap = state.workers.limits().max_solution;
     let max = number(&q, "max", 100, cap)?;
+    catalog::admit(&game, &[max])?;
     let values = state
         .workers
         .run(move |_| Ok(nim_values(&game.ruleset, Method::Fast, max + 1)?))
@@ -303,7 +310,7 @@ async fn position(
     Params(q): Params<Q>,
 ) -> ApiResult<Json<JsonValue>> {
     let game = game_of(&state, &q)?;
-    let position = position_of(&state, &q)?;
+    let position = position_of(&state, &q, &game)?;
     let body = state
         .workers
         .run(move |allowance| {
@@ -349,7 +356,7 @@ async fn table_entry(
     Params(q): Params<Q>,
 ) -> ApiResult<Json<JsonValue>> {
     let game = game_of(&state, &q)?;
-    let position = position_of(&state, &q)?;
+    let position = position_of(&state, &q, &game)?;
     let Some(dir) = state.tables.clone() else {
         return Err(ApiError::not_found(
             "this server reads no tables (start it with --tables DIR)",

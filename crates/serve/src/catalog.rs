@@ -3,10 +3,27 @@
 //! typed), scripts only where `--allow-scripts` says so.
 
 use sicher::game::{parse_description, parse_heap, parse_spec, shipped_games, Convention};
-use sicher::{Game, Position};
+use sicher::{Game, Position, Ruleset};
 
 use crate::error::{ApiError, ApiResult};
 use crate::limits::Limits;
+
+/// Largest heap of a request for rules given as a script: the script is run for every
+/// heap size up to the largest before anything is answered (in the library, where no
+/// deadline reaches it), and a script is far slower than built-in rules.
+pub const SCRIPT_MAX_HEAP: u64 = 256;
+
+/// Refuses a position whose preparation alone would run past any budget: heaps above
+/// [`SCRIPT_MAX_HEAP`] of rules given as a script.
+pub fn admit(game: &Game, heaps: &[u64]) -> ApiResult<()> {
+    let largest = heaps.iter().copied().max().unwrap_or(0);
+    if matches!(game.ruleset, Ruleset::Custom(_)) && largest > SCRIPT_MAX_HEAP {
+        return Err(ApiError::too_large(format!(
+            "rules given as a script are run for every heap up to the largest; this server runs them up to heaps of {SCRIPT_MAX_HEAP}"
+        )));
+    }
+    Ok(())
+}
 
 /// The game a request names (`game=`), under the convention it asks for (`play=`), or the
 /// game's own when it asks for none.

@@ -32,6 +32,7 @@ pub async fn map(State(state): State<AppState>, Params(q): Params<Q>) -> ApiResu
     let game = game_of(&state, &q)?;
     let limits = state.workers.limits();
     let max = number(&q, "max", 30, limits.max_map)?;
+    crate::catalog::admit(&game, &[max])?;
     let scale = number(&q, "scale", 4, u64::from(limits.max_scale))?.max(1) as u32;
     let remoteness = matches!(
         q.get("remoteness").map(String::as_str),
@@ -66,6 +67,7 @@ pub async fn plot(State(state): State<AppState>, Params(q): Params<Q>) -> ApiRes
     let game = game_of(&state, &q)?;
     let limits = state.workers.limits();
     let max = number(&q, "max", 200, limits.max_plot)?;
+    crate::catalog::admit(&game, &[max])?;
     let side = u64::from(limits.max_plot_side);
     let width = number(&q, "width", 900, side)?.max(200) as u32;
     let height = number(&q, "height", 450, side)?.max(150) as u32;

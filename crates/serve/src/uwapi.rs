@@ -194,6 +194,7 @@ async fn position(
         .get("p")
         .ok_or_else(|| ApiError::bad("give the position as ?p=1_3-4-5"))?;
     let board = Board::parse(text, max_heaps)?;
+    crate::catalog::admit(&game, &board.heaps)?;
     let position = Position::new(board.heaps.clone());
     let answered = state
         .workers

@@ -10,9 +10,9 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use serde::Serialize;
 use sicher::answer::{on_the_fly_budget, Evidence, SourceKind};
 use sicher::game::Convention;
-use sicher::theory::grundy::solve;
+use sicher::theory::grundy::{default_max, solve};
 use sicher::theory::quotient::{compute_as_far_as, MisereQuotient};
-use sicher::{Game, Position};
+use sicher::{Game, Position, Ruleset};
 
 use crate::report::Report;
 use crate::work::Allowance;
@@ -148,8 +148,14 @@ fn period(game: &Game, allowance: &Allowance) -> Option<PeriodWhy> {
     if allowance.expired() {
         return None;
     }
+    // A script's options are made for every heap up to the largest before anything is
+    // computed, at the script's pace: a smaller range for them.
+    let max = match game.ruleset {
+        Ruleset::Custom(_) => crate::catalog::SCRIPT_MAX_HEAP,
+        _ => PERIOD_MAX.min(default_max(&game.ruleset)),
+    };
     let found = allowance
-        .attempt(|| solve(game, PERIOD_MAX, &mut |_| allowance.check()))
+        .attempt(|| solve(game, max, &mut |_| allowance.check()))
         .and_then(Result::ok)
         .map(|solution| {
             let p = solution.periodicity;
