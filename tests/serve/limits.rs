@@ -140,6 +140,18 @@ fn a_search_past_its_budget_is_a_503_and_the_server_goes_on() {
         "{:?}",
         started.elapsed()
     );
+    // Nim-values of rules the plain mex engine computes (quadratic, without a deadline)
+    // are computed no further than the library's default (as the command line does,
+    // which takes as long for them): a large heap is refused, not computed for minutes.
+    let started = Instant::now();
+    let response = server.get("/api/check?game=hex:0.8F&heaps=150000");
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}: {}",
+        started.elapsed(),
+        response.text()
+    );
+    assert!(response.json()["error"].is_string(), "{}", response.text());
     // The slot is free again and the next answer comes at once.
     let after = server.json("/api/check?game=kayles&heaps=3,4,5", 200);
     assert_eq!(after["win"], true);

@@ -175,7 +175,7 @@ async fn check(
     let record = state
         .workers
         .run(move |allowance| {
-            let mut chain = Chain::new(&game, &allowance.policy())?;
+            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
             chain.set_search_progress(allowance.hook());
             Ok(AnswerRecord::new(&chain.answer(&position, query)?))
         })
@@ -206,7 +206,7 @@ async fn batch(
     let records = state
         .workers
         .run(move |allowance| {
-            let mut chain = Chain::new(&game, &allowance.policy())?;
+            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
             chain.set_search_progress(allowance.hook());
             let mut records = Vec::new();
             sicher::game::for_each_line(&body[..], |heaps| {
@@ -246,7 +246,7 @@ async fn solve_position(
         .workers
         .run(move |allowance| {
             let started = Instant::now();
-            let mut chain = Chain::new(&game, &allowance.policy())?;
+            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
             chain.set_search_progress(allowance.hook());
             let query = Query {
                 best_move: true,
@@ -272,8 +272,13 @@ async fn solution(
     Params(q): Params<Q>,
 ) -> ApiResult<Json<SolutionRecord>> {
     let game = game_of(&state, &q)?;
-    let cap = state.workers.limits().max_solution;
-    let max = number(&q, "max", default_max(&game.ruleset).min(cap), cap)?;
+    // No further than the library computes by default: the plain mex engine is quadratic.
+    let cap = state
+        .workers
+        .limits()
+        .max_solution
+        .min(default_max(&game.ruleset));
+    let max = number(&q, "max", cap, cap)?;
     catalog::admit(&game, &[max])?;
     let record = state
         .workers
@@ -291,8 +296,12 @@ async fn nim_value_list(
     Params(q): Params<Q>,
 ) -> ApiResult<Json<JsonValue>> {
     let game = game_of(&state, &q)?;
-    let cap = state.workers.limits().max_solution;
-    let max = number(&q, "max", 100, cap)?;
+    let cap = state
+        .workers
+        .limits()
+        .max_solution
+        .min(default_max(&game.ruleset));
+    let max = number(&q, "max", 100.min(cap), cap)?;
     catalog::admit(&game, &[max])?;
     let values = state
         .workers

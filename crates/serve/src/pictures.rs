@@ -51,7 +51,7 @@ pub async fn map(State(state): State<AppState>, Params(q): Params<Q>) -> ApiResu
     let bytes = state
         .workers
         .run(move |allowance| {
-            let mut chain = Chain::new(&game, &allowance.policy())?;
+            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
             chain.set_search_progress(allowance.hook());
             let map = two_heap_map(&mut chain, max, remoteness, &mut |_| allowance.check())?;
             let mut bytes = Vec::new();
@@ -66,7 +66,11 @@ pub async fn map(State(state): State<AppState>, Params(q): Params<Q>) -> ApiResu
 pub async fn plot(State(state): State<AppState>, Params(q): Params<Q>) -> ApiResult<Response> {
     let game = game_of(&state, &q)?;
     let limits = state.workers.limits();
-    let max = number(&q, "max", 200, limits.max_plot)?;
+    // No further than the library computes by default: the plain mex engine is quadratic.
+    let cap = limits
+        .max_plot
+        .min(sicher::theory::grundy::default_max(&game.ruleset));
+    let max = number(&q, "max", 200.min(cap), cap)?;
     crate::catalog::admit(&game, &[max])?;
     let side = u64::from(limits.max_plot_side);
     let width = number(&q, "width", 900, side)?.max(200) as u32;

@@ -60,7 +60,7 @@ pub struct Report {
 
 /// Values `position` of `game` and each of its moves within `allowance`.
 pub fn report(game: &Game, position: &Position, allowance: &Allowance) -> ApiResult<Report> {
-    let mut chain = Chain::new(game, &allowance.policy())?;
+    let mut chain = Chain::new(game, &allowance.policy(game))?;
     chain.set_search_progress(allowance.hook());
     let query = Query {
         best_move: true,

@@ -13,6 +13,8 @@ use std::time::Instant;
 
 use sicher::answer::{on_the_fly_budget, Policy};
 use sicher::search::{ProgressHook, SearchConfig};
+use sicher::theory::grundy::default_max;
+use sicher::Game;
 use tokio::sync::Semaphore;
 
 use crate::error::{ApiError, ApiResult};
@@ -131,10 +133,12 @@ impl Allowance {
         })
     }
 
-    /// The answer policy within these bounds: tables only from `--tables`, a bounded
-    /// transposition table on one thread, nim-values up to the cap, a misère quotient
-    /// built on the fly until the deadline and within the memory of one search.
-    pub fn policy(&self) -> Policy {
+    /// The answer policy for `game` within these bounds: tables only from `--tables`, a
+    /// bounded transposition table on one thread, nim-values up to the cap (and no
+    /// further than the library computes by default: the plain mex engine is quadratic,
+    /// and it has no deadline), a misère quotient built on the fly until the deadline
+    /// and within the memory of one search.
+    pub fn policy(&self, game: &Game) -> Policy {
         let mut quotient_budget = on_the_fly_budget();
         quotient_budget.deadline = Some(self.deadline);
         quotient_budget.max_memory = quotient_budget
@@ -142,7 +146,7 @@ impl Allowance {
             .min(self.limits.hash_bytes as u64);
         Policy {
             tables_dir: self.tables.clone(),
-            nim_max: Some(self.limits.nim_max),
+            nim_max: Some(self.limits.nim_max.min(default_max(&game.ruleset))),
             search: self.search_config(),
             quotient_budget,
             ..Policy::default()
