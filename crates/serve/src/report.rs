@@ -71,9 +71,7 @@ pub fn report(game: &Game, position: &Position, allowance: &Allowance) -> ApiRes
     let mut value = solved.answer.value;
     if moves.is_empty() {
         value = Value::remote(0, game.convention);
-    } else if moves_complete
-        && !remoteness_within(game, position, &mut moves, &mut value, allowance)?
-    {
+    } else if moves_complete && !valued_within(game, position, &mut moves, &mut value, allowance)? {
         // Without the remoteness, the verdicts: the winning moves are the listed ones
         // when the source listed them all.
         if solved.complete {
@@ -98,6 +96,20 @@ pub fn report(game: &Game, position: &Position, allowance: &Allowance) -> ApiRes
     })
 }
 
+/// [`remoteness_within`] in the first half of the time left: past it, or past its node
+/// budget, the answer goes without the remoteness rather than without an answer.
+fn valued_within(
+    game: &Game,
+    position: &Position,
+    moves: &mut [Move],
+    value: &mut Value,
+    allowance: &Allowance,
+) -> ApiResult<bool> {
+    allowance
+        .attempt(|| remoteness_within(game, position, moves, value, allowance))
+        .unwrap_or(Ok(false))
+}
+
 /// The remoteness of the position and of every move's result, when the search finds them
 /// within its node budget; false (and nothing changed) when it gives up.
 fn remoteness_within(
@@ -112,7 +124,7 @@ fn remoteness_within(
     }
     let nodes = allowance.limits().remoteness_nodes;
     let mut solver = RemotenessSolver::new(game, allowance.search_config(), Algorithm::default());
-    solver.set_progress(allowance.hook());
+    solver.set_progress(allowance.early_hook());
     let Some(found) = solver.value_within(position, nodes) else {
         return Ok(false);
     };

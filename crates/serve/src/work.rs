@@ -123,6 +123,19 @@ impl Allowance {
         Instant::now() >= self.deadline
     }
 
+    /// A search progress hook that unwinds once half the time left now is spent: for
+    /// work the answer can do without (the remoteness), run inside
+    /// [`attempt`](Self::attempt), leaving the rest of the time to what it cannot.
+    pub fn early_hook(&self) -> ProgressHook {
+        let now = Instant::now();
+        let early = now + self.deadline.saturating_duration_since(now) / 2;
+        Box::new(move |_| {
+            if Instant::now() >= early {
+                std::panic::panic_any(PastDeadline);
+            }
+        })
+    }
+
     /// A search progress hook that unwinds past the deadline.
     pub fn hook(&self) -> ProgressHook {
         let deadline = self.deadline;
