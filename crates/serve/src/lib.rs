@@ -51,7 +51,7 @@ where
         .max_blocking_threads(limits.searches.max(1) + 4)
         .thread_name("sicher-serve")
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         bound(listener.local_addr()?);
         let state = routes::AppState {
@@ -60,7 +60,11 @@ where
         };
         listen::serve(listener, routes::router(state), &limits, shutdown).await;
         Ok(())
-    })
+    });
+    // A computation still running (its deadline not yet reached) does not hold the exit
+    // up: dropping the runtime would wait for every blocking thread.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served
 }
 
 /// Ctrl-C or SIGTERM: the shutdown `run` waits for in the binary.
