@@ -25,6 +25,8 @@
 //! - `verify.rs`: `sicher verify`: bottom-up labels against top-down answers.
 //! - `play.rs`: `sicher play`: a game in the terminal against the computer.
 //! - `picture.rs`: `sicher picture` and `sicher plot`: maps and plots.
+//! - `serve.rs`: `sicher serve`'s flags, handed to the `sicher-serve` crate (feature
+//!   `serve`, on by default).
 //! - `bench.rs`: `sicher bench`: a fixed timed suite with a node-count signature.
 
 /// `println!` that reports a failed write (such as a closed pipe) as an error instead of
@@ -48,6 +50,8 @@ pub mod partizan;
 pub mod picture;
 pub mod play;
 pub mod quotient;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod solution;
 pub mod solve;
 pub mod table;
@@ -126,6 +130,21 @@ pub enum Command {
     Play(play::PlayArgs),
     /// The misère quotient of a one-heap ruleset's heaps 1..=N.
     Quotient(quotient::QuotientArgs),
+    /// Serve the page to play and explore in a browser, sicher's JSON API and the
+    /// GamesCrafters Universal Web API, until Ctrl-C.
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
+}
+
+impl Cli {
+    /// True for `sicher serve`, which handles Ctrl-C itself (a clean shutdown).
+    pub fn serves(&self) -> bool {
+        #[cfg(feature = "serve")]
+        if matches!(self.command, Command::Serve(_)) {
+            return true;
+        }
+        false
+    }
 }
 
 /// Runs a parsed command line.
@@ -143,6 +162,8 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Plot(args) => picture::run_plot(args),
         Command::Play(args) => play::run(args),
         Command::Quotient(args) => quotient::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args),
     };
     match outcome {
         // A reader that stopped listening (`| head`) is not an error.

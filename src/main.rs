@@ -1,5 +1,4 @@
-//! The `sicher` binary: parses the command line and hands it to the command-line library
-//! (`sicher_cli`, `src/lib.rs`).
+//! The `sicher` binary: parses the command line and hands it to [`sicher_cli`].
 
 use sicher_cli as cli;
 
@@ -8,13 +7,6 @@ use clap::Parser;
 
 fn main() {
     cli::ignore_file_size_signal();
-    // SIGINT, SIGTERM and SIGHUP: remove the temporaries being written, then exit. The
-    // library installs no handler; without one the default action still ends the
-    // process and the next writer removes a stale temporary, so a failure loses nothing.
-    let _ = ctrlc::set_handler(|| {
-        sicher::atomic_file::remove_temporaries_before_exit();
-        std::process::exit(cli::errors::INTERRUPTED);
-    });
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => match error.kind() {
@@ -30,6 +22,16 @@ fn main() {
             }
         },
     };
+    // SIGINT, SIGTERM and SIGHUP: remove the temporaries being written, then exit. The
+    // library installs no handler; without one the default action still ends the
+    // process and the next writer removes a stale temporary, so a failure loses nothing.
+    // `serve` writes no files and shuts down cleanly on its own signals instead.
+    if !cli.serves() {
+        let _ = ctrlc::set_handler(|| {
+            sicher::atomic_file::remove_temporaries_before_exit();
+            std::process::exit(cli::errors::INTERRUPTED);
+        });
+    }
     if let Err(error) = cli::run(&cli) {
         eprintln!("sicher: {}", cli::errors::render(&error));
         std::process::exit(cli::errors::exit_code(&error));

@@ -24,5 +24,6 @@ mod resume;
 mod rules;
 mod scripts;
 mod search;
+mod serve;
 mod tables;
 mod work_dir;

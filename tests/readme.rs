@@ -311,6 +311,11 @@ fn is_slow(command: &str) -> bool {
     SLOW.iter().any(|slow| command.contains(slow))
 }
 
+/// `sicher serve` runs until Ctrl-C: tests/serve starts servers and stops them itself.
+fn serves(command: &str) -> bool {
+    command.starts_with("sicher serve")
+}
+
 /// Every example that runs sicher, a group per shell code block.
 fn blocks(markdown: &str) -> Vec<Vec<Example>> {
     let mut out: Vec<Vec<Example>> = Vec::new();
@@ -539,7 +544,7 @@ fn run_groups(groups: &[(String, Vec<Example>)], slow: bool) -> (Vec<String>, us
     for (origin, examples) in groups {
         let scratch = Scratch::new();
         for example in examples {
-            if is_slow(&example.command) != slow {
+            if is_slow(&example.command) != slow || serves(&example.command) {
                 continue;
             }
             ran += 1;

@@ -45,7 +45,7 @@ mod subtraction;
 pub use crate::value::Convention;
 pub use code::{Radix, TakeBreakCode};
 pub use custom::{CustomRules, HeapOptionsSource};
-pub use describe::{parse_spec, resolve, shipped_games, ShippedGame};
+pub use describe::{parse_description, parse_spec, resolve, shipped_games, ShippedGame};
 pub use lines::for_each_line;
 pub use moves::{child, child_into};
 pub use options::{HeapOption, OptionTable, MAX_PARTS};
