@@ -81,6 +81,9 @@ impl PyGame {
     }
 }
 
+/// Moves `Game.moves` lists at most, as many as `winning_moves` lists of one heap.
+const MOVES_LIMIT: u64 = 1 << 22;
+
 /// The policy of the Python API: the defaults, without looking for tables under
 /// `tables/` (read tables with `sicher.Table`).
 fn policy() -> Policy {
@@ -236,12 +239,31 @@ impl PyGame {
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         let position = position(heaps)?;
         let game = &self.game;
-        let (children, _) = on_this_thread(py, |_| {
+        let (children, _) = on_this_thread(py, |watch| {
             // Rules from a function are asked for each heap size first (an exception
             // there is the call's).
             let largest = position.heaps().last().copied().unwrap_or(0);
             game.ruleset.prepare(largest)?;
-            let mut children = game.children(&position);
+            // Counted as they come, so that a huge heap is refused before its moves
+            // fill the memory, and Ctrl-C is heard while they are listed.
+            let mut children = Vec::new();
+            let listed = game
+                .ruleset
+                .for_each_move(position.heaps(), |removed, added| {
+                    if children.len() % 4096 == 0 {
+                        watch.poll();
+                    }
+                    if children.len() as u64 >= MOVES_LIMIT {
+                        return std::ops::ControlFlow::Break(());
+                    }
+                    children.push(game.apply(&position, removed, added));
+                    std::ops::ControlFlow::Continue(())
+                });
+            if listed.is_break() {
+                return Err(Error::resource(format!(
+                    "{position}: more than {MOVES_LIMIT} moves, too many to list (ask winning_moves or check instead)"
+                )));
+            }
             children.sort();
             children.dedup();
             Ok(children)
@@ -315,8 +337,11 @@ impl PyGame {
     /// at most T tokens) or ``heaps=K, max=N`` (at most K heaps of at most N each).
     /// ``remoteness=True`` stores each position's remoteness, not only its outcome.
     /// The file appears whole or not at all; an existing file is replaced only with
-    /// ``overwrite=True``. Returns the :class:`Table`, open.
-    #[pyo3(signature = (path, total=None, heaps=None, max=None, remoteness=false, overwrite=false))]
+    /// ``overwrite=True``. A domain the memory cannot hold raises :class:`ResourceError`
+    /// up front, as ``sicher table`` does (``force_memory=True`` goes ahead). A call that
+    /// fails or is interrupted keeps the finished work in ``PATH.work``, and the same
+    /// call resumes it. Returns the :class:`Table`, open.
+    #[pyo3(signature = (path, total=None, heaps=None, max=None, remoteness=false, overwrite=false, force_memory=false))]
     #[allow(clippy::too_many_arguments)]
     fn write_table(
         &self,
@@ -327,9 +352,18 @@ impl PyGame {
         max: Option<u64>,
         remoteness: bool,
         overwrite: bool,
+        force_memory: bool,
     ) -> PyResult<crate::table::PyTable> {
         crate::table::write(
-            py, &self.game, path, total, heaps, max, remoteness, overwrite,
+            py,
+            &self.game,
+            path,
+            total,
+            heaps,
+            max,
+            remoteness,
+            overwrite,
+            force_memory,
         )
     }
 
