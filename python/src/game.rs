@@ -10,10 +10,10 @@ use sicher::theory::grundy::{self, Method, SolvedSequence};
 use sicher::theory::quotient::{self, Budget};
 use sicher::{Convention, Error, Position};
 
-use crate::custom::{reraise, RaisedSlot};
+use crate::custom::{refuse_reentry, reraise, RaisedSlot};
 use crate::errors::{input, to_py};
 use crate::heaps::{position, to_tuple};
-use crate::interrupt::{detached, on_helper_thread, on_this_thread};
+use crate::interrupt::{on_helper_thread, on_this_thread};
 
 /// A game: its rules and convention (normal or misère play).
 ///
@@ -52,6 +52,11 @@ impl PyGame {
         reraise(py, self.raised.as_ref(), result)
     }
 
+    /// Refuses a call from inside the game's own Python function (it would deadlock).
+    pub fn not_reentered(&self) -> PyResult<()> {
+        refuse_reentry(self.raised.as_ref())
+    }
+
     /// Runs `work` with this game's chain on the calling thread, without the GIL,
     /// Ctrl-C stopping the search.
     pub fn with_chain<T: Send>(
@@ -59,6 +64,7 @@ impl PyGame {
         py: Python<'_>,
         work: impl FnOnce(&mut Chain, &crate::interrupt::Watch) -> sicher::Result<T> + Send,
     ) -> PyResult<T> {
+        self.not_reentered()?;
         let game = &self.game;
         let chain = &self.chain;
         let (result, cut_short) = on_this_thread(py, |watch| {
@@ -237,6 +243,7 @@ impl PyGame {
         py: Python<'py>,
         heaps: &Bound<'py, PyAny>,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        self.not_reentered()?;
         let position = position(heaps)?;
         let game = &self.game;
         let (children, _) = on_this_thread(py, |watch| {
@@ -282,9 +289,10 @@ impl PyGame {
                 "nim-values describe normal play; for misère play use solution() (lone-heap outcomes) or quotient()",
             ));
         }
-        let ruleset = self.game.ruleset.clone();
-        let values = detached(py, move || {
-            let values = grundy::nim_values(&ruleset, Method::Fast, n)?;
+        self.not_reentered()?;
+        let ruleset = &self.game.ruleset;
+        let values = on_helper_thread(py, |watch| {
+            let values = grundy::nim_values_cancellable(ruleset, Method::Fast, n, watch.cancel())?;
             Ok(values.into_iter().map(u64::from).collect())
         });
         self.own(py, values)
@@ -300,10 +308,12 @@ impl PyGame {
     /// ``.computed``.
     #[pyo3(signature = (max=None))]
     fn solution(&self, py: Python<'_>, max: Option<u64>) -> PyResult<Solution> {
+        self.not_reentered()?;
         let game = &self.game;
         let max = max.unwrap_or_else(|| grundy::default_max(&game.ruleset));
         let solution =
-            on_helper_thread(py, |watch| grundy::solve(game, max, &mut |_| watch.poll()))?;
+            on_helper_thread(py, |watch| grundy::solve(game, max, &mut |_| watch.poll()));
+        let solution = self.own(py, solution)?;
         Ok(Solution::from(solution))
     }
 
@@ -315,10 +325,16 @@ impl PyGame {
     /// no periodicity theorem is applied), ``.covered`` (heaps 1..covered are covered;
     /// less than ``n`` when the budget ran out, ``.complete`` then ``False``).
     fn quotient(&self, py: Python<'_>, n: u64) -> PyResult<Quotient> {
-        let ruleset = self.game.ruleset.clone();
-        let quotient = detached(py, move || {
-            let (q, stopped) = quotient::compute_as_far_as(&ruleset, n, &Budget::default())
-                .map_err(Error::input)?;
+        self.not_reentered()?;
+        let ruleset = &self.game.ruleset;
+        let quotient = on_helper_thread(py, |watch| {
+            let (q, stopped) = quotient::compute_as_far_as_with_progress(
+                ruleset,
+                n,
+                &Budget::default(),
+                &mut |_| watch.poll(),
+            )
+            .map_err(Error::input)?;
             Ok(Quotient {
                 order: q.order,
                 presentation: q.presentation(),
@@ -354,7 +370,8 @@ impl PyGame {
         overwrite: bool,
         force_memory: bool,
     ) -> PyResult<crate::table::PyTable> {
-        crate::table::write(
+        self.not_reentered()?;
+        let written = crate::table::write(
             py,
             &self.game,
             path,
@@ -364,7 +381,8 @@ impl PyGame {
             remoteness,
             overwrite,
             force_memory,
-        )
+        );
+        self.own(py, written)
     }
 
     /// The map of every two-heap position (a, b), 0 <= a, b <= max: unsafe black, safe
@@ -392,6 +410,7 @@ impl PyGame {
         width: Option<u32>,
         height: Option<u32>,
     ) -> PyResult<crate::picture::Picture> {
+        self.not_reentered()?;
         let plot = crate::picture::plot(py, &self.game, max, width, height);
         self.own(py, plot)
     }

@@ -86,6 +86,7 @@ impl PyTable {
         width: usize,
         out: &mut [T],
         answer: impl Fn(Value) -> T + Sync,
+        cancel: &sicher::Cancel,
     ) -> sicher::Result<()> {
         use rayon::prelude::*;
         let chunk = PARALLEL_ROWS;
@@ -97,10 +98,18 @@ impl PyTable {
             .zip(rows.par_chunks(chunk * width))
             .enumerate()
             .filter_map(|(c, (out, rows))| {
-                self.probe_chunk(rows, width, c * chunk, out, &answer).err()
+                // Ctrl-C stops the batch between chunks.
+                cancel
+                    .check()
+                    .and_then(|()| self.probe_chunk(rows, width, c * chunk, out, &answer))
+                    .err()
             })
             .collect();
-        // The first failing row's error (chunks keep their order).
+        // The first failing row's error (chunks keep their order), an interruption
+        // before any.
+        if cancel.is_cancelled() {
+            return Err(sicher::Error::Interrupted);
+        }
         match failures.into_iter().next() {
             Some(error) => Err(error),
             None => Ok(()),
@@ -114,11 +123,41 @@ impl PyTable {
         width: usize,
         out: &mut [T],
         answer: impl Fn(Value) -> T + Sync,
+        cancel: &sicher::Cancel,
     ) -> sicher::Result<()> {
         match cells {
-            Cells::Signed(rows) => self.probe_rows(rows, width, out, answer),
-            Cells::Unsigned(rows) => self.probe_rows(rows, width, out, answer),
+            Cells::Signed(rows) => self.probe_rows(rows, width, out, answer, cancel),
+            Cells::Unsigned(rows) => self.probe_rows(rows, width, out, answer, cancel),
         }
+    }
+
+    /// The answers of a whole batch, without the GIL. A batch large enough to be split
+    /// runs on a helper thread while this one listens for Ctrl-C, which stops it
+    /// between chunks; a smaller one takes milliseconds and runs here.
+    fn run_batch<T: Send + Clone>(
+        &self,
+        py: Python<'_>,
+        cells: Cells<'_>,
+        width: usize,
+        zero: T,
+        answer: impl Fn(Value) -> T + Sync + Send,
+    ) -> PyResult<Vec<T>> {
+        let rows = match cells {
+            Cells::Signed(c) => c.len() / width,
+            Cells::Unsigned(c) => c.len() / width,
+        };
+        let mut out = vec![zero; rows];
+        if rows <= PARALLEL_ROWS {
+            let cancel = sicher::Cancel::new();
+            py.detach(|| self.probe_cells(cells, width, &mut out, answer, &cancel))
+                .map_err(to_py)?;
+        } else {
+            let out = &mut out;
+            on_helper_thread(py, |watch| {
+                self.probe_cells(cells, width, out, answer, watch.cancel())
+            })?;
+        }
+        Ok(out)
     }
 
     /// Probes one chunk of rows, the first being row `first` of the batch.
@@ -303,23 +342,16 @@ impl PyTable {
         }
         match self.answers() {
             Answers::Outcomes => {
-                let mut out = vec![false; rows];
-                py.detach(|| self.probe_cells(cells, width, &mut out, |v| v.is_win()))
-                    .map_err(to_py)?;
+                let out = self.run_batch(py, cells, width, false, |v| v.is_win())?;
                 Ok(PyArray1::from_vec(py, out).into_any())
             }
             Answers::Remoteness => {
-                let mut out = vec![0u32; rows];
-                py.detach(|| {
-                    self.probe_cells(cells, width, &mut out, |v| v.remoteness().unwrap_or(0))
-                })
-                .map_err(to_py)?;
+                let out =
+                    self.run_batch(py, cells, width, 0u32, |v| v.remoteness().unwrap_or(0))?;
                 Ok(PyArray1::from_vec(py, out).into_any())
             }
             Answers::NimValues => {
-                let mut out = vec![0u64; rows];
-                py.detach(|| self.probe_cells(cells, width, &mut out, |v| v.nimber().unwrap_or(0)))
-                    .map_err(to_py)?;
+                let out = self.run_batch(py, cells, width, 0u64, |v| v.nimber().unwrap_or(0))?;
                 Ok(PyArray1::from_vec(py, out).into_any())
             }
         }

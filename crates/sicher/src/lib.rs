@@ -83,7 +83,8 @@
 //! - `error.rs`: the [`Error`] type with its [`ErrorKind`]s and [`Hint`]s; `value.rs`;
 //!   `checksum.rs` (the one checksum every file carries); `atomic_file.rs` (files that
 //!   appear whole or not at all; the temporaries a signal handler removes);
-//!   `memory.rs` (what the machine can give, for refusing work up front).
+//!   `memory.rs` (what the machine can give, for refusing work up front); `cancel.rs`
+//!   ([`Cancel`], which stops a long call from another thread).
 //! - `game/`: `rules.rs` (the [`Ruleset`]s, their move generators — visitors that never
 //!   allocate — and capabilities, each stated for every ruleset by name, so engines
 //!   never match on rulesets), `moves.rs` (applying a move: `child_into`, the one place),
@@ -158,6 +159,7 @@
 pub mod answer;
 pub mod atomic_file;
 pub mod build;
+pub mod cancel;
 pub(crate) mod checksum;
 pub mod domain;
 pub mod error;
@@ -177,6 +179,7 @@ pub mod verify;
 
 pub use answer::{Answer, Chain, Policy, Query, Remoteness, Solution, SourceKind};
 pub use build::{TableJob, TableRequest};
+pub use cancel::Cancel;
 pub use domain::{Domain, Ranker};
 pub use error::{Error, ErrorKind, Hint, Result};
 pub use game::{parse_spec, resolve, Convention, Game, Heap, Position, Ruleset};
