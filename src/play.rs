@@ -24,13 +24,14 @@ const EXAMPLES_PLAY: &str = "Examples:
   sicher play kayles 7 8 9 --level 3    # a weaker opponent: 7 of its 10 moves are random
   printf '1\\n1\\n' | sicher play nim 2 3 --json   # scripted: one move per line
 
-In the game, type a move (its number in the list, or the position it leads to), or:
+In the game, type a move: its number in the list, or the position it leads to (`to 3`
+leaves a lone heap of 3, while a lone `3` is move number 3; `3 4` is a position), or:
   hint   the best move      undo   take your last move back
   moves  list every move    help   these commands
   quit   end the game (also q, or Ctrl-D in a terminal)";
 
 /// The in-game commands, as `help` lists them.
-const COMMANDS: &str = "type a move (its number in the list, or the position it leads to, as heap sizes), or: hint (the best move), undo (take your last move back), moves (list every move), help, quit (or q)";
+const COMMANDS: &str = "type a move (its number in the list, or the position it leads to, as heap sizes: `to 3` for a lone heap of 3), or: hint (the best move), undo (take your last move back), moves (list every move), help, quit (or q)";
 
 /// Who moves first.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,7 +176,7 @@ fn play(args: &PlayArgs) -> Result<()> {
     session.set_level(args.level, seed)?;
     let interactive = std::io::stdin().is_terminal();
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = InputLines::new(stdin.lock());
     let human = !args.json;
     if human {
         outln!(
@@ -562,6 +563,63 @@ fn without_foreign_hints(error: Error) -> Error {
     }
 }
 
+/// Lines of input ended by `\n`, `\r\n` or a lone `\r` (old Mac files, some terminals'
+/// scripts): `BufRead::lines` would keep a lone `\r` inside one long line. A line is
+/// handed on as soon as its end arrives, never waiting to see what follows a `\r`.
+struct InputLines<R> {
+    input: R,
+    /// The last line ended with `\r`: a `\n` right after it belongs to that end.
+    after_cr: bool,
+}
+
+impl<R: BufRead> InputLines<R> {
+    fn new(input: R) -> Self {
+        InputLines {
+            input,
+            after_cr: false,
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for InputLines<R> {
+    type Item = std::io::Result<String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut line = Vec::new();
+        loop {
+            let buffer = match self.input.fill_buf() {
+                Ok(buffer) => buffer,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Some(Err(e)),
+            };
+            if buffer.is_empty() {
+                // The end of input: a last line without its end is still a line.
+                return (!line.is_empty()).then(|| Ok(String::from_utf8_lossy(&line).into_owned()));
+            }
+            let mut used = 0;
+            if std::mem::take(&mut self.after_cr) && buffer[0] == b'\n' {
+                used = 1;
+            }
+            match buffer[used..]
+                .iter()
+                .position(|&b| b == b'\n' || b == b'\r')
+            {
+                Some(at) => {
+                    line.extend_from_slice(&buffer[used..used + at]);
+                    self.after_cr = buffer[used + at] == b'\r';
+                    self.input.consume(used + at + 1);
+                    return Some(Ok(String::from_utf8_lossy(&line).into_owned()));
+                }
+                None => {
+                    line.extend_from_slice(&buffer[used..]);
+                    let len = buffer.len();
+                    self.input.consume(len);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -593,5 +651,18 @@ mod tests {
             standing(Player::Computer, won3, 4),
             "you are lost: the computer can win in at most 3 moves"
         );
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_or_a_lone_cr() {
+        let text = "1\r2\r\n3\n\r4\r\r5";
+        // A one-byte buffer: a `\r\n` split between reads is still one end.
+        let reader = std::io::BufReader::with_capacity(1, text.as_bytes());
+        let lines: Vec<String> = InputLines::new(reader).map(Result::unwrap).collect();
+        assert_eq!(lines, ["1", "2", "3", "", "4", "", "5"]);
+        let lines: Vec<String> = InputLines::new(text.as_bytes())
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(lines, ["1", "2", "3", "", "4", "", "5"]);
     }
 }

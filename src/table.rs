@@ -311,6 +311,10 @@ pub fn run_job(
     let built = label(job, &|n| bar.inc(n));
     bar.finish_and_clear();
     let built = built?;
+    if let Some(why) = &built.work_left {
+        // Not an error: the table is whole; only the directory beside it stays.
+        eprintln!("sicher: note: the table is written, but its work directory stays: {why}");
+    }
     let header = &built.header;
     let rmax = built.rmax;
     let report = TableReport {
@@ -390,11 +394,12 @@ pub fn run_job(
             report.prediction
         )?;
         outln!(
-            "  labelling:      {:.3} s, {:.0} positions/s ({} strategy, {} threads)",
+            "  labelling:      {:.3} s, {:.0} positions/s ({} strategy, {} thread{})",
             report.label_seconds,
             report.positions_per_second,
             report.strategy,
-            report.threads
+            report.threads,
+            if report.threads == 1 { "" } else { "s" }
         )?;
         if let Some(ranks) = ranks {
             outln!(

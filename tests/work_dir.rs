@@ -326,3 +326,77 @@ fn concurrent_runs_for_one_output_never_mix_their_work() {
         }
     }
 }
+
+/// A file someone drops into the work directory while the table is labelled does not
+/// turn a written table into a failed run: exit 0, the table whole, the directory left
+/// in place (with the file) and a note saying so.
+#[test]
+fn a_foreign_file_in_the_work_directory_leaves_it_after_a_written_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("k.table.work");
+    let mut child = Command::new(SICHER)
+        .args([
+            "table", "kayles", "--total", "52", "--misere", "-o", "k.table",
+        ])
+        .current_dir(dir.path())
+        .env("SICHER_CHECKPOINT_SECONDS", "0")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !work.join("manifest.json").exists() {
+        assert!(started.elapsed() < Duration::from_secs(60));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "done before the file came"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    std::fs::write(work.join("notes.txt"), "mine").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(err.contains("note: the table is written"), "{err}");
+    assert!(err.contains("notes.txt"), "{err}");
+    assert_eq!(read(&work.join("notes.txt")), b"mine");
+    let info = sicher(dir.path(), &["info", "k.table", "--verify"]);
+    assert!(
+        info.status.success(),
+        "{}",
+        String::from_utf8_lossy(&info.stderr)
+    );
+}
+
+/// A part whose writing fails half-way (`ulimit -f`: "File too large") leaves no
+/// temporary `.group-*.partial` behind, whichever write it was.
+#[cfg(unix)]
+#[test]
+fn a_write_past_the_file_size_limit_leaves_no_temporary_part() {
+    let dir = tempfile::tempdir().unwrap();
+    for limit in [8, 20, 30] {
+        let out = format!("k{limit}.table");
+        let output = Command::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -f {limit}; exec \"$0\" table kayles --misere --total 52 -o {out}"
+            ))
+            .arg(SICHER)
+            .current_dir(dir.path())
+            .env("SICHER_CHECKPOINT_SECONDS", "0")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(err.contains("File too large"), "limit {limit}: {err}");
+        let work = dir.path().join(format!("{out}.work"));
+        let left: Vec<String> = std::fs::read_dir(&work)
+            .map(|entries| {
+                entries
+                    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .filter(|name| name.ends_with(".partial"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert!(left.is_empty(), "limit {limit}: {left:?} left after {err}");
+    }
+}

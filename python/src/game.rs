@@ -10,10 +10,10 @@ use sicher::theory::grundy::{self, Method, SolvedSequence};
 use sicher::theory::quotient::{self, Budget};
 use sicher::{Convention, Error, Position};
 
-use crate::custom::{reraise, RaisedSlot};
+use crate::custom::{refuse_reentry, reraise, RaisedSlot};
 use crate::errors::{input, to_py};
 use crate::heaps::{position, to_tuple};
-use crate::interrupt::{detached, on_helper_thread, on_this_thread};
+use crate::interrupt::{on_helper_thread, on_this_thread};
 
 /// A game: its rules and convention (normal or misère play).
 ///
@@ -52,6 +52,11 @@ impl PyGame {
         reraise(py, self.raised.as_ref(), result)
     }
 
+    /// Refuses a call from inside the game's own Python function (it would deadlock).
+    pub fn not_reentered(&self) -> PyResult<()> {
+        refuse_reentry(self.raised.as_ref())
+    }
+
     /// Runs `work` with this game's chain on the calling thread, without the GIL,
     /// Ctrl-C stopping the search.
     pub fn with_chain<T: Send>(
@@ -59,6 +64,7 @@ impl PyGame {
         py: Python<'_>,
         work: impl FnOnce(&mut Chain, &crate::interrupt::Watch) -> sicher::Result<T> + Send,
     ) -> PyResult<T> {
+        self.not_reentered()?;
         let game = &self.game;
         let chain = &self.chain;
         let (result, cut_short) = on_this_thread(py, |watch| {
@@ -80,6 +86,9 @@ impl PyGame {
         self.own(py, result)
     }
 }
+
+/// Moves `Game.moves` lists at most, as many as `winning_moves` lists of one heap.
+const MOVES_LIMIT: u64 = 1 << 22;
 
 /// The policy of the Python API: the defaults, without looking for tables under
 /// `tables/` (read tables with `sicher.Table`).
@@ -234,14 +243,34 @@ impl PyGame {
         py: Python<'py>,
         heaps: &Bound<'py, PyAny>,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        self.not_reentered()?;
         let position = position(heaps)?;
         let game = &self.game;
-        let (children, _) = on_this_thread(py, |_| {
+        let (children, _) = on_this_thread(py, |watch| {
             // Rules from a function are asked for each heap size first (an exception
             // there is the call's).
             let largest = position.heaps().last().copied().unwrap_or(0);
             game.ruleset.prepare(largest)?;
-            let mut children = game.children(&position);
+            // Counted as they come, so that a huge heap is refused before its moves
+            // fill the memory, and Ctrl-C is heard while they are listed.
+            let mut children = Vec::new();
+            let listed = game
+                .ruleset
+                .for_each_move(position.heaps(), |removed, added| {
+                    if children.len() % 4096 == 0 {
+                        watch.poll();
+                    }
+                    if children.len() as u64 >= MOVES_LIMIT {
+                        return std::ops::ControlFlow::Break(());
+                    }
+                    children.push(game.apply(&position, removed, added));
+                    std::ops::ControlFlow::Continue(())
+                });
+            if listed.is_break() {
+                return Err(Error::resource(format!(
+                    "{position}: more than {MOVES_LIMIT} moves, too many to list (ask winning_moves or check instead)"
+                )));
+            }
             children.sort();
             children.dedup();
             Ok(children)
@@ -260,9 +289,10 @@ impl PyGame {
                 "nim-values describe normal play; for misère play use solution() (lone-heap outcomes) or quotient()",
             ));
         }
-        let ruleset = self.game.ruleset.clone();
-        let values = detached(py, move || {
-            let values = grundy::nim_values(&ruleset, Method::Fast, n)?;
+        self.not_reentered()?;
+        let ruleset = &self.game.ruleset;
+        let values = on_helper_thread(py, |watch| {
+            let values = grundy::nim_values_cancellable(ruleset, Method::Fast, n, watch.cancel())?;
             Ok(values.into_iter().map(u64::from).collect())
         });
         self.own(py, values)
@@ -278,10 +308,12 @@ impl PyGame {
     /// ``.computed``.
     #[pyo3(signature = (max=None))]
     fn solution(&self, py: Python<'_>, max: Option<u64>) -> PyResult<Solution> {
+        self.not_reentered()?;
         let game = &self.game;
         let max = max.unwrap_or_else(|| grundy::default_max(&game.ruleset));
         let solution =
-            on_helper_thread(py, |watch| grundy::solve(game, max, &mut |_| watch.poll()))?;
+            on_helper_thread(py, |watch| grundy::solve(game, max, &mut |_| watch.poll()));
+        let solution = self.own(py, solution)?;
         Ok(Solution::from(solution))
     }
 
@@ -293,10 +325,16 @@ impl PyGame {
     /// no periodicity theorem is applied), ``.covered`` (heaps 1..covered are covered;
     /// less than ``n`` when the budget ran out, ``.complete`` then ``False``).
     fn quotient(&self, py: Python<'_>, n: u64) -> PyResult<Quotient> {
-        let ruleset = self.game.ruleset.clone();
-        let quotient = detached(py, move || {
-            let (q, stopped) = quotient::compute_as_far_as(&ruleset, n, &Budget::default())
-                .map_err(Error::input)?;
+        self.not_reentered()?;
+        let ruleset = &self.game.ruleset;
+        let quotient = on_helper_thread(py, |watch| {
+            let (q, stopped) = quotient::compute_as_far_as_with_progress(
+                ruleset,
+                n,
+                &Budget::default(),
+                &mut |_| watch.poll(),
+            )
+            .map_err(Error::input)?;
             Ok(Quotient {
                 order: q.order,
                 presentation: q.presentation(),
@@ -315,8 +353,11 @@ impl PyGame {
     /// at most T tokens) or ``heaps=K, max=N`` (at most K heaps of at most N each).
     /// ``remoteness=True`` stores each position's remoteness, not only its outcome.
     /// The file appears whole or not at all; an existing file is replaced only with
-    /// ``overwrite=True``. Returns the :class:`Table`, open.
-    #[pyo3(signature = (path, total=None, heaps=None, max=None, remoteness=false, overwrite=false))]
+    /// ``overwrite=True``. A domain the memory cannot hold raises :class:`ResourceError`
+    /// up front, as ``sicher table`` does (``force_memory=True`` goes ahead). A call that
+    /// fails or is interrupted keeps the finished work in ``PATH.work``, and the same
+    /// call resumes it. Returns the :class:`Table`, open.
+    #[pyo3(signature = (path, total=None, heaps=None, max=None, remoteness=false, overwrite=false, force_memory=false))]
     #[allow(clippy::too_many_arguments)]
     fn write_table(
         &self,
@@ -327,10 +368,21 @@ impl PyGame {
         max: Option<u64>,
         remoteness: bool,
         overwrite: bool,
+        force_memory: bool,
     ) -> PyResult<crate::table::PyTable> {
-        crate::table::write(
-            py, &self.game, path, total, heaps, max, remoteness, overwrite,
-        )
+        self.not_reentered()?;
+        let written = crate::table::write(
+            py,
+            &self.game,
+            path,
+            total,
+            heaps,
+            max,
+            remoteness,
+            overwrite,
+            force_memory,
+        );
+        self.own(py, written)
     }
 
     /// The map of every two-heap position (a, b), 0 <= a, b <= max: unsafe black, safe
@@ -358,6 +410,7 @@ impl PyGame {
         width: Option<u32>,
         height: Option<u32>,
     ) -> PyResult<crate::picture::Picture> {
+        self.not_reentered()?;
         let plot = crate::picture::plot(py, &self.game, max, width, height);
         self.own(py, plot)
     }

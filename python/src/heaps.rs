@@ -2,7 +2,7 @@
 //! heaps), or a string of heap sizes as the command line reads them.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
 use sicher::Position;
 
 use crate::errors::{input, to_py};
@@ -21,6 +21,12 @@ pub fn position(value: &Bound<'_, PyAny>) -> PyResult<Position> {
 
 /// One heap size: a non-negative integer that fits in 64 bits.
 pub fn heap(item: &Bound<'_, PyAny>) -> PyResult<u64> {
+    // `True` is an int to Python, but never meant as a heap of one.
+    if item.is_instance_of::<PyBool>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "a heap size is an int, not a bool",
+        ));
+    }
     match item.extract::<u64>() {
         Ok(h) => Ok(h),
         Err(error) => {

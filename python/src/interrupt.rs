@@ -1,17 +1,20 @@
-//! Long calls release the GIL and stop on Ctrl-C.
+//! Long calls release the GIL and stop on Ctrl-C, leaving no thread behind.
 //!
-//! The library has no cancellation flag, but every long computation calls a progress
-//! callback now and then. A [`Watch`] is handed to those callbacks: once it is tripped,
-//! the next callback unwinds the computation with a private payload (no panic message:
-//! [`std::panic::resume_unwind`] skips the panic hook), the files being written are
-//! removed as their writers drop, and the call ends in `KeyboardInterrupt`. The
-//! library's own tests interrupt labellings the same way.
+//! A [`Watch`] is tripped by Ctrl-C. It holds a [`sicher::Cancel`], which the library's
+//! long calls that take one look at between steps (they return `Interrupted`), and the
+//! computations that only call a progress callback are unwound from it with a private
+//! payload (no panic message: [`std::panic::resume_unwind`] skips the panic hook); the
+//! files being written are removed as their writers drop, and the call ends in
+//! `KeyboardInterrupt`. A game's Python function (`Game.from_options`) asked for options
+//! while its call is tripped refuses too ([`interrupted_here`]), so the library stops
+//! asking it.
 //!
 //! Who trips it: Python handles signals on its main thread only, so the call either runs
 //! on the calling thread and asks Python now and then from the callbacks
 //! ([`on_this_thread`]), or, when the callbacks come from worker threads (table
 //! labelling runs in a thread pool), runs on a helper thread while the calling thread
-//! waits and asks Python between waits ([`on_helper_thread`]).
+//! waits and asks Python between waits ([`on_helper_thread`]); either way the call
+//! returns only once the work has stopped.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -31,9 +34,38 @@ const POLL: Duration = Duration::from_millis(50);
 /// The unwinding payload of a cancelled computation.
 struct Cancelled;
 
+thread_local! {
+    /// The cancellation of the call this thread works for, if any.
+    static WORKING_FOR: std::cell::RefCell<Option<sicher::Cancel>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// True when this thread works for a call that was interrupted: a game's Python
+/// function asked for options then refuses, so that the work stops asking it.
+pub fn interrupted_here() -> bool {
+    WORKING_FOR.with(|w| w.borrow().as_ref().is_some_and(|c| c.is_cancelled()))
+}
+
+/// Runs `work` with this thread recorded as working for `cancel`.
+fn working_for<T>(cancel: &sicher::Cancel, work: impl FnOnce() -> T) -> T {
+    let before = WORKING_FOR.with(|w| w.replace(Some(cancel.clone())));
+    // Restored even when the work unwinds.
+    struct Restore(Option<sicher::Cancel>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            WORKING_FOR.with(|w| *w.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(before);
+    work()
+}
+
 /// A cancellation flag the computation's callbacks look at.
 pub struct Watch {
     cancelled: AtomicBool,
+    /// The library's handle, cancelled with the watch.
+    cancel: sicher::Cancel,
     /// The thread that may ask Python about signals from a callback, if any.
     asker: Option<ThreadId>,
     /// Nanoseconds after `start` of the last time Python was asked.
@@ -48,6 +80,7 @@ impl Watch {
     fn new(asker: Option<ThreadId>) -> Self {
         Watch {
             cancelled: AtomicBool::new(false),
+            cancel: sicher::Cancel::new(),
             asker,
             last_asked: AtomicU64::new(0),
             start: Instant::now(),
@@ -72,10 +105,16 @@ impl Watch {
         }
     }
 
+    /// The library's cancellation handle, cancelled when the watch is tripped.
+    pub fn cancel(&self) -> &sicher::Cancel {
+        &self.cancel
+    }
+
     fn trip(&self, error: PyErr) {
         let mut raised = self.raised.lock().unwrap_or_else(|e| e.into_inner());
         raised.get_or_insert(error);
         self.cancelled.store(true, Ordering::Relaxed);
+        self.cancel.cancel();
     }
 
     fn raised(&self) -> PyErr {
@@ -91,6 +130,9 @@ fn settle<T>(outcome: std::thread::Result<sicher::Result<T>>, watch: &Watch) -> 
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(sicher::Error::Interrupted)) => Err(watch.raised()),
+        // Whatever the work stopped with once tripped (say, the error of a Python
+        // function that refused to go on) is the interruption.
+        Ok(Err(_)) if watch.cancelled.load(Ordering::Relaxed) => Err(watch.raised()),
         Ok(Err(error)) => Err(to_py(error)),
         Err(payload) if payload.is::<Cancelled>() => Err(watch.raised()),
         Err(payload) => Err(PyRuntimeError::new_err(format!(
@@ -121,7 +163,11 @@ where
     F: FnOnce(&Arc<Watch>) -> sicher::Result<T> + Send,
 {
     let watch = Arc::new(Watch::new(Some(std::thread::current().id())));
-    let outcome = py.detach(|| catch_unwind(AssertUnwindSafe(|| work(&watch))));
+    let outcome = py.detach(|| {
+        working_for(&watch.cancel, || {
+            catch_unwind(AssertUnwindSafe(|| work(&watch)))
+        })
+    });
     let cut_short = outcome.is_err();
     (settle(outcome, &watch), cut_short)
 }
@@ -139,7 +185,9 @@ where
         let (done, mut finished) = mpsc::channel();
         let watch = &watch;
         scope.spawn(move || {
-            let outcome = catch_unwind(AssertUnwindSafe(|| work(watch)));
+            let outcome = working_for(&watch.cancel, || {
+                catch_unwind(AssertUnwindSafe(|| work(watch)))
+            });
             let _ = done.send(outcome);
         });
         loop {
@@ -165,36 +213,4 @@ where
             }
         }
     })
-}
-
-/// Runs `work`, which has no callback to stop it by, on a helper thread of its own
-/// while this thread waits without the GIL; on Ctrl-C the call raises at once and the
-/// work is left to finish in the background, its result dropped (it writes nothing).
-pub fn detached<T, F>(py: Python<'_>, work: F) -> PyResult<T>
-where
-    T: Send + 'static,
-    F: FnOnce() -> sicher::Result<T> + Send + 'static,
-{
-    let watch = Watch::new(None);
-    let (done, mut finished) = mpsc::channel();
-    std::thread::Builder::new()
-        .name("sicher".to_string())
-        .spawn(move || {
-            let outcome = catch_unwind(AssertUnwindSafe(work));
-            let _ = done.send(outcome);
-        })
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
-    loop {
-        let waited;
-        (waited, finished) = py.detach(move || (finished.recv_timeout(POLL), finished));
-        match waited {
-            Ok(outcome) => return settle(outcome, &watch),
-            Err(mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err(
-                    "internal error in sicher: a worker thread vanished",
-                ))
-            }
-        }
-    }
 }

@@ -3,6 +3,7 @@
 //! `pip install ./python`; the library and the `sicher` binary need neither Python nor
 //! pyo3.
 
+mod batch;
 mod custom;
 mod errors;
 mod game;

@@ -7,12 +7,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use sicher::atomic_file::{write_bytes, Replace};
 use sicher::picture::{write_map_png, write_plot_png, MapMode, DEFAULT_PLOT_SIZE};
-use sicher::survey::{heap_series, map_bytes_needed, plot_bytes_needed, two_heap_map};
+use sicher::survey::{heap_series_with, map_bytes_needed, plot_bytes_needed, two_heap_map};
 use sicher::{memory, Hint};
 
 use crate::errors::to_py;
 use crate::game::PyGame;
-use crate::interrupt::detached;
+use crate::interrupt::on_helper_thread;
 
 /// A PNG picture: Jupyter shows it; ``.save(path)`` writes it; ``.png`` is its bytes.
 #[pyclass(module = "sicher", frozen)]
@@ -126,9 +126,8 @@ pub fn plot(
         height.unwrap_or(DEFAULT_PLOT_SIZE.1),
     );
     memory::check_fits("the plot", plot_bytes_needed(size, max), Hint::LowerMax).map_err(to_py)?;
-    let game_owned = game.clone();
-    let png = detached(py, move || {
-        let series = heap_series(&game_owned, max)?;
+    let png = on_helper_thread(py, |watch| {
+        let series = heap_series_with(game, max, &mut |_| watch.poll(), watch.cancel())?;
         let mut png = Vec::new();
         write_plot_png(&series, size, &mut png)?;
         Ok(png)

@@ -1,18 +1,19 @@
 //! `sicher.Table`: a table on disk, memory-mapped, probed one position at a time or in
 //! batches (the hot path: no GIL, no allocation per position); and writing tables.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use numpy::{IntoPyArray, PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
 use sicher::atomic_file::Replace;
+use sicher::label::WorkDir;
 use sicher::table::BodyKind;
 use sicher::{Convention, Domain, Heap, TableJob, TableRequest, Value};
 
+use crate::batch::{Batch, Cells};
 use crate::errors::{input, to_py};
 use crate::game::PyGame;
-use crate::heaps::{heap, position};
+use crate::heaps::position;
 use crate::interrupt::on_helper_thread;
 
 /// An endgame table written by sicher (from Python or by ``sicher table``), memory-mapped.
@@ -79,12 +80,13 @@ impl PyTable {
 
     /// Probes every row of `rows` (each `width` heaps), writing `answer(value)` to the
     /// row's slot of `out`; large batches are split between the cores.
-    fn probe_rows<T: Send>(
+    fn probe_rows<C: Cell, T: Send>(
         &self,
-        rows: &[i64],
+        rows: &[C],
         width: usize,
         out: &mut [T],
         answer: impl Fn(Value) -> T + Sync,
+        cancel: &sicher::Cancel,
     ) -> sicher::Result<()> {
         use rayon::prelude::*;
         let chunk = PARALLEL_ROWS;
@@ -96,33 +98,88 @@ impl PyTable {
             .zip(rows.par_chunks(chunk * width))
             .enumerate()
             .filter_map(|(c, (out, rows))| {
-                self.probe_chunk(rows, width, c * chunk, out, &answer).err()
+                // Ctrl-C stops the batch between chunks.
+                cancel
+                    .check()
+                    .and_then(|()| self.probe_chunk(rows, width, c * chunk, out, &answer))
+                    .err()
             })
             .collect();
-        // The first failing row's error (chunks keep their order).
+        // The first failing row's error (chunks keep their order), an interruption
+        // before any.
+        if cancel.is_cancelled() {
+            return Err(sicher::Error::Interrupted);
+        }
         match failures.into_iter().next() {
             Some(error) => Err(error),
             None => Ok(()),
         }
     }
 
-    /// Probes one chunk of rows, the first being row `first` of the batch.
-    fn probe_chunk<T>(
+    /// [`Self::probe_rows`] over a batch's cells, whichever their type.
+    fn probe_cells<T: Send>(
         &self,
-        rows: &[i64],
+        cells: Cells<'_>,
+        width: usize,
+        out: &mut [T],
+        answer: impl Fn(Value) -> T + Sync,
+        cancel: &sicher::Cancel,
+    ) -> sicher::Result<()> {
+        match cells {
+            Cells::Signed(rows) => self.probe_rows(rows, width, out, answer, cancel),
+            Cells::Unsigned(rows) => self.probe_rows(rows, width, out, answer, cancel),
+        }
+    }
+
+    /// The answers of a whole batch, without the GIL. A batch large enough to be split
+    /// runs on a helper thread while this one listens for Ctrl-C, which stops it
+    /// between chunks; a smaller one takes milliseconds and runs here.
+    fn run_batch<T: Send + Clone>(
+        &self,
+        py: Python<'_>,
+        cells: Cells<'_>,
+        width: usize,
+        zero: T,
+        answer: impl Fn(Value) -> T + Sync + Send,
+    ) -> PyResult<Vec<T>> {
+        let rows = match cells {
+            Cells::Signed(c) => c.len() / width,
+            Cells::Unsigned(c) => c.len() / width,
+        };
+        let mut out = vec![zero; rows];
+        if rows <= PARALLEL_ROWS {
+            let cancel = sicher::Cancel::new();
+            py.detach(|| self.probe_cells(cells, width, &mut out, answer, &cancel))
+                .map_err(to_py)?;
+        } else {
+            let out = &mut out;
+            on_helper_thread(py, |watch| {
+                self.probe_cells(cells, width, out, answer, watch.cancel())
+            })?;
+        }
+        Ok(out)
+    }
+
+    /// Probes one chunk of rows, the first being row `first` of the batch.
+    fn probe_chunk<C: Cell, T>(
+        &self,
+        rows: &[C],
         width: usize,
         first: usize,
         out: &mut [T],
         answer: &impl Fn(Value) -> T,
     ) -> sicher::Result<()> {
+        // Once per chunk, before the map is read: a file written over or truncated since
+        // it was opened is refused instead of answered from (or faulting on).
+        self.table.check_unchanged()?;
         let mut heaps: Vec<Heap> = Vec::with_capacity(width);
         for (i, (row, slot)) in rows.chunks_exact(width).zip(out.iter_mut()).enumerate() {
             // The row's heaps without zeros, ascending (rows are short: the sort is an
             // insertion sort).
             heaps.clear();
             for &h in row {
-                if h != 0 {
-                    let h = u64::try_from(h).map_err(|_| {
+                if !h.is_zero() {
+                    let h = h.heap().ok_or_else(|| {
                         sicher::Error::input(format!(
                             "row {}: heap {h} is not a non-negative integer",
                             first + i
@@ -138,6 +195,36 @@ impl PyTable {
             *slot = answer(value);
         }
         Ok(())
+    }
+}
+
+/// An element of a batch's array: the integer types taken as they are (`int64`, and
+/// `uint64`, whose values past `i64::MAX` are heap sizes too, never negative ones).
+trait Cell: Copy + Sync + std::fmt::Display {
+    fn is_zero(self) -> bool;
+    /// The heap size, or `None` for a negative value.
+    fn heap(self) -> Option<Heap>;
+}
+
+impl Cell for i64 {
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    #[inline(always)]
+    fn heap(self) -> Option<Heap> {
+        u64::try_from(self).ok()
+    }
+}
+
+impl Cell for u64 {
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    #[inline(always)]
+    fn heap(self) -> Option<Heap> {
+        Some(self)
     }
 }
 
@@ -229,64 +316,16 @@ impl PyTable {
     /// ``uint64`` nim-values from a nim-value table. ``positions`` is a 2-D integer
     /// numpy array (one row a position, zeros for absent heaps) or a list of positions.
     /// Runs without the GIL; a position outside the domain raises :class:`Error`
-    /// naming its row.
+    /// naming its row. Arrays of anything but integers (floats, complex numbers, bools,
+    /// strings, objects) raise ``TypeError``: nothing is truncated or wrapped.
     fn probe_many<'py>(
         &self,
         py: Python<'py>,
         positions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        // A 2-D array of int64 as it is; any other integer array converted once.
-        let array: Option<PyReadonlyArray2<'py, i64>> = if let Ok(a) = positions.extract() {
-            Some(a)
-        } else if positions.hasattr("__array__")? && !positions.is_instance_of::<PyString>() {
-            let numpy = py.import("numpy")?;
-            let converted = numpy.call_method1("asarray", (positions, numpy.getattr("int64")?))?;
-            if converted.getattr("ndim")?.extract::<usize>()? != 2 {
-                return Err(input("probe_many takes a 2-D array: one row a position"));
-            }
-            Some(converted.extract()?)
-        } else {
-            None
-        };
-        let (flat, width, rows): (Vec<i64>, usize, usize);
-        let borrowed;
-        let data: &[i64] = match &array {
-            Some(a) => {
-                let shape = a.shape();
-                (width, rows) = (shape[1], shape[0]);
-                // Row-major data as it is; any other layout copied in row order.
-                match a.as_slice().ok().filter(|_| a.is_c_contiguous()) {
-                    Some(slice) => slice,
-                    None => {
-                        borrowed = a.as_array().iter().copied().collect::<Vec<_>>();
-                        &borrowed
-                    }
-                }
-            }
-            None => {
-                let mut list: Vec<Vec<u64>> = Vec::new();
-                for item in positions.try_iter()? {
-                    let item = item?;
-                    let mut row = Vec::new();
-                    for h in item.try_iter()? {
-                        row.push(heap(&h?)?);
-                    }
-                    list.push(row);
-                }
-                width = list.iter().map(Vec::len).max().unwrap_or(0);
-                rows = list.len();
-                let mut all = vec![0i64; rows * width];
-                for (i, row) in list.iter().enumerate() {
-                    for (j, &h) in row.iter().enumerate() {
-                        all[i * width + j] = i64::try_from(h).map_err(|_| {
-                            input(format!("row {i}: heap {h} is too large for any table"))
-                        })?;
-                    }
-                }
-                flat = all;
-                &flat
-            }
-        };
+        let batch = Batch::of(py, positions)?;
+        let (width, rows) = (batch.width, batch.rows);
+        let cells = batch.cells()?;
         if width == 0 {
             // Rows of no heaps: every one is the empty position.
             let value = self
@@ -303,23 +342,16 @@ impl PyTable {
         }
         match self.answers() {
             Answers::Outcomes => {
-                let mut out = vec![false; rows];
-                py.detach(|| self.probe_rows(data, width, &mut out, |v| v.is_win()))
-                    .map_err(to_py)?;
+                let out = self.run_batch(py, cells, width, false, |v| v.is_win())?;
                 Ok(PyArray1::from_vec(py, out).into_any())
             }
             Answers::Remoteness => {
-                let mut out = vec![0u32; rows];
-                py.detach(|| {
-                    self.probe_rows(data, width, &mut out, |v| v.remoteness().unwrap_or(0))
-                })
-                .map_err(to_py)?;
+                let out =
+                    self.run_batch(py, cells, width, 0u32, |v| v.remoteness().unwrap_or(0))?;
                 Ok(PyArray1::from_vec(py, out).into_any())
             }
             Answers::NimValues => {
-                let mut out = vec![0u64; rows];
-                py.detach(|| self.probe_rows(data, width, &mut out, |v| v.nimber().unwrap_or(0)))
-                    .map_err(to_py)?;
+                let out = self.run_batch(py, cells, width, 0u64, |v| v.nimber().unwrap_or(0))?;
                 Ok(PyArray1::from_vec(py, out).into_any())
             }
         }
@@ -327,8 +359,10 @@ impl PyTable {
 }
 
 /// `Game.write_table`: labels a domain and writes its table, on a helper thread so
-/// that Ctrl-C stops it (the table's temporary, and a work directory this call made,
-/// are removed).
+/// that Ctrl-C stops it. As `sicher table` does, it refuses a plan the memory cannot
+/// hold (unless `force_memory`), and a failed or interrupted call keeps the work
+/// directory's finished tiers for the same call to resume; only a directory holding no
+/// finished work, and no other writer's, is removed (nothing is left behind then).
 #[allow(clippy::too_many_arguments)]
 pub fn write(
     py: Python<'_>,
@@ -339,6 +373,7 @@ pub fn write(
     max: Option<u64>,
     remoteness: bool,
     overwrite: bool,
+    force_memory: bool,
 ) -> PyResult<PyTable> {
     let domain = match (total, heaps, max) {
         (Some(total), None, None) => Domain::Total { total },
@@ -356,24 +391,18 @@ pub fn write(
     } else {
         Replace::Never
     };
-    let work_dir = work_dir(&path);
-    let had_work = work_dir.exists();
+    let work = WorkDir::beside(&path);
     let built = on_helper_thread(py, |watch| {
         let job = TableJob::prepare(request)?;
+        if !force_memory {
+            job.plan().check_memory()?;
+        }
         job.run(&|_| watch.poll())
     });
-    if built.is_err() && !had_work && work_dir.is_dir() {
-        // Interrupted or failed: the work directory this call made goes too (nothing
-        // is left behind; a later call starts again).
-        let _ = std::fs::remove_dir_all(&work_dir);
+    if built.is_err() {
+        // Best effort: a directory that cannot be looked at is left as it is.
+        let _ = py.detach(|| work.remove_if_unstarted());
     }
     built?;
     PyTable::open(py, path)
-}
-
-/// The work directory a table's labelling keeps beside it (`FILE.work`).
-fn work_dir(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".work");
-    path.with_file_name(name)
 }

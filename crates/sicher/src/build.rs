@@ -383,6 +383,9 @@ pub struct TableBuilt {
     pub plain_seconds: Option<f64>,
     /// Seconds in all.
     pub seconds: f64,
+    /// Why the work directory was left in place after the table was written (it holds
+    /// files sicher did not write, say), if it was.
+    pub work_left: Option<String>,
 }
 
 impl TableJob {
@@ -466,8 +469,11 @@ impl TableJob {
             None
         };
         let (header, unsafe_count) = write_labelled(&request, &plan, &labelled)?;
-        plan.discard_work()?;
+        // The table is written: a directory that cannot go (it holds someone's file)
+        // is left in place and said so, never a failure of the run.
+        let work_left = plan.discard_work().err().map(|why| why.to_string());
         Ok(TableBuilt {
+            work_left,
             unsafe_count,
             rmax: match header.kind {
                 BodyKind::Remoteness { rmax } => Some(rmax),

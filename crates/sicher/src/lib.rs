@@ -95,6 +95,7 @@
 //! - `atomic_file.rs`: files that appear whole or not at all; the temporaries a signal
 //!   handler removes.
 //! - `memory.rs`: what the machine can give, for refusing work up front.
+//! - `cancel.rs`: [`Cancel`], which stops a long call from another thread.
 //! - `game/`: the game model: rulesets and their move generators, positions, applying a
 //!   move, option tables, parents, and where games come from (shipped names, description
 //!   files, inline specs, scripts).
@@ -143,6 +144,7 @@
 pub mod answer;
 pub mod atomic_file;
 pub mod build;
+pub mod cancel;
 pub(crate) mod checksum;
 #[cfg(test)]
 mod code_map_tests;
@@ -164,6 +166,7 @@ pub mod verify;
 
 pub use answer::{Answer, Chain, Policy, Query, Remoteness, Solution, SourceKind};
 pub use build::{TableJob, TableRequest};
+pub use cancel::Cancel;
 pub use domain::{Domain, Ranker};
 pub use error::{Error, ErrorKind, Hint, Result};
 pub use game::{parse_spec, resolve, Convention, Game, Heap, Position, Ruleset};

@@ -238,11 +238,17 @@ impl Session {
                 "type a move: its number, or the position it leads to (heap sizes)",
             ));
         }
-        let words: Vec<&str> = text
+        let mut words: Vec<&str> = text
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|w| !w.is_empty())
             .collect();
-        let numbered = self.moves_complete;
+        let mut numbered = self.moves_complete;
+        // `to 3` names the position (a lone heap of 3), never move number 3: a lone
+        // number is a move number while the moves are listed.
+        if words.len() > 1 && words[0].eq_ignore_ascii_case("to") {
+            words.remove(0);
+            numbered = false;
+        }
         if let [word] = words[..] {
             if numbered && (!word.starts_with('0') || word == "0") {
                 if let Ok(number) = word.parse::<usize>() {
@@ -621,6 +627,19 @@ mod tests {
         assert_eq!(session.to_move(), Player::Computer);
         // Numbers are not moves where the moves are not all listed.
         assert!(session.parse_move("2").is_err());
+    }
+
+    #[test]
+    fn to_names_a_position_where_a_lone_number_is_a_move_number() {
+        let game = resolve("nim").unwrap();
+        let start = Position::new(vec![5]);
+        let session = Session::new(&game, &Policy::default(), start, Player::You).unwrap();
+        let numbered = session.parse_move("3").unwrap();
+        assert_eq!(numbered, session.moves()[2]);
+        assert_eq!(session.parse_move("to 3").unwrap(), Position::new(vec![3]));
+        assert_eq!(session.parse_move("TO 0").unwrap(), Position::new(vec![]));
+        assert_eq!(session.parse_move("3 0").unwrap(), Position::new(vec![3]));
+        assert!(session.parse_move("to 6").is_err());
     }
 
     #[test]

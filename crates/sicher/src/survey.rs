@@ -3,11 +3,12 @@
 //! will hold in memory, so that callers refuse what will not fit before starting.
 
 use crate::answer::{Chain, Query, Remoteness};
+use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::game::{Convention, Game, Position};
 use crate::picture::{map_bytes, plot_bytes, Map, MapCell, MapMode, Series, SeriesKind};
 use crate::theory::grundy::{lone_heap_outcomes, solve};
-use crate::theory::grundy::{nim_values, Method};
+use crate::theory::grundy::{nim_values_cancellable, Method};
 use crate::theory::quotient;
 
 /// Bytes a map of every two-heap position up to `max` holds at its peak: the answers of
@@ -91,16 +92,29 @@ pub fn two_heap_map(
 /// play, lone-heap outcomes in misère play, with the period found and whether a theorem
 /// proves it.
 pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
+    heap_series_with(game, max, &mut |_| {}, &Cancel::new())
+}
+
+/// [`heap_series`], calling `progress` with the heap sizes done as it goes (a caller's
+/// progress may stop the work by unwinding), and stopping with
+/// [`Error::Interrupted`] soon after `cancel` is cancelled.
+pub fn heap_series_with(
+    game: &Game,
+    max: u64,
+    progress: &mut dyn FnMut(u64),
+    cancel: &Cancel,
+) -> Result<Series> {
     let len = max
         .checked_add(1)
         .ok_or_else(|| Error::resource("the largest heap does not fit"))?;
     if game.convention == Convention::Misere && game.ruleset.splits() {
-        return quotient_series(game, max);
+        return quotient_series(game, max, progress, cancel);
     }
-    let solution = solve(game, max, &mut |_| {})?;
+    let solution = solve(game, max, progress)?;
+    cancel.check()?;
     let (values, kind, y_label) = match game.convention {
         Convention::Normal => (
-            nim_values(&game.ruleset, Method::Fast, len)?
+            nim_values_cancellable(&game.ruleset, Method::Fast, len, cancel)?
                 .into_iter()
                 .map(u64::from)
                 .collect(),
@@ -132,12 +146,21 @@ pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
 /// Misère play of a ruleset whose moves split heaps: each heap's element in the misère
 /// quotient of heaps up to `max` (numbered as `sicher quotient` prints them, the empty
 /// position's element at heap 0).
-fn quotient_series(game: &Game, max: u64) -> Result<Series> {
+fn quotient_series(
+    game: &Game,
+    max: u64,
+    progress: &mut dyn FnMut(u64),
+    cancel: &Cancel,
+) -> Result<Series> {
     // The budget of answers on the fly: a wild quotient stops within seconds, and the
     // plot shows the heaps it reached.
     let budget = crate::answer::on_the_fly_budget();
     let (quotient, stopped) =
-        quotient::compute_as_far_as(&game.ruleset, max, &budget).map_err(Error::input)?;
+        quotient::compute_as_far_as_with_progress(&game.ruleset, max, &budget, &mut |p| {
+            progress(p.heap)
+        })
+        .map_err(Error::input)?;
+    cancel.check()?;
     let stopped_at = stopped.as_ref().map(|(heap, _)| *heap);
     if let (Some((heap, stop)), 0) = (stopped, quotient.max_heap) {
         return Err(Error::resource(format!(

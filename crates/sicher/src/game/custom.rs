@@ -37,6 +37,13 @@ pub trait HeapOptionsSource: Send + Sync {
     /// The options of a lone heap of size `n`: each the sizes of the heaps it leaves
     /// (zeros are dropped, order is free). `Err(why)` when the source cannot tell.
     fn options(&self, n: Heap) -> std::result::Result<Vec<Vec<i64>>, String>;
+    /// True (the default) when a failure is the source's answer for good, so a later
+    /// call over that heap fails the same way without asking again; false for sources
+    /// whose failures may pass (a Python function interrupted by Ctrl-C), which are
+    /// asked again next time.
+    fn failures_stay(&self) -> bool {
+        true
+    }
 }
 
 /// Largest heap size whose options are asked for.
@@ -239,7 +246,9 @@ impl CustomRules {
                 }
                 Err(error) => {
                     let message = format!("{}: heap {h}: {error}", inner.source.name());
-                    filled.failure = Some((h, error.kind(), message.clone()));
+                    if inner.source.failures_stay() {
+                        filled.failure = Some((h, error.kind(), message.clone()));
+                    }
                     return Err(rebuild(error.kind(), &message));
                 }
             }

@@ -183,6 +183,55 @@ mod tests {
         assert!(table.probe(&ranker.unrank(ranker.count() - 1)).is_err());
     }
 
+    /// A mapped table written over in place (as `cp` does) or truncated while open is
+    /// refused with a clear error before the map is read: never another file's answers,
+    /// never SIGBUS past the end.
+    #[test]
+    fn a_table_changed_while_open_refuses_to_answer() {
+        use std::io::{Seek, Write};
+        let dir = tempfile::tempdir().unwrap();
+        let (path, labels, ranker) = written(dir.path());
+        let last = ranker.unrank(ranker.count() - 1);
+        let bytes = std::fs::read(&path).unwrap();
+        let table = Table::open(&path).unwrap();
+        assert_eq!(
+            table.probe(&last).unwrap().is_win(),
+            labels.is_safe(ranker.count() - 1)
+        );
+        // Written over in place with other answers (the same length): the file's inode
+        // and length stay, its last change moves.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let mut flipped = bytes.clone();
+        let body = table.header().body_offset as usize;
+        for b in &mut flipped[body..] {
+            *b = !*b;
+        }
+        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all(&flipped).unwrap();
+        file.sync_all().unwrap();
+        let err = table.probe(&last).unwrap_err();
+        assert!(
+            err.to_string().contains("changed after it was opened"),
+            "{err}"
+        );
+        assert!(table.verify().is_err());
+        // Truncated: refused, not a fault.
+        file.set_len(100).unwrap();
+        file.rewind().unwrap();
+        let err = table.probe(&last).unwrap_err().to_string();
+        assert!(err.contains("truncated to 100 bytes"), "{err}");
+        // Replaced by a rename: the open table still answers from its own file.
+        std::fs::write(&path, &bytes).unwrap();
+        let reopened = Table::open(&path).unwrap();
+        let other = dir.path().join("other");
+        std::fs::write(&other, &flipped).unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        assert_eq!(
+            reopened.probe(&last).unwrap().is_win(),
+            labels.is_safe(ranker.count() - 1)
+        );
+    }
+
     #[test]
     fn nim_values_round_trip_at_the_width_they_need() {
         let dir = tempfile::tempdir().unwrap();

@@ -2,10 +2,11 @@
 //! opened, and each body block the first time a probe reads it; decoded blocks of a
 //! compressed body are cached.
 
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
+use std::time::SystemTime;
 
 use memmap2::Mmap;
 
@@ -29,6 +30,24 @@ enum BlockCache {
     Some(Mutex<Vec<Slot>>),
 }
 
+/// What the open file was when it was mapped: its length and last change. A file
+/// written over in place (`cp` onto it) or truncated while mapped changes them, and the
+/// map would then answer from someone else's bytes, or fault (SIGBUS) past the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl Stamp {
+    fn of(meta: &Metadata) -> Self {
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        }
+    }
+}
+
 /// An open, memory-mapped table of any body kind.
 pub struct Table {
     path: PathBuf,
@@ -36,6 +55,10 @@ pub struct Table {
     ranker: Ranker,
     game: Game,
     map: Mmap,
+    /// The mapped file, kept open to look at its length and last change (one `fstat`)
+    /// before answering; see [`Table::check_unchanged`].
+    file: File,
+    stamp: Stamp,
     /// Flat bodies: one bit per body block, set once the block matched its checksum.
     verified: Vec<AtomicU64>,
     /// Compressed bodies: the block index.
@@ -63,9 +86,14 @@ impl Table {
             )));
         }
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        // Of the open file, not of the path, and before mapping: a change from here on
+        // shows in `check_unchanged`.
+        let stamp = Stamp::of(&file.metadata().map_err(|e| Error::io(path, e))?);
         // SAFETY: the map is only read. Tables are written under a temporary name and
         // renamed into place, so sicher never changes a mapped file; another program
-        // truncating it while mapped is outside what sicher can guard against.
+        // writing over it or truncating it is caught by `check_unchanged` before the
+        // answers that callers check for (a truncation in the middle of one read is
+        // outside what a map can guard against).
         let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
         let header = Header::decode(&map, &origin)?;
         let expected = header.file_len();
@@ -145,11 +173,35 @@ impl Table {
             ranker,
             game,
             map,
+            file,
+            stamp,
             verified,
             index,
             predictor,
             cache,
         })
+    }
+
+    /// Refuses a table whose file changed after it was opened (its length or its last
+    /// change differ): written over in place or truncated, its map no longer holds the
+    /// table that was checked. One `fstat`, cheap enough to call before every answer
+    /// or batch of answers; a table replaced by renaming another file onto its path is
+    /// not a change (the open file is still the one mapped, whole).
+    pub fn check_unchanged(&self) -> Result<()> {
+        let now = self.file.metadata().map_err(|e| Error::io(&self.path, e))?;
+        let now = Stamp::of(&now);
+        if now != self.stamp {
+            let how = if now.len < self.stamp.len {
+                format!("truncated to {} bytes", now.len)
+            } else {
+                "written over".to_string()
+            };
+            return Err(Error::damaged(format!(
+                "{}: the table's file changed after it was opened ({how}); open it again",
+                self.path.display()
+            )));
+        }
+        Ok(())
     }
 
     /// The decoded header.
@@ -192,9 +244,11 @@ impl Table {
         self.ranker.rank(position).is_some()
     }
 
-    /// The value of a position, or an error when it is outside the domain or its block
-    /// is damaged.
+    /// The value of a position, or an error when it is outside the domain, its block is
+    /// damaged or the file changed since it was opened ([`Table::check_unchanged`]; the
+    /// hot paths below leave that check to their callers, once per batch).
     pub fn probe(&self, position: &Position) -> Result<Value> {
+        self.check_unchanged()?;
         let rank = self.ranker.rank(position).ok_or_else(|| {
             Error::input(format!(
                 "position {position} is outside the table's domain ({}) in {}",
@@ -408,6 +462,7 @@ impl Table {
     /// Reads the whole table: every block against its checksums, the padding, the
     /// unused tail bits, and what the header counted of the entries.
     pub fn verify(&self) -> Result<()> {
+        self.check_unchanged()?;
         let origin = self.path.display();
         let corrupted = |why: &str| Error::damaged(format!("{origin}: corrupted table ({why})"));
         let header_len = u32::from_le_bytes(self.map[12..16].try_into().unwrap_or([0; 4]));

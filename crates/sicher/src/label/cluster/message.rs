@@ -45,10 +45,34 @@ impl Terms {
             ("kind", id.kind.clone()),
             ("strategy", id.strategy.clone()),
             ("positions", id.entries.to_string()),
-            ("sharing", self.shared.to_string()),
-            ("shortcuts", self.shortcuts.to_string()),
+            // Before how the labelling is shared out, which follows from them: the
+            // message names the argument that differs.
+            (
+                "theory's shortcuts",
+                if self.shortcuts {
+                    "taken"
+                } else {
+                    "not taken (--no-shortcuts)"
+                }
+                .into(),
+            ),
+            (
+                "labelling",
+                if self.shared {
+                    "shared out between the ranks"
+                } else {
+                    "by rank 0 alone"
+                }
+                .into(),
+            ),
             ("work directory", self.work_dir.clone()),
-            ("chunk size", format!("{:?}", self.chunk)),
+            (
+                "chunk size",
+                match self.chunk {
+                    Some(positions) => format!("{positions} positions"),
+                    None => "chosen by sicher".into(),
+                },
+            ),
             ("number of ranks", self.ranks.to_string()),
         ]
     }

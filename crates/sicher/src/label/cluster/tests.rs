@@ -380,4 +380,25 @@ fn ranks_started_for_different_work_refuse_together() {
     assert!(text.contains("sicher version `0.0.1` on rank 3"), "{text}");
     terms.chunk = Some(4);
     assert_ne!(terms, other);
+    // Values in words, never as Rust writes them, and the argument that differs named
+    // before what follows from it.
+    let mut other = terms.clone();
+    other.chunk = Some(7);
+    let text = terms.disagreement(2, &other).to_string();
+    assert!(
+        text.contains("chunk size `7 positions` on rank 2, `4 positions` on rank 0"),
+        "{text}"
+    );
+    other.chunk = None;
+    let text = terms.disagreement(2, &other).to_string();
+    assert!(text.contains("`chosen by sicher` on rank 2"), "{text}");
+    let mut other = terms.clone();
+    other.shortcuts = !terms.shortcuts;
+    other.shared = !terms.shared;
+    let text = terms.disagreement(1, &other).to_string();
+    assert!(text.contains("theory's shortcuts"), "{text}");
+    assert!(
+        !text.contains("sharing") && !text.contains("Some("),
+        "{text}"
+    );
 }

@@ -124,6 +124,31 @@ impl WorkDir {
             _ => remove_work_dir(&self.path),
         }
     }
+
+    /// Removes the directory if no writer holds it and it records no finished tier
+    /// (what a run stopped before its first checkpoint leaves), so that such a run
+    /// leaves nothing behind while finished work, which the same call resumes, is kept.
+    /// Returns whether it was removed.
+    pub fn remove_if_unstarted(&self) -> Result<bool> {
+        if !self.path.is_dir() {
+            return Ok(false);
+        }
+        // Held while looking and removing: another writer's directory is never touched.
+        let Ok(_lock) = Lock::take(&self.path) else {
+            return Ok(false);
+        };
+        let manifest_path = self.path.join(MANIFEST);
+        match std::fs::read(&manifest_path) {
+            Ok(bytes) => match Manifest::read(&self.path, &bytes) {
+                Ok(manifest) if manifest.tiers_done.is_none() => {}
+                _ => return Ok(false),
+            },
+            Err(e) if e.kind() == ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&manifest_path, e)),
+        }
+        remove_work_dir(&self.path)?;
+        Ok(true)
+    }
 }
 
 /// How far an earlier run got, for announcing a resumed run.
@@ -169,6 +194,13 @@ impl Store {
             work.remove()?;
         }
         let manifest_path = dir.join(MANIFEST);
+        if !manifest_path.exists() {
+            check_no_foreign_entries(&dir)?;
+        }
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        let lock = Lock::take(&dir)?;
+        // Read under the lock: a manifest read before it may be another writer's, since
+        // finished and removed along with the parts it lists.
         let existing = match std::fs::read(&manifest_path) {
             Ok(bytes) => Some(bytes),
             Err(e) if e.kind() == ErrorKind::NotFound => None,
@@ -177,8 +209,6 @@ impl Store {
         if existing.is_none() {
             check_no_foreign_entries(&dir)?;
         }
-        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-        let lock = Lock::take(&dir)?;
         let binding = identity.binding(width);
         let entries = identity.entries;
         let manifest = match existing {

@@ -258,8 +258,11 @@ impl PartWriter {
 
 impl Drop for PartWriter {
     fn drop(&mut self) {
-        // Abandoned before its commit, the temporary goes (committed, it was renamed).
-        if self.out.take().is_some() {
+        // Abandoned before its rename, the temporary goes: a commit that failed half-way
+        // (its header or sync refused: "File too large") has already taken `out`, so
+        // `out` alone does not tell. Renamed, the name is empty.
+        drop(self.out.take());
+        if !self.name.is_empty() {
             let _ = std::fs::remove_file(&self.temporary);
         }
     }

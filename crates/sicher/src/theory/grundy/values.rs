@@ -18,6 +18,7 @@
 
 pub use self::reference::MexReference;
 pub use self::sparse::SparseSpace;
+use crate::cancel::Cancel;
 use crate::error::{Error, Hint, Result};
 use crate::game::{Ruleset, SubtractionFamily};
 
@@ -129,9 +130,26 @@ fn sparse_or_reference(ruleset: &Ruleset, values: Vec<Nimber>) -> Box<dyn Sequen
 
 /// Computes G(0..len) with the given engine.
 pub fn nim_values(ruleset: &Ruleset, method: Method, len: u64) -> Result<Vec<Nimber>> {
+    nim_values_cancellable(ruleset, method, len, &Cancel::new())
+}
+
+/// [`nim_values`], stopping with [`crate::Error::Interrupted`] soon after `cancel` is
+/// cancelled (it is looked at every few values).
+pub fn nim_values_cancellable(
+    ruleset: &Ruleset,
+    method: Method,
+    len: u64,
+    cancel: &Cancel,
+) -> Result<Vec<Nimber>> {
     let mut sequence = engine(ruleset, method, len)?;
     ruleset.prepare(len.saturating_sub(1))?;
-    sequence.extend_to(len as usize);
+    let len = len as usize;
+    while sequence.values().len() < len {
+        cancel.check()?;
+        // Few enough that a large value's many options stay well under a second.
+        let next = (sequence.values().len() + 64).min(len);
+        sequence.extend_to(next);
+    }
     Ok(sequence.into_values())
 }
 
