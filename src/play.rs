@@ -1,6 +1,7 @@
 //! `sicher play`: a game in the terminal against the computer.
 
 use std::io::{BufRead, IsTerminal};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -161,14 +162,21 @@ fn play(args: &PlayArgs) -> Result<()> {
         First::You => Player::You,
         First::Computer => Player::Computer,
     };
+    let clock = Arc::new(Thinking {
+        since: Mutex::new(Instant::now()),
+        bar: Mutex::new(ProgressBar::hidden()),
+        busy: AtomicBool::new(true),
+    });
+    if args.time_limit > 0 {
+        // The time limit holds from the start: readying huge heaps or computing their
+        // nim-values is thinking too, which no search hook hears.
+        clock.clone().watch(Duration::from_secs(args.time_limit));
+    }
     // The legal moves are listed before the first answer: ready the start's heaps.
     game.ruleset
         .prepare(start.heaps().iter().copied().max().unwrap_or(0))?;
     let mut session = Session::new(&game, &policy, start, first)?;
-    let clock = Arc::new(Thinking {
-        since: Mutex::new(Instant::now()),
-        bar: Mutex::new(ProgressBar::hidden()),
-    });
+    clock.busy.store(false, Ordering::Relaxed);
     if args.time_limit > 0 {
         session.set_search_progress(clock.clone().limit(Duration::from_secs(args.time_limit)));
     }
@@ -363,6 +371,8 @@ fn quit(session: &Session) -> Result<()> {
 struct Thinking {
     since: Mutex<Instant>,
     bar: Mutex<ProgressBar>,
+    /// True while the computer works (not while it waits for your move).
+    busy: AtomicBool,
 }
 
 impl Thinking {
@@ -377,6 +387,25 @@ impl Thinking {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// Watches the time limit from a thread of its own, for work no search hook hears
+    /// (readying heaps, nim-values, a quotient): past `limit` on one question, the game
+    /// ends as the search's hook ends it.
+    fn watch(self: Arc<Self>, limit: Duration) {
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(50));
+            if self.busy.load(Ordering::Relaxed) && self.since().elapsed() > limit {
+                self.bar().finish_and_clear();
+                let error = Error::resource(format!(
+                    "the computer could not work out the position within {} (no theory or table answers it quickly); play smaller heaps, or raise --time-limit",
+                    plural(limit.as_secs(), "second"),
+                ));
+                eprintln!("sicher: {}", super::errors::render(&error));
+                sicher::atomic_file::remove_temporaries_before_exit();
+                std::process::exit(super::errors::exit_code(&error));
+            }
+        });
     }
 
     /// The search's progress hook: past `limit` on one question, the spinner goes and
@@ -407,7 +436,9 @@ fn thinking<T>(
 ) -> Result<T> {
     *clock.since.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
     *clock.bar.lock().unwrap_or_else(PoisonError::into_inner) = spinner(false, "thinking");
+    clock.busy.store(true, Ordering::Relaxed);
     let result = work(session);
+    clock.busy.store(false, Ordering::Relaxed);
     clock.bar().finish_and_clear();
     result
 }

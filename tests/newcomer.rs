@@ -802,3 +802,30 @@ fn play_stops_thinking_at_its_time_limit_where_no_theory_answers() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+/// `play grundy 1000000 --time-limit 5` once showed its first prompt after 18 s: the
+/// time limit reached only the search, not the work before it (readying the heap, its
+/// nim-values). Now the limit holds from the start: the game begins within it, or ends
+/// with one line saying so.
+#[test]
+fn play_keeps_its_time_limit_before_the_first_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let output = run_in(
+        dir.path(),
+        &["play", "grundy", "1000000", "--time-limit", "2"],
+        "quit\n",
+        SHORT,
+    );
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    match output.status.code() {
+        Some(0) => {}
+        Some(2) => {
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(stderr.contains("within 2 seconds"), "{stderr}");
+        }
+        other => panic!("exit {other:?}: {stderr}"),
+    }
+    assert!(took < Duration::from_secs(12), "took {took:?}: {stderr}");
+}
