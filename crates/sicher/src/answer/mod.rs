@@ -27,9 +27,8 @@
 //!   the remoteness search (`search/`).
 //! - `search/`: the remoteness search with the misère quotient and the endgame tables
 //!   the answer layer lends it.
-//! - `partizan.rs`: the partizan answer chain
-//!   ([`PartizanChain`](crate::answer::PartizanChain)): outcome period, canonical
-//!   forms, then the partizan search, each answer naming its source.
+//! - `partizan.rs`: the partizan answer chain ([`PartizanChain`]): outcome period,
+//!   canonical forms, then the partizan search, each answer naming its source.
 
 mod chain;
 mod closed;
