@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::output::{label, write_heaps, write_json};
+use super::output::{label, print_json, write_heaps, write_json};
 use super::stdout_error;
 use sicher::answer::{PartizanAnswer, PartizanChain, PartizanPolicy, Query};
 use sicher::error::{Error, Result};
@@ -281,12 +281,6 @@ pub fn solve_game(game: &PartizanGame, limit: u64, json: bool) -> Result<()> {
         None => "dominance: none (neither player wins every heap of the period)\n".into(),
     });
     write_out(text.as_bytes())
-}
-
-fn print_json<T: Serialize>(value: &T) -> Result<()> {
-    let mut out = Vec::new();
-    write_json(&mut out, value)?;
-    write_out(&out)
 }
 
 fn write_out(bytes: &[u8]) -> Result<()> {
