@@ -476,3 +476,40 @@ fn the_memory_bound_is_a_clear_stop_and_a_bad_bound_one_line() {
     assert_eq!(code, 2);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// Issue #35: `quotient octal:0.16 --time-limit 290` ran to 302 s and past. A candidate's
+/// verification walks millions of pairs and looked at the clock only between candidates;
+/// now the time limit ends it within a second or two, with the heaps established.
+#[test]
+fn the_time_limit_ends_a_long_verification_within_seconds() {
+    for limit in [4u64, 9] {
+        let started = std::time::Instant::now();
+        let (code, out, err) = run(
+            &[
+                "quotient",
+                "octal:0.16",
+                "--max",
+                "40",
+                "--memory",
+                "6144",
+                "--max-order",
+                "100000000",
+                "--time-limit",
+                &limit.to_string(),
+                "--json",
+            ],
+            None,
+        );
+        let took = started.elapsed().as_secs_f64();
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            took < limit as f64 + 2.0,
+            "--time-limit {limit} ended after {took:.1} s"
+        );
+        let report = json(&out);
+        assert_eq!(report["complete"], false, "{out}");
+        let reason = report["stop_reason"].as_str().unwrap();
+        assert!(reason.contains("time limit"), "{reason}");
+        assert!(report["covered"].as_u64().unwrap() >= 8, "{out}");
+    }
+}

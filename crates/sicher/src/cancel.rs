@@ -8,8 +8,17 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 
 /// A shared cancellation flag: clones share it, [`Cancel::cancel`] sets it for all.
+/// Two handles are equal when they share the flag (so budgets holding it compare).
 #[derive(Clone, Debug, Default)]
 pub struct Cancel(Arc<AtomicBool>);
+
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cancel {}
 
 impl Cancel {
     /// A handle not cancelled yet.

@@ -14,8 +14,8 @@ use super::theory::Grown;
 use crate::domain::Domain;
 use crate::game::{Game, Position};
 use crate::search::{Algorithm, ProgressHook, RemotenessSolver, RemotenessStats, SearchConfig};
-use crate::theory::quotient::Cancel;
 use crate::value::Value;
+use crate::Cancel;
 
 /// Nodes a position is searched alone before theory and an endgame table are brought in.
 const ALONE_NODES: u64 = 1 << 12;
@@ -125,7 +125,7 @@ impl Remote {
                 if found.is_some() || out_of_nodes {
                     // What the construction learned is dropped with it: a later
                     // position builds the quotient again.
-                    cancel.set();
+                    cancel.cancel();
                     self.solver.set_parallel(true);
                     return found;
                 }

@@ -6,7 +6,8 @@
 use super::super::quotient::{on_the_fly_budget, ON_THE_FLY_MAX_HEAP};
 use crate::game::{Game, Heap};
 use crate::search::Outcomes;
-use crate::theory::quotient::{self, Cancel, QuotientError};
+use crate::theory::quotient::{self, QuotientError};
+use crate::Cancel;
 
 /// The exact outcomes of a misère quotient covering heaps up to `largest`, built within
 /// the budget of quotients built while answering; `None` where the game has none (normal
@@ -120,7 +121,7 @@ mod tests {
         let mut grown = Grown::default();
         assert!(grown.would_grow(&game, 20));
         let cancel = Cancel::default();
-        cancel.set();
+        cancel.cancel();
         let mut cancelled = grown.clone();
         assert!(cancelled.grow(&game, 20, Some(cancel)).is_none());
         // Whoever cancels drops this `Grown`; the one kept still builds.

@@ -3,6 +3,8 @@
 //! estimates of a quotient's table and verification. Shared by the driver
 //! (`construct.rs`), recalibration and its layouts, and tameness; it imports none of them.
 
+use crate::Cancel;
+
 /// Deterministic limits on a construction; exceeding one stops it with
 /// [`Stop`], keeping the quotient of the heaps finished so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +40,7 @@ impl Budget {
     pub fn past_deadline(&self) -> bool {
         self.deadline
             .is_some_and(|deadline| std::time::Instant::now() >= deadline)
-            || self.cancel.as_ref().is_some_and(Cancel::is_set)
+            || self.cancel.as_ref().is_some_and(Cancel::is_cancelled)
     }
 
     /// Refuses work estimated to take `bytes` when that and what is held already come
@@ -87,31 +89,6 @@ pub(crate) fn verification_bytes(order: usize, generators: usize) -> u64 {
     let order = order as u64;
     generators as u64 * order * (4 + order.div_ceil(64) * 8)
 }
-
-/// A flag another thread sets to stop a construction; budgets holding the same flag
-/// are equal.
-#[derive(Clone, Debug, Default)]
-pub struct Cancel(std::sync::Arc<std::sync::atomic::AtomicBool>);
-
-impl Cancel {
-    /// Stops every construction holding this flag at its next check.
-    pub fn set(&self) {
-        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// True once set.
-    pub fn is_set(&self) -> bool {
-        self.0.load(std::sync::atomic::Ordering::Relaxed)
-    }
-}
-
-impl PartialEq for Cancel {
-    fn eq(&self, other: &Self) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for Cancel {}
 
 impl Default for Budget {
     fn default() -> Self {

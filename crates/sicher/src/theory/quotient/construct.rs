@@ -26,7 +26,7 @@ use super::monoid::{partition, Monoid, Product};
 use super::options::HeapOptions;
 use super::recalibrate::recalibrate;
 use super::stage::{classes_of, distinct_heaps, option_elements, Stage, View};
-use super::verify::{Closure, Generator, TooManyNodes};
+use super::verify::{Closure, Generator};
 
 /// The options of `stage`'s representatives, computed into `cache` on first use.
 fn rep_options_of<'a>(stage: &Stage, cache: &'a mut Option<RepOptions>) -> &'a RepOptions {
@@ -88,9 +88,7 @@ impl Builder {
         self.recalibrated.push(n);
         let stage = recalibrate(&self.stage, opts, &held)?;
         let mut closure = Closure::new(&stage.q, &stage.p);
-        let valid = closure
-            .add(&stage.generators(), self.budget.max_pairs)
-            .map_err(|TooManyNodes| Stop::Pairs)?;
+        let valid = closure.add(&stage.generators(), &self.budget)?;
         debug_assert!(valid, "recalibration accepts only verified candidates");
         self.closure = closure;
         self.accept(stage);
@@ -121,10 +119,7 @@ impl Builder {
             element: x,
             options: s_n.to_vec(),
         };
-        let valid = self
-            .closure
-            .add(&[generator], self.budget.max_pairs)
-            .map_err(|TooManyNodes| Stop::Pairs)?;
+        let valid = self.closure.add(&[generator], &self.budget)?;
         if !valid {
             // The closure now holds a mispredicted pair: `extend` and `recalibrate`, which
             // come next, build their own.
@@ -193,9 +188,7 @@ impl Builder {
             options,
         };
         let mut closure = Closure::new(&stage.q, &stage.p);
-        let valid = closure
-            .add(&stage.generators(), budget.max_pairs)
-            .map_err(|TooManyNodes| Stop::Pairs)?;
+        let valid = closure.add(&stage.generators(), budget)?;
         if !valid {
             return Ok(None);
         }

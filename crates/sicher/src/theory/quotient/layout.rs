@@ -24,7 +24,7 @@ use super::monoid::{partition, Action, Monoid, Partition, Product, Table};
 use super::options::HeapOptions;
 use super::presentation;
 use super::stage::{classes_of, distinct_heaps, option_elements, Stage, View};
-use super::verify::{mispredicts, verify, TooManyNodes, Verdict};
+use super::verify::{mispredicts, verify, Verdict};
 
 /// A product of fresh heaps' generators: `(fresh heap, exponent)`.
 pub(crate) type Word = Vec<(u32, u64)>;
@@ -420,15 +420,8 @@ pub(crate) fn build_unreduced(
 /// The least mispredicted position of a candidate (heaps descending), `None` when the
 /// verification theorem accepts it.
 pub(crate) fn least_failure(stage: &Stage, budget: &Budget) -> Result<Option<Vec<u32>>, Stop> {
-    match verify(
-        &stage.q,
-        &stage.p,
-        &stage.generators(),
-        budget.max_pairs,
-        true,
-    ) {
-        Ok(Verdict::Valid) => Ok(None),
-        Ok(Verdict::Invalid(w)) => Ok(Some(w.unwrap_or_default())),
-        Err(TooManyNodes) => Err(Stop::Pairs),
+    match verify(&stage.q, &stage.p, &stage.generators(), budget, true)? {
+        Verdict::Valid => Ok(None),
+        Verdict::Invalid(w) => Ok(Some(w.unwrap_or_default())),
     }
 }

@@ -74,7 +74,7 @@ use std::ops::ControlFlow;
 
 use crate::game::Ruleset;
 
-pub use budget::{Budget, Cancel, Stop};
+pub use budget::{Budget, Stop};
 pub use periodic::Periodicity;
 
 /// Largest heap range a construction accepts.

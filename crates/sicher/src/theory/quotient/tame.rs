@@ -234,8 +234,24 @@ pub fn analyse(
 }
 
 /// Verifies the misère Nim quotient on `bits`-bit nim-values against the heaps' pairs
-/// plus every nim heap below `2^bits`.
+/// plus every nim heap below `2^bits`. A verification stopped by the budget (too many
+/// pairs, or the deadline) proves nothing, so the game is then not taken as tame.
 fn verify_tame(keys: &HashSet<(u32, Vec<u32>)>, bits: u32, budget: &Budget) -> bool {
+    let (q, p, mut generators) = misere_nim(bits);
+    generators.extend(keys.iter().map(|(e, opts)| Generator {
+        heap: 0,
+        element: *e,
+        options: opts.clone(),
+    }));
+    matches!(
+        verify(&q, &p, &generators, budget, false),
+        Ok(Verdict::Valid)
+    )
+}
+
+/// The misère Nim quotient on `bits`-bit nim-values (element `2v + firm`), its
+/// P-portion, and a generator for every nim heap below `2^bits`.
+fn misere_nim(bits: u32) -> (Table, Vec<bool>, Vec<Generator>) {
     let order = 2usize << bits;
     let mut cells = vec![0u32; order * order];
     for a in 0..order {
@@ -246,26 +262,15 @@ fn verify_tame(keys: &HashSet<(u32, Vec<u32>)>, bits: u32, budget: &Budget) -> b
     let q = Table::from_parts(order, 0, cells);
     // P-positions: fickle with nim-sum 1, or firm with nim-sum 0.
     let p: Vec<bool> = (0..order).map(|x| x == 2 || x == 1).collect();
-    let mut generators: Vec<Generator> = keys
-        .iter()
-        .map(|(e, opts)| Generator {
-            heap: 0,
-            element: *e,
-            options: opts.clone(),
-        })
-        .collect();
-    for a in 1..(1u32 << bits) {
-        let element = |v: u32| (v << 1) | (v >= 2) as u32;
-        generators.push(Generator {
+    let element = |v: u32| (v << 1) | (v >= 2) as u32;
+    let generators = (1..(1u32 << bits))
+        .map(|a| Generator {
             heap: 0,
             element: element(a),
             options: (0..a).map(element).collect(),
-        });
-    }
-    matches!(
-        verify(&q, &p, &generators, budget.max_pairs, false),
-        Ok(Verdict::Valid)
-    )
+        })
+        .collect();
+    (q, p, generators)
 }
 
 impl TameAnalysis {
@@ -346,6 +351,7 @@ pub fn tame_misere_safe(values: impl IntoIterator<Item = u64>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::theory::quotient::budget::Stop;
 
     /// The rule on values is the rule on nim-sum and firmness, and misère Nim's.
     #[test]
@@ -361,5 +367,47 @@ mod tests {
         assert!(!misere_nim_safe(0, true));
         assert!(!misere_nim_safe(1, false));
         assert!(misere_nim_safe(0, false));
+    }
+
+    /// A verification walks its whole closure unless stopped: it looks at the deadline
+    /// and the cancel flag as it goes (issue #35: the time limit of `quotient octal:0.16`
+    /// was overrun by the seconds one verification took), and says why it stopped.
+    #[test]
+    fn verification_stops_at_the_deadline_and_on_cancel() {
+        let (q, p, generators) = misere_nim(5);
+        let free = Budget::default();
+        assert!(matches!(
+            verify(&q, &p, &generators, &free, false),
+            Ok(Verdict::Valid)
+        ));
+        assert!(matches!(
+            verify(&q, &p, &generators, &free, true),
+            Ok(Verdict::Valid)
+        ));
+        let late = Budget {
+            deadline: Some(std::time::Instant::now()),
+            ..Budget::default()
+        };
+        let cancelled = Budget {
+            cancel: Some(crate::Cancel::new()),
+            ..Budget::default()
+        };
+        cancelled.cancel.as_ref().unwrap().cancel();
+        for budget in [&late, &cancelled] {
+            for witness in [false, true] {
+                assert!(matches!(
+                    verify(&q, &p, &generators, budget, witness),
+                    Err(Stop::Time)
+                ));
+            }
+        }
+        let few_pairs = Budget {
+            max_pairs: 100,
+            ..Budget::default()
+        };
+        assert!(matches!(
+            verify(&q, &p, &generators, &few_pairs, false),
+            Err(Stop::Pairs)
+        ));
     }
 }

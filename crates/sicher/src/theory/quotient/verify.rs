@@ -25,6 +25,7 @@ use std::collections::BinaryHeap;
 
 use hashbrown::{HashMap, HashSet};
 
+use super::budget::{Budget, Stop};
 use super::monoid::{Monoid, Table};
 
 /// One generator of the transition closure: a heap's element and its options' elements.
@@ -46,8 +47,10 @@ pub(crate) enum Verdict {
     Invalid(Option<Vec<u32>>),
 }
 
-/// The closure outgrew its node budget.
-pub(crate) struct TooManyNodes;
+/// How many pairs are visited between two looks at the budget's deadline: a closure of
+/// millions of pairs takes seconds, and the time limit must end it within a fraction of
+/// one, while a look at the clock costs tens of nanoseconds.
+const DEADLINE_STRIDE: usize = 1024;
 
 /// A term set not computed yet.
 const UNKNOWN: u32 = u32::MAX;
@@ -156,7 +159,12 @@ impl<'a> Closure<'a> {
     }
 
     /// Adds generators and extends the closure; false once any pair is mispredicted.
-    pub fn add(&mut self, generators: &[Generator], max_nodes: u64) -> Result<bool, TooManyNodes> {
+    /// Stops with [`Stop::Pairs`] past the budget's pair bound and with [`Stop::Time`]
+    /// past its deadline (or once cancelled).
+    pub fn add(&mut self, generators: &[Generator], budget: &Budget) -> Result<bool, Stop> {
+        if budget.past_deadline() {
+            return Err(Stop::Time);
+        }
         let first_new = self.gens.len();
         self.add_generators(generators);
         if !self.valid {
@@ -167,7 +175,7 @@ impl<'a> Closure<'a> {
             for g in first_new..self.gens.len() {
                 let (node, terms) = self.list[i].clone();
                 let child = self.child(node, &terms, g);
-                if self.visit(&child, max_nodes)? {
+                if self.visit(&child, budget)? {
                     queue.push(child);
                 }
                 if !self.valid {
@@ -178,7 +186,7 @@ impl<'a> Closure<'a> {
         while let Some((node, terms)) = queue.pop() {
             for g in 0..self.gens.len() {
                 let child = self.child(node, &terms, g);
-                if self.visit(&child, max_nodes)? {
+                if self.visit(&child, budget)? {
                     queue.push(child);
                 }
                 if !self.valid {
@@ -216,7 +224,7 @@ impl<'a> Closure<'a> {
     }
 
     /// Records a node; true when it is new.
-    fn visit(&mut self, child: &(Node, Terms), max_nodes: u64) -> Result<bool, TooManyNodes> {
+    fn visit(&mut self, child: &(Node, Terms), budget: &Budget) -> Result<bool, Stop> {
         let node = child.0;
         if self.nodes.contains(&node) {
             return Ok(false);
@@ -224,8 +232,11 @@ impl<'a> Closure<'a> {
         if !self.correct(&node) {
             self.valid = false;
         }
-        if self.nodes.len() as u64 >= max_nodes {
-            return Err(TooManyNodes);
+        if self.nodes.len() as u64 >= budget.max_pairs {
+            return Err(Stop::Pairs);
+        }
+        if self.nodes.len() % DEADLINE_STRIDE == 0 && budget.past_deadline() {
+            return Err(Stop::Time);
         }
         self.nodes.insert(node);
         self.list.push(child.clone());
@@ -292,15 +303,15 @@ pub(crate) fn verify(
     q: &Table,
     p: &[bool],
     generators: &[Generator],
-    max_nodes: u64,
+    budget: &Budget,
     witness: bool,
-) -> Result<Verdict, TooManyNodes> {
+) -> Result<Verdict, Stop> {
     let mut closure = Closure::with(Cow::Borrowed(q), p);
     if witness {
         closure.add_generators(generators);
-        return least_failure(&mut closure, max_nodes);
+        return least_failure(&mut closure, budget);
     }
-    Ok(if closure.add(generators, max_nodes)? {
+    Ok(if closure.add(generators, budget)? {
         Verdict::Valid
     } else {
         Verdict::Invalid(None)
@@ -309,7 +320,10 @@ pub(crate) fn verify(
 
 /// The colexicographically least mispredicted position, by a search over positions in
 /// colexicographic order that stops at the first failure.
-fn least_failure(closure: &mut Closure<'_>, max_nodes: u64) -> Result<Verdict, TooManyNodes> {
+fn least_failure(closure: &mut Closure<'_>, budget: &Budget) -> Result<Verdict, Stop> {
+    if budget.past_deadline() {
+        return Err(Stop::Time);
+    }
     let (start, _) = closure.list[0];
     let mut done: HashSet<Node> = HashSet::new();
     // The least word queued for each pair not done yet: a pair is reached by many
@@ -327,8 +341,11 @@ fn least_failure(closure: &mut Closure<'_>, max_nodes: u64) -> Result<Verdict, T
         if !closure.correct(&key) {
             return Ok(Verdict::Invalid(Some(word)));
         }
-        if done.len() as u64 >= max_nodes {
-            return Err(TooManyNodes);
+        if done.len() as u64 >= budget.max_pairs {
+            return Err(Stop::Pairs);
+        }
+        if done.len() % DEADLINE_STRIDE == 0 && budget.past_deadline() {
+            return Err(Stop::Time);
         }
         for &g in &order {
             let (child, child_terms) = closure.child(key, &terms, g);
