@@ -235,7 +235,7 @@ impl<'a> Closure<'a> {
         if self.nodes.len() as u64 >= budget.max_pairs {
             return Err(Stop::Pairs);
         }
-        if self.nodes.len() % DEADLINE_STRIDE == 0 && budget.past_deadline() {
+        if self.nodes.len().is_multiple_of(DEADLINE_STRIDE) && budget.past_deadline() {
             return Err(Stop::Time);
         }
         self.nodes.insert(node);
@@ -344,7 +344,7 @@ fn least_failure(closure: &mut Closure<'_>, budget: &Budget) -> Result<Verdict, 
         if done.len() as u64 >= budget.max_pairs {
             return Err(Stop::Pairs);
         }
-        if done.len() % DEADLINE_STRIDE == 0 && budget.past_deadline() {
+        if done.len().is_multiple_of(DEADLINE_STRIDE) && budget.past_deadline() {
             return Err(Stop::Time);
         }
         for &g in &order {
