@@ -39,6 +39,8 @@ use sicher::table::{checksum, BodyKind, Header, Table, BLOCK_BYTES};
 use sicher::theory::grundy::Periodicity;
 use sicher::value::Value;
 
+mod scripts;
+
 /// Longest error message accepted: hostile input must be quoted short.
 const MAX_ERROR_CHARS: usize = 600;
 
@@ -1391,6 +1393,16 @@ fn fuzz_description_files() {
     assert_no_crashes(fuzz(&mut target, 6_000));
 }
 
+/// Issue #35: scripted rules, one and two players, terminal rules, every runaway.
+#[test]
+fn fuzz_scripts() {
+    let dir = scratch_dir();
+    let mut target = scripts::Scripts {
+        path: dir.path().join("scripted.toml"),
+    };
+    assert_no_crashes(fuzz(&mut target, 1_500));
+}
+
 #[test]
 fn fuzz_positions() {
     assert_no_crashes(fuzz(&mut Positions, 20_000));
@@ -1527,6 +1539,11 @@ fn replay_a_saved_input() {
         Specs.run(&input, repaired)
     } else if name.starts_with("toml-") {
         Descriptions {
+            path: dir.path().join("replay.toml"),
+        }
+        .run(&input, repaired)
+    } else if name.starts_with("script-") {
+        scripts::Scripts {
             path: dir.path().join("replay.toml"),
         }
         .run(&input, repaired)
