@@ -1,5 +1,6 @@
-//! Heaps as both top-down engines key them: each heap size's key code (zero for dead
-//! heaps), cached for small sizes, and the nim-sum guess that orders moves.
+//! Heaps as both top-down engines key them: the [`HeapArena`] that holds the heaps of
+//! every position on a search's stack, each heap size's key code (zero for dead heaps),
+//! cached for small sizes, and the nim-sum guess that orders moves.
 //!
 //! Dropping a heap that can never move is exact for the verdict and for remoteness: it
 //! adds no move and takes none away, so every line of play keeps its length. Cancelling
@@ -9,7 +10,7 @@
 
 use crate::game::{Game, Heap, Position};
 use crate::search::guide::NimGuide;
-use crate::search::key::{heap_code, Key};
+use crate::search::key::{heap_code, Combine, Key};
 use crate::theory::quotient::tame::misere_nim_safe;
 
 /// Largest heap whose key code is cached.
@@ -82,53 +83,146 @@ impl NimSum {
     }
 }
 
-/// Caches key codes, and nim-values when there is a guide, up to the largest heap of
-/// `position`: no move ever makes a heap larger than the largest one present.
-pub fn prepare(
-    codes: &mut Vec<Key>,
-    guide: Option<&mut NimGuide>,
-    game: &Game,
+/// The heaps of every position on a search's stack, one position after another, each
+/// position's heaps canonical (sorted, dead heaps dropped, and with XOR keys equal pairs
+/// cancelled), beside what keying them needs: each heap size's key code and, with a
+/// guide, its nim-value. Both top-down engines search over one; the hot loop pushes and
+/// truncates it and never allocates once it has grown.
+pub struct HeapArena {
+    /// The heaps, position after position; a frame knows where its own begin.
+    pub heaps: Vec<Heap>,
+    /// Key codes of heap sizes below its length (zero for dead heaps).
+    codes: Vec<Key>,
+    /// Nim-values that guide move ordering, when asked for and computable.
+    pub guide: Option<NimGuide>,
+    /// Dead heaps are dropped (and, with XOR keys, equal pairs cancel).
     simplify: bool,
-    position: &Position,
-) {
-    let largest = position.heaps().last().copied().unwrap_or(0);
-    let wanted = largest.saturating_add(1).min(CODE_CACHE);
-    for h in codes.len() as u64..wanted {
-        codes.push(heap_code_for(game, simplify, h));
-    }
-    if let Some(guide) = guide {
-        guide.extend_to(largest);
-    }
+    /// How heap codes combine into a position's key.
+    pub combine: Combine,
 }
 
-/// The nim-sum of `heaps`; `UNKNOWN` without a guide.
-pub fn nim_sum(guide: Option<&NimGuide>, heaps: &[Heap]) -> NimSum {
-    let Some(guide) = guide else {
-        return NimSum::UNKNOWN;
-    };
-    heaps
-        .iter()
-        .fold(NimSum::ZERO, |sum, &h| sum.toggle(guide.value(h), true))
-}
-
-/// Appends to the heap arena a child of the position held at `parent` in it: the
-/// parent's heaps but the removed ones, then the added heaps that are live (`live`),
-/// unsorted. `ops` is the move as both engines store it: the indices of the heaps it
-/// removes, then the heaps it adds (`added` of them).
-#[inline]
-pub fn push_child(
-    arena: &mut Vec<Heap>,
-    parent: std::ops::Range<usize>,
-    ops: &[Heap],
-    removed: usize,
-    live: impl Fn(Heap) -> bool,
-) {
-    let (removed, added) = ops.split_at(removed);
-    for i in 0..parent.len() {
-        if !removed.contains(&(i as Heap)) {
-            let h = arena[parent.start + i];
-            arena.push(h);
+impl HeapArena {
+    /// An empty arena keying with `combine`, dropping dead heaps when `simplify`.
+    pub fn new(guide: Option<NimGuide>, simplify: bool, combine: Combine) -> Self {
+        HeapArena {
+            heaps: Vec::new(),
+            codes: Vec::new(),
+            guide,
+            simplify,
+            combine,
         }
     }
-    arena.extend(added.iter().copied().filter(|&h| live(h)));
+
+    /// Caches key codes, and nim-values when there is a guide, up to the largest heap of
+    /// `position`: no move ever makes a heap larger than the largest one present.
+    pub fn prepare(&mut self, game: &Game, position: &Position) {
+        let largest = position.heaps().last().copied().unwrap_or(0);
+        let wanted = largest.saturating_add(1).min(CODE_CACHE);
+        for h in self.codes.len() as u64..wanted {
+            self.codes.push(heap_code_for(game, self.simplify, h));
+        }
+        if let Some(guide) = self.guide.as_mut() {
+            guide.extend_to(largest);
+        }
+    }
+
+    /// The code heap `h` contributes to a key: zero for heaps that can never move.
+    #[inline]
+    pub fn code(&self, game: &Game, h: Heap) -> Key {
+        cached_code(&self.codes, game, self.simplify, h)
+    }
+
+    /// The nim-sum of the heaps from `start` on; `UNKNOWN` without a guide.
+    pub fn nim_sum(&self, start: usize) -> NimSum {
+        let Some(guide) = self.guide.as_ref() else {
+            return NimSum::UNKNOWN;
+        };
+        self.heaps[start..]
+            .iter()
+            .fold(NimSum::ZERO, |sum, &h| sum.toggle(guide.value(h), true))
+    }
+
+    /// Appends the canonical form of `heaps` and returns its key.
+    pub fn push_canonical(&mut self, game: &Game, heaps: impl Iterator<Item = Heap>) -> Key {
+        let start = self.heaps.len();
+        let mut key = Key::default();
+        for h in heaps {
+            let code = self.code(game, h);
+            if code.is_empty() {
+                continue;
+            }
+            key = self.combine.add(key, code);
+            self.heaps.push(h);
+        }
+        self.canonicalise(start);
+        key
+    }
+
+    /// Appends the canonical form of a child of the position held at `parent`: the
+    /// parent's heaps but the removed ones, and the live heaps the move adds. `ops` is
+    /// the move as both engines store it: the indices of the heaps it removes, then the
+    /// heaps it adds; `removed` says how many of the first kind. Returns where the child
+    /// begins.
+    #[inline]
+    pub fn push_child(
+        &mut self,
+        game: &Game,
+        parent: std::ops::Range<usize>,
+        ops: &[Heap],
+        removed: usize,
+    ) -> usize {
+        let start = self.heaps.len();
+        let (removed, added) = ops.split_at(removed);
+        for i in 0..parent.len() {
+            if !removed.contains(&(i as Heap)) {
+                let h = self.heaps[parent.start + i];
+                self.heaps.push(h);
+            }
+        }
+        for &h in added {
+            if !cached_code(&self.codes, game, self.simplify, h).is_empty() {
+                self.heaps.push(h);
+            }
+        }
+        self.canonicalise(start);
+        start
+    }
+
+    /// Sorts the heaps from `start` on and, with XOR keys, removes equal pairs.
+    fn canonicalise(&mut self, start: usize) {
+        let len = normalise(&mut self.heaps[start..], self.combine == Combine::Xor);
+        self.heaps.truncate(start + len);
+    }
+}
+
+/// Sorts heaps and, when `cancel_pairs`, removes equal pairs; returns the new length.
+fn normalise(heaps: &mut [Heap], cancel_pairs: bool) -> usize {
+    heaps.sort_unstable();
+    if !cancel_pairs {
+        return heaps.len();
+    }
+    let mut write = 0;
+    let mut read = 0;
+    while read < heaps.len() {
+        if read + 1 < heaps.len() && heaps[read] == heaps[read + 1] {
+            read += 2;
+        } else {
+            heaps[write] = heaps[read];
+            write += 1;
+            read += 1;
+        }
+    }
+    write
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalise_cancels_pairs() {
+        let mut heaps = [5, 3, 5, 5, 1, 3];
+        let len = normalise(&mut heaps, true);
+        assert_eq!(&heaps[..len], &[1, 5]);
+    }
 }

@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use serde::Serialize;
 
 use super::guide::NimGuide;
-use super::heaps::{self, cached_code, NimSum};
+use super::heaps::{HeapArena, NimSum};
 use super::key::{mix64, Combine, Key};
 use super::ordering::MoveOrdering;
 use super::table::TranspositionTable;
@@ -125,14 +125,11 @@ const GUIDE_BONUS: u32 = 1 << 29;
 pub struct Solver {
     game: Game,
     config: SearchConfig,
-    combine: Combine,
     table: TranspositionTable,
     ordering: MoveOrdering,
-    guide: Option<NimGuide>,
-    /// Key codes of heap sizes below its length (zero for dead heaps).
-    codes: Vec<Key>,
+    /// The heaps of the positions on the stack, with their key codes and nim-values.
+    arena: HeapArena,
     stats: SearchStats,
-    heaps: Vec<Heap>,
     moves: Vec<Candidate>,
     ops: Vec<Heap>,
     frames: Vec<Frame>,
@@ -150,20 +147,18 @@ impl Solver {
         } else {
             Combine::Sum
         };
+        let guide = if config.guide {
+            NimGuide::new(&game)
+        } else {
+            None
+        };
         Solver {
-            guide: if config.guide {
-                NimGuide::new(&game)
-            } else {
-                None
-            },
+            arena: HeapArena::new(guide, config.simplify, combine),
             game,
             config,
-            combine,
             table: TranspositionTable::with_bytes(config.hash_bytes),
             ordering: MoveOrdering::new(config.history, config.killers),
-            codes: Vec::new(),
             stats: SearchStats::default(),
-            heaps: Vec::new(),
             moves: Vec::new(),
             ops: Vec::new(),
             frames: Vec::new(),
@@ -214,29 +209,33 @@ impl Solver {
 
     /// `sicher(position)`: true when the player to move has a sure win (safe).
     pub fn is_win(&mut self, position: &Position) -> bool {
-        self.heaps.clear();
+        self.arena.heaps.clear();
         self.moves.clear();
         self.ops.clear();
         self.frames.clear();
-        self.prepare(position);
+        self.arena.prepare(&self.game, position);
         if let Some(win) = self.outcomes.as_ref().and_then(|o| o.win(position.heaps())) {
             self.stats.theory_answers += 1;
             return win;
         }
-        let key = self.push_canonical(position.heaps().iter().copied());
+        let key = self
+            .arena
+            .push_canonical(&self.game, position.heaps().iter().copied());
         if let Some(win) = self.known(key) {
             return win;
         }
-        let nim = self.nim_sum(0);
+        let nim = self.arena.nim_sum(0);
         self.push_frame(key, 0, nim);
         self.run()
     }
 
     /// The outcome if it is known without searching (empty position or table hit).
     pub fn peek(&mut self, position: &Position) -> Option<bool> {
-        self.heaps.clear();
-        let key = self.push_canonical(position.heaps().iter().copied());
-        self.heaps.clear();
+        self.arena.heaps.clear();
+        let key = self
+            .arena
+            .push_canonical(&self.game, position.heaps().iter().copied());
+        self.arena.heaps.clear();
         self.known(key)
     }
 
@@ -258,29 +257,6 @@ impl Solver {
             .collect()
     }
 
-    /// Caches key codes and nim-values up to the largest heap of `position`.
-    fn prepare(&mut self, position: &Position) {
-        let guide = self.guide.as_mut();
-        heaps::prepare(
-            &mut self.codes,
-            guide,
-            &self.game,
-            self.config.simplify,
-            position,
-        );
-    }
-
-    /// The nim-sum of the heaps in the arena from `start` on.
-    fn nim_sum(&self, start: usize) -> NimSum {
-        heaps::nim_sum(self.guide.as_ref(), &self.heaps[start..])
-    }
-
-    /// The code a heap contributes to a key: zero for heaps that can never move.
-    #[inline]
-    fn code(&self, h: Heap) -> Key {
-        cached_code(&self.codes, &self.game, self.config.simplify, h)
-    }
-
     /// Known outcome of a key: the empty position is terminal, others come from the table.
     #[inline]
     fn known(&self, key: Key) -> Option<bool> {
@@ -291,28 +267,11 @@ impl Solver {
         }
     }
 
-    /// Appends the canonical form of `heaps` to the heap arena and returns its key.
-    fn push_canonical(&mut self, heaps: impl Iterator<Item = Heap>) -> Key {
-        let start = self.heaps.len();
-        let mut key = Key::default();
-        for h in heaps {
-            let code = self.code(h);
-            if code.is_empty() {
-                continue;
-            }
-            key = self.combine.add(key, code);
-            self.heaps.push(h);
-        }
-        let len = normalise(&mut self.heaps[start..], self.combine == Combine::Xor);
-        self.heaps.truncate(start + len);
-        key
-    }
-
     fn push_frame(&mut self, key: Key, heaps_start: usize, nim: NimSum) {
         let frame = Frame {
             key,
             heaps_start: heaps_start as u32,
-            heaps_len: (self.heaps.len() - heaps_start) as u32,
+            heaps_len: (self.arena.heaps.len() - heaps_start) as u32,
             moves_start: self.moves.len() as u32,
             moves_end: self.moves.len() as u32,
             next: self.moves.len() as u32,
@@ -340,7 +299,7 @@ impl Solver {
                 let frame = self.frames.pop().expect("a frame is on the stack");
                 let work = self.stats.nodes - frame.nodes_at_entry + 1;
                 self.table.insert(frame.key, win, work);
-                self.heaps.truncate(frame.heaps_start as usize);
+                self.arena.heaps.truncate(frame.heaps_start as usize);
                 self.moves.truncate(frame.moves_start as usize);
                 self.ops.truncate(frame.ops_start as usize);
                 let Some(parent) = self.frames.last() else {
@@ -377,21 +336,18 @@ impl Solver {
         }
         let Solver {
             game,
-            config,
-            combine,
-            heaps,
+            arena,
             moves,
             ops,
-            codes,
-            guide,
             outcomes,
             ..
         } = self;
-        let (game, combine, simplify) = (&*game, *combine, config.simplify);
-        let guide = guide.as_ref();
+        let (game, arena) = (&*game, &*arena);
+        let combine = arena.combine;
+        let guide = arena.guide.as_ref();
         let value = |h: Heap| guide.and_then(|g| g.value(h));
         let start = frame.heaps_start as usize;
-        let parent = &heaps[start..start + frame.heaps_len as usize];
+        let parent = &arena.heaps[start..start + frame.heaps_len as usize];
         let theory = outcomes
             .as_ref()
             .and_then(|outcomes| LoneBeyond::of(outcomes, parent));
@@ -406,12 +362,12 @@ impl Solver {
             let mut signature = 0u64;
             let mut nim = frame.nim;
             for &i in removed {
-                key = combine.remove(key, cached_code(codes, game, simplify, parent[i]));
+                key = combine.remove(key, arena.code(game, parent[i]));
                 signature = signature.wrapping_add(mix64(parent[i]));
                 nim = nim.toggle(value(parent[i]), false);
             }
             for &h in added {
-                key = combine.add(key, cached_code(codes, game, simplify, h));
+                key = combine.add(key, arena.code(game, h));
                 signature = signature.wrapping_add(mix64(h ^ ADDED_SALT));
                 nim = nim.toggle(value(h), true);
             }
@@ -460,7 +416,7 @@ impl Solver {
         if begin == end {
             return Some(false);
         }
-        let guided = self.guide.is_some();
+        let guided = self.arena.guide.is_some();
         if self.ordering.is_active() || guided {
             let ordering = &self.ordering;
             let misere = self.game.terminal_is_win();
@@ -481,10 +437,10 @@ impl Solver {
     /// child keys and asks whether one is known to be unsafe (or is a terminal loss
     /// for the opponent). Most safe positions end here, before any candidate is built.
     fn transposition_cutoff(&mut self, frame: &Frame) -> Option<bool> {
-        let (game, combine, simplify) = (&self.game, self.combine, self.config.simplify);
-        let (codes, table) = (&self.codes, &self.table);
+        let (game, arena, table) = (&self.game, &self.arena, &self.table);
+        let combine = arena.combine;
         let start = frame.heaps_start as usize;
-        let parent = &self.heaps[start..start + frame.heaps_len as usize];
+        let parent = &arena.heaps[start..start + frame.heaps_len as usize];
         let terminal_win = game.terminal_is_win();
         let mut refutation = None;
         let mut any_move = false;
@@ -492,10 +448,10 @@ impl Solver {
             any_move = true;
             let mut key = frame.key;
             for &i in removed {
-                key = combine.remove(key, cached_code(codes, game, simplify, parent[i]));
+                key = combine.remove(key, arena.code(game, parent[i]));
             }
             for &h in added {
-                key = combine.add(key, cached_code(codes, game, simplify, h));
+                key = combine.add(key, arena.code(game, h));
             }
             let known_unsafe = if key.is_empty() {
                 !terminal_win
@@ -542,25 +498,20 @@ impl Solver {
                 }
                 continue;
             }
-            let child_start = self.heaps.len();
             let parent_start = frame.heaps_start as usize;
             let ops_start = candidate.ops as usize;
             let ops_end = ops_start + candidate.removed as usize + candidate.added as usize;
-            let (codes, game, simplify) = (&self.codes, &self.game, self.config.simplify);
-            heaps::push_child(
-                &mut self.heaps,
+            let child_start = self.arena.push_child(
+                &self.game,
                 parent_start..parent_start + frame.heaps_len as usize,
                 &self.ops[ops_start..ops_end],
                 candidate.removed as usize,
-                |h| !cached_code(codes, game, simplify, h).is_empty(),
             );
-            let len = normalise(&mut self.heaps[child_start..], self.combine == Combine::Xor);
-            self.heaps.truncate(child_start + len);
-            let nim = if self.combine == Combine::Xor {
+            let nim = if self.arena.combine == Combine::Xor {
                 // Cancelled pairs change nothing in a nim-sum.
                 candidate.nim
             } else {
-                self.nim_sum(child_start)
+                self.arena.nim_sum(child_start)
             };
             self.push_frame(candidate.key, child_start, nim);
             return None;
@@ -610,37 +561,10 @@ impl<'a> LoneBeyond<'a> {
     }
 }
 
-/// Sorts heaps and, when `cancel_pairs`, removes equal pairs; returns the new length.
-fn normalise(heaps: &mut [Heap], cancel_pairs: bool) -> usize {
-    heaps.sort_unstable();
-    if !cancel_pairs {
-        return heaps.len();
-    }
-    let mut write = 0;
-    let mut read = 0;
-    while read < heaps.len() {
-        if read + 1 < heaps.len() && heaps[read] == heaps[read + 1] {
-            read += 2;
-        } else {
-            heaps[write] = heaps[read];
-            write += 1;
-            read += 1;
-        }
-    }
-    write
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::resolve;
-
-    #[test]
-    fn normalise_cancels_pairs() {
-        let mut heaps = [5, 3, 5, 5, 1, 3];
-        let len = normalise(&mut heaps, true);
-        assert_eq!(&heaps[..len], &[1, 5]);
-    }
 
     #[test]
     fn nim_follows_xor() {

@@ -32,7 +32,7 @@ use super::RemotenessStats;
 use crate::game::{Game, Heap, Position};
 use crate::search::endgame::Endgame;
 use crate::search::guide::NimGuide;
-use crate::search::heaps::{self, cached_code, NimSum};
+use crate::search::heaps::{HeapArena, NimSum};
 use crate::search::key::{Combine, Key};
 use crate::search::ordering::MoveOrdering;
 use crate::search::theory::Outcomes;
@@ -178,7 +178,8 @@ pub(super) struct Engine {
     negascout: bool,
     table: Tables,
     ordering: MoveOrdering,
-    guide: Option<NimGuide>,
+    /// The heaps of the positions on the stack, with their key codes and nim-values.
+    arena: HeapArena,
     /// The guide's guesses are exact outcomes (normal play; misère Nim's rule).
     exact_guide: bool,
     /// Exact outcomes from a misère quotient, for the heaps it covers.
@@ -194,10 +195,7 @@ pub(super) struct Engine {
     /// thread has its answer).
     stop: Option<Arc<AtomicBool>>,
 
-    /// Key codes of heap sizes below its length (zero for dead heaps).
-    codes: Vec<Key>,
     stats: RemotenessStats,
-    heaps: Vec<Heap>,
     moves: Vec<Candidate>,
     ops: Vec<Heap>,
     frames: Vec<Frame>,
@@ -211,12 +209,15 @@ pub(super) struct Engine {
 impl Engine {
     pub(super) fn new(game: &Game, config: SearchConfig, negascout: bool) -> Self {
         let game = game.clone();
+        let guide = if config.guide {
+            NimGuide::new(&game)
+        } else {
+            None
+        };
         Engine {
-            guide: if config.guide {
-                NimGuide::new(&game)
-            } else {
-                None
-            },
+            // The remoteness search always adds codes: cancelling pairs is exact for the
+            // verdict only.
+            arena: HeapArena::new(guide, config.simplify, Combine::Sum),
             // Sprague-Grundy values decide normal play; in misère play, Bouton's rule
             // decides Nim, where nim-values are the heap sizes.
             exact_guide: config.guide
@@ -232,9 +233,7 @@ impl Engine {
             endgame_total: 0,
             tiers: vec![0; TIER_SLOTS],
             stop: None,
-            codes: Vec::new(),
             stats: RemotenessStats::default(),
-            heaps: Vec::new(),
             moves: Vec::new(),
             ops: Vec::new(),
             frames: Vec::new(),
@@ -314,7 +313,7 @@ impl Engine {
     #[inline]
     fn endgame_score(&self, start: usize) -> Option<Score> {
         let endgame = self.endgame.as_ref()?;
-        let heaps = &self.heaps[start..];
+        let heaps = &self.arena.heaps[start..];
         if heaps.iter().sum::<Heap>() > self.endgame_total {
             return None;
         }
@@ -324,7 +323,7 @@ impl Engine {
 
     /// What theory says of the canonical heaps in the arena from `start` on.
     fn known(&self, start: usize, nim: NimSum) -> Known {
-        let heaps = &self.heaps[start..];
+        let heaps = &self.arena.heaps[start..];
         if let Some(win) = self.outcomes.as_ref().and_then(|o| o.win(heaps)) {
             return Known::of(Some(win));
         }
@@ -386,10 +385,12 @@ impl Engine {
 
     /// The key of a position's canonical form (empty: no move is left).
     pub(super) fn key(&mut self, position: &Position) -> Key {
-        self.heaps.clear();
-        self.prepare(position);
-        let key = self.push_canonical(position.heaps().iter().copied());
-        self.heaps.clear();
+        self.arena.heaps.clear();
+        self.arena.prepare(&self.game, position);
+        let key = self
+            .arena
+            .push_canonical(&self.game, position.heaps().iter().copied());
+        self.arena.heaps.clear();
         key
     }
 
@@ -405,12 +406,14 @@ impl Engine {
     /// The bounds a position's score has without a search: exact from the endgame
     /// table, or its outcome where theory knows it.
     pub(super) fn theory_bounds(&mut self, position: &Position) -> (Score, Score) {
-        self.heaps.clear();
-        self.prepare(position);
-        let key = self.push_canonical(position.heaps().iter().copied());
-        let known = self.known(0, self.nim_sum(0));
+        self.arena.heaps.clear();
+        self.arena.prepare(&self.game, position);
+        let key = self
+            .arena
+            .push_canonical(&self.game, position.heaps().iter().copied());
+        let known = self.known(0, self.arena.nim_sum(0));
         let exact = self.endgame_score(0);
-        self.heaps.clear();
+        self.arena.heaps.clear();
         if key.is_empty() {
             return (MIN, MAX);
         }
@@ -445,10 +448,10 @@ impl Engine {
         let _ = self.game.ruleset.for_each_move(heaps, |removed, added| {
             let mut child = key;
             for &i in removed {
-                child = Combine::Sum.remove(child, self.code(heaps[i]));
+                child = Combine::Sum.remove(child, self.arena.code(&self.game, heaps[i]));
             }
             for &h in added {
-                child = Combine::Sum.add(child, self.code(h));
+                child = Combine::Sum.add(child, self.arena.code(&self.game, h));
             }
             visit(child, removed, added)
         });
@@ -456,9 +459,13 @@ impl Engine {
 
     /// The canonical form of a position: sorted, without the heaps that can never move.
     pub(super) fn canonical(&mut self, position: &Position) -> Position {
-        self.prepare(position);
+        self.arena.prepare(&self.game, position);
         let heaps = position.heaps().iter().copied();
-        Position::new(heaps.filter(|&h| !self.code(h).is_empty()).collect())
+        Position::new(
+            heaps
+                .filter(|&h| !self.arena.code(&self.game, h).is_empty())
+                .collect(),
+        )
     }
 
     /// Fail-soft alpha-beta on the window `(alpha, beta)`, `alpha < beta`.
@@ -467,12 +474,14 @@ impl Engine {
         if let Some(known) = trivial(alpha, beta) {
             return known;
         }
-        self.heaps.clear();
+        self.arena.heaps.clear();
         self.moves.clear();
         self.ops.clear();
         self.frames.clear();
-        self.prepare(position);
-        let key = self.push_canonical(position.heaps().iter().copied());
+        self.arena.prepare(&self.game, position);
+        let key = self
+            .arena
+            .push_canonical(&self.game, position.heaps().iter().copied());
         if key.is_empty() {
             return self.terminal();
         }
@@ -480,7 +489,7 @@ impl Engine {
             self.stats.endgame_hits += 1;
             return exact;
         }
-        let nim = self.nim_sum(0);
+        let nim = self.arena.nim_sum(0);
         if let Some(known) = self.known(0, nim).decide(alpha, beta) {
             return known;
         }
@@ -490,45 +499,6 @@ impl Engine {
         };
         self.push_frame(key, 0, nim, alpha, beta, hint);
         self.run()
-    }
-
-    /// Caches key codes and nim-values up to the largest heap of `position`.
-    fn prepare(&mut self, position: &Position) {
-        let guide = self.guide.as_mut();
-        heaps::prepare(
-            &mut self.codes,
-            guide,
-            &self.game,
-            self.config.simplify,
-            position,
-        );
-    }
-
-    /// The nim-sum of the heaps in the arena from `start` on.
-    fn nim_sum(&self, start: usize) -> NimSum {
-        heaps::nim_sum(self.guide.as_ref(), &self.heaps[start..])
-    }
-
-    #[inline]
-    fn code(&self, h: Heap) -> Key {
-        cached_code(&self.codes, &self.game, self.config.simplify, h)
-    }
-
-    /// Appends the canonical form of `heaps` (sorted, dead heaps dropped) to the heap
-    /// arena and returns its key.
-    fn push_canonical(&mut self, heaps: impl Iterator<Item = Heap>) -> Key {
-        let start = self.heaps.len();
-        let mut key = Key::default();
-        for h in heaps {
-            let code = self.code(h);
-            if code.is_empty() {
-                continue;
-            }
-            key = Combine::Sum.add(key, code);
-            self.heaps.push(h);
-        }
-        self.heaps[start..].sort_unstable();
-        key
     }
 
     fn push_frame(
@@ -546,7 +516,7 @@ impl Engine {
         self.frames.push(Frame {
             key,
             heaps_start: heaps_start as u32,
-            heaps_len: (self.heaps.len() - heaps_start) as u32,
+            heaps_len: (self.arena.heaps.len() - heaps_start) as u32,
             moves_start: at,
             moves_end: at,
             next: at,
@@ -612,7 +582,7 @@ impl Engine {
                         shared.release(frame.key);
                     }
                 }
-                self.heaps.truncate(frame.heaps_start as usize);
+                self.arena.heaps.truncate(frame.heaps_start as usize);
                 self.moves.truncate(frame.moves_start as usize);
                 self.ops.truncate(frame.ops_start as usize);
                 let Some(parent) = self.frames.len().checked_sub(1) else {
@@ -759,25 +729,21 @@ impl Engine {
             Err(known) => return self.receive(parent, known),
         };
         let frame = self.frames[parent];
-        let child_start = self.heaps.len();
         let parent_start = frame.heaps_start as usize;
         let ops_start = candidate.ops as usize;
         let ops_end = ops_start + candidate.removed as usize + candidate.added as usize;
-        let (codes, game, simplify) = (&self.codes, &self.game, self.config.simplify);
-        heaps::push_child(
-            &mut self.heaps,
+        let child_start = self.arena.push_child(
+            &self.game,
             parent_start..parent_start + frame.heaps_len as usize,
             &self.ops[ops_start..ops_end],
             candidate.removed as usize,
-            |h| !cached_code(codes, game, simplify, h).is_empty(),
         );
-        self.heaps[child_start..].sort_unstable();
         if let Some(exact) = self.endgame_score(child_start) {
-            self.heaps.truncate(child_start);
+            self.arena.heaps.truncate(child_start);
             self.stats.endgame_hits += 1;
             return self.receive(parent, exact);
         }
-        let nim = self.nim_sum(child_start);
+        let nim = self.arena.nim_sum(child_start);
         self.push_frame(candidate.key, child_start, nim, alpha, beta, hint);
         Step::Pushed
     }

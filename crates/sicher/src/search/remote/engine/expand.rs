@@ -13,7 +13,6 @@ use super::{
     PROGRESS_EVERY, TIER_SLOTS,
 };
 use crate::game::Heap;
-use crate::search::heaps::cached_code;
 use crate::search::key::Combine;
 use crate::search::remote::score::{lift_beta, shrink, MIN};
 use crate::search::remote::table::Wanted;
@@ -36,25 +35,24 @@ impl Engine {
         let frame = self.frames[top];
         self.frames[top].expanded = true;
         let start = frame.heaps_start as usize;
-        let tokens: Heap = self.heaps[start..start + frame.heaps_len as usize]
+        let tokens: Heap = self.arena.heaps[start..start + frame.heaps_len as usize]
             .iter()
             .fold(0, |sum, &h| sum.saturating_add(h));
         self.tiers[(tokens as usize).min(TIER_SLOTS - 1)] += 1;
         let Engine {
             game,
             config,
-            heaps,
+            arena,
             moves,
             ops,
-            codes,
             table,
             ..
         } = self;
-        let (game, simplify) = (&*game, config.simplify);
+        let (game, arena) = (&*game, &*arena);
         let etc = config.etc;
         let b = lift_beta(frame.beta);
         let wanted = if b > 0 { Wanted::Loss } else { Wanted::Upper };
-        let parent = &heaps[start..start + frame.heaps_len as usize];
+        let parent = &arena.heaps[start..start + frame.heaps_len as usize];
         let misere = game.terminal_is_win();
         let mut index = 0u32;
         // A move that decides the frame: the child's upper bound, key and index.
@@ -65,10 +63,10 @@ impl Engine {
             index += 1;
             let mut key = frame.key;
             for &i in removed {
-                key = Combine::Sum.remove(key, cached_code(codes, game, simplify, parent[i]));
+                key = Combine::Sum.remove(key, arena.code(game, parent[i]));
             }
             for &h in added {
-                key = Combine::Sum.add(key, cached_code(codes, game, simplify, h));
+                key = Combine::Sum.add(key, arena.code(game, h));
             }
             if key.is_empty() {
                 if misere {
@@ -149,9 +147,9 @@ impl Engine {
         let misere = self.game.terminal_is_win();
         let start = frame.heaps_start as usize;
         let quotient = self.rest_elements(start, frame.heaps_len as usize);
-        let guide = self.guide.as_ref();
+        let guide = self.arena.guide.as_ref();
         let value = |h: Heap| guide.and_then(|g| g.value(h));
-        let parent = &self.heaps[start..start + frame.heaps_len as usize];
+        let parent = &self.arena.heaps[start..start + frame.heaps_len as usize];
         let mut any_loss = false;
         for candidate in &mut self.moves[begin..end] {
             let mut order = self
@@ -218,7 +216,7 @@ impl Engine {
         let Some(outcomes) = &self.outcomes else {
             return false;
         };
-        let heaps = &self.heaps[start..start + len];
+        let heaps = &self.arena.heaps[start..start + len];
         self.rest.clear();
         let mut before = outcomes.identity();
         for &h in heaps {
