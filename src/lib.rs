@@ -24,6 +24,7 @@
 //! - `list.rs`: `sicher list`: a table's positions in rank order with their values.
 //! - `verify.rs`: `sicher verify`: bottom-up labels against top-down answers.
 //! - `play.rs`: `sicher play`: a game in the terminal against the computer.
+//! - `play/`: `sicher play` for partizan games (you play Left or Right).
 //! - `picture.rs`: `sicher picture` and `sicher plot`: maps and plots.
 //! - `serve.rs`: `sicher serve`'s flags, handed to the `sicher-serve` crate (feature
 //!   `serve`, on by default).

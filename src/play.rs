@@ -1,4 +1,8 @@
 //! `sicher play`: a game in the terminal against the computer.
+//!
+//! - `partizan.rs`: the game for partizan rules: you play Left or Right (`--as`).
+
+mod partizan;
 
 use std::io::{BufRead, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,16 +27,18 @@ const EXAMPLES_PLAY: &str = "Examples:
   sicher play nim 3 4 5                 # you move first
   sicher play kayles --misere --first computer
   sicher play kayles 7 8 9 --level 3    # a weaker opponent: 7 of its 10 moves are random
+  sicher play partizan-subtraction:1,3/2,3 9 --as right --first computer
   printf '1\\n1\\n' | sicher play nim 2 3 --json   # scripted: one move per line
 
 In the game, type a move: its number in the list, or the position it leads to (`to 3`
-leaves a lone heap of 3, while a lone `3` is move number 3; `3 4` is a position), or:
-  hint   the best move      undo   take your last move back
-  moves  list every move    help   these commands
-  quit   end the game (also q, or Ctrl-D in a terminal)";
+leaves a lone heap of 3, while a lone `3` is move number 3; `3 4` is a position; a line
+of the list, `3. to 1 4 5`, works too), or:
+  hint   the best move      undo      take your last move back
+  moves  list every move    level N   the computer's level from now on (0 to 10)
+  help   these commands     quit      end the game (also q, or Ctrl-D in a terminal)";
 
 /// The in-game commands, as `help` lists them.
-const COMMANDS: &str = "type a move (its number in the list, or the position it leads to, as heap sizes: `to 3` for a lone heap of 3), or: hint (the best move), undo (take your last move back), moves (list every move), help, quit (or q)";
+const COMMANDS: &str = "type a move (its number in the list, or the position it leads to, as heap sizes: `to 3` for a lone heap of 3), or: hint (the best move), undo (take your last move back), moves (list every move), level N (the computer's level from now on, 0 random to 10 perfect), help, quit (or q)";
 
 /// Who moves first.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +47,19 @@ pub enum First {
     You,
     /// The computer.
     Computer,
+    /// Left (partizan games).
+    Left,
+    /// Right (partizan games).
+    Right,
+}
+
+/// The side you play in a partizan game.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// Left.
+    Left,
+    /// Right.
+    Right,
 }
 
 /// Arguments of `sicher play`.
@@ -54,9 +73,13 @@ pub struct PlayArgs {
     /// position.
     #[arg(allow_negative_numbers = true)]
     pub heaps: Vec<String>,
-    /// Who moves first.
+    /// Who moves first: you or the computer (in a partizan game also left or right).
     #[arg(long, value_enum, default_value_t = First::You)]
     pub first: First,
+    /// The side you play in a partizan game (default: left); the computer plays the
+    /// other.
+    #[arg(long = "as", value_name = "SIDE", value_enum)]
+    pub side: Option<Side>,
     /// Show the best move before each of yours.
     #[arg(long)]
     pub hint: bool,
@@ -116,17 +139,32 @@ struct ResultRecord {
 }
 
 /// An in-game command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Command {
     Help,
     Hint,
     Undo,
     Moves,
     Quit,
+    /// `level N`: the level typed (checked when it is set), or `None` for `level` alone.
+    Level(Option<String>),
 }
 
 fn command(line: &str) -> Option<Command> {
-    match line.trim().to_ascii_lowercase().as_str() {
+    let line = line.trim().to_ascii_lowercase();
+    if let Some(rest) = line.strip_prefix("level") {
+        let rest = rest.trim();
+        if rest.is_empty() {
+            return Some(Command::Level(None));
+        }
+        // `level3` is no word; `level 3` and `level=3` are.
+        if line.as_bytes()["level".len()].is_ascii_whitespace() || rest.starts_with('=') {
+            return Some(Command::Level(Some(
+                rest.trim_start_matches('=').trim().to_string(),
+            )));
+        }
+    }
+    match line.as_str() {
         "help" | "?" | "h" => Some(Command::Help),
         "hint" => Some(Command::Hint),
         "undo" | "u" => Some(Command::Undo),
@@ -136,12 +174,47 @@ fn command(line: &str) -> Option<Command> {
     }
 }
 
+/// The level `level N` asks for, or why it cannot be: a whole number 0 to 10.
+fn typed_level(text: &str) -> Result<u8> {
+    text.parse::<u8>()
+        .ok()
+        .filter(|&level| level <= MAX_LEVEL)
+        .ok_or_else(|| {
+            Error::input(format!(
+                "level {text}: a level is a whole number from 0 (random moves) to {MAX_LEVEL} (perfect play)"
+            ))
+        })
+}
+
+/// How the computer plays at `level`, in words.
+fn level_words(level: u8) -> String {
+    match level {
+        MAX_LEVEL => "perfect play".to_string(),
+        0 => "random moves only".to_string(),
+        level => format!(
+            "{} in 10 of its moves random, the others perfect",
+            MAX_LEVEL - level
+        ),
+    }
+}
+
 /// Runs `sicher play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
     play(args).map_err(without_foreign_hints)
 }
 
 fn play(args: &PlayArgs) -> Result<()> {
+    if let Some(game) =
+        super::partizan::game(args.game.game.as_deref(), args.game.forced_convention())?
+    {
+        return partizan::play(args, game);
+    }
+    if args.side.is_some() {
+        return Err(super::partizan::impartial_refuses("--as"));
+    }
+    if matches!(args.first, First::Left | First::Right) {
+        return Err(super::partizan::impartial_refuses("--first left|right"));
+    }
     let game = args.game.resolve()?;
     let (heaps, origin) = if args.heaps.is_empty() {
         (
@@ -159,8 +232,8 @@ fn play(args: &PlayArgs) -> Result<()> {
         ..Policy::default()
     };
     let first = match args.first {
-        First::You => Player::You,
         First::Computer => Player::Computer,
+        _ => Player::You,
     };
     let clock = Arc::new(Thinking {
         since: Mutex::new(Instant::now()),
@@ -201,17 +274,10 @@ fn play(args: &PlayArgs) -> Result<()> {
             outln!("{}", game.notes)?;
         }
         outln!("start: {} ({origin})", session.position())?;
-        let level = match args.level {
-            MAX_LEVEL => "perfect play".to_string(),
-            0 => "random moves only".to_string(),
-            level => format!(
-                "{} in 10 of its moves random, the others perfect",
-                MAX_LEVEL - level
-            ),
-        };
         outln!(
-            "the computer plays at level {} of {MAX_LEVEL} ({level}); {} first",
+            "the computer plays at level {} of {MAX_LEVEL} ({}); {} first",
             args.level,
+            level_words(args.level),
             match first {
                 Player::You => "you move",
                 Player::Computer => "the computer moves",
@@ -290,25 +356,51 @@ fn play(args: &PlayArgs) -> Result<()> {
                         Some(Command::Help) => {
                             if human {
                                 outln!("{COMMANDS}")?;
+                                outln!("your move:")?;
                             }
                             continue;
                         }
                         Some(Command::Hint) => {
                             if human {
                                 show_hint(&clock, &mut session)?;
+                                outln!("your move:")?;
                             }
                             continue;
                         }
                         Some(Command::Moves) => {
                             if human {
                                 list_moves(&session, usize::MAX)?;
+                                outln!("your move:")?;
+                            }
+                            continue;
+                        }
+                        Some(Command::Level(typed)) => {
+                            let changed = match typed {
+                                None => Ok(None),
+                                Some(text) => typed_level(&text).map(Some),
+                            };
+                            match changed {
+                                Ok(Some(level)) => session.change_level(level)?,
+                                Ok(None) => {}
+                                Err(error) if interactive => {
+                                    outln!("{}; try again (or type help):", error.message())?;
+                                    continue;
+                                }
+                                Err(error) => return Err(error),
+                            }
+                            if human {
+                                outln!(
+                                    "the computer plays at level {} of {MAX_LEVEL} ({}); your move:",
+                                    session.level(),
+                                    level_words(session.level())
+                                )?;
                             }
                             continue;
                         }
                         Some(Command::Undo) => {
                             if !session.undo() {
                                 if human {
-                                    outln!("nothing to undo: you have not moved yet")?;
+                                    outln!("nothing to undo: you have not moved yet; your move:")?;
                                 }
                                 continue;
                             }
@@ -429,10 +521,10 @@ impl Thinking {
 
 /// Runs `work` with a spinner on a terminal ("the computer is thinking"), shown only
 /// once it takes a moment, and the time limit counted from now.
-fn thinking<T>(
+fn thinking<S, T>(
     clock: &Thinking,
-    session: &mut Session,
-    work: impl FnOnce(&mut Session) -> Result<T>,
+    session: &mut S,
+    work: impl FnOnce(&mut S) -> Result<T>,
 ) -> Result<T> {
     *clock.since.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
     *clock.bar.lock().unwrap_or_else(PoisonError::into_inner) = spinner(false, "thinking");
@@ -445,9 +537,21 @@ fn thinking<T>(
 
 /// The best move, as a line.
 fn show_hint(clock: &Thinking, session: &mut Session) -> Result<()> {
-    match thinking(clock, session, |s| s.best_move())? {
-        Some(to) => outln!("hint: the best move is to {to}"),
-        None => outln!("hint: no move is left"),
+    let best = thinking(clock, session, |s| s.best_move())?;
+    let number = best.as_ref().and_then(|to| session.move_number(to));
+    outln!("{}", hint_line(best.as_ref(), number))
+}
+
+/// `hint: the best move is to 4 4 (move 5)`; a move that takes the last tokens says it
+/// leaves no heaps rather than "to (no heaps)".
+fn hint_line(best: Option<&Position>, number: Option<usize>) -> String {
+    let number = number.map_or(String::new(), |n| format!(" (move {n})"));
+    match best {
+        Some(to) if to.heaps().is_empty() => {
+            format!("hint: the best move takes the last tokens, leaving no heaps{number}")
+        }
+        Some(to) => format!("hint: the best move is to {to}{number}"),
+        None => "hint: no move is left".to_string(),
     }
 }
 

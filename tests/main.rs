@@ -15,6 +15,7 @@ mod newcomer;
 mod partizan;
 mod picture;
 mod picture_cli;
+mod play;
 mod quotient;
 mod quotient_cli;
 mod readme;

@@ -42,16 +42,22 @@ class Answer:
     def label(self) -> str:
         """``"safe"`` (the player to move wins) or ``"unsafe"``."""
     @property
-    def move(self) -> list[int] | None:
+    def move(self) -> Position | None:
         """The position after a winning move (the fastest when the remoteness is known),
-        or None."""
+        a tuple as ``winning_moves`` gives them, or None."""
     @property
     def remoteness(self) -> int | None:
         """Moves (of both players) until the game ends under best play, when known."""
     @property
     def source(self) -> str:
         """Which source answered: "grundy", "quotient", "closed-form", "table" or
-        "search"."""
+        "search" (partizan games: "outcome-period", "canonical-forms", "search")."""
+    @property
+    def to_move(self) -> str | None:
+        """The player to move in a partizan game, "left" or "right"; None otherwise."""
+    @property
+    def outcome_class(self) -> str:
+        """The position's outcome class: "L", "R", "N" or "P"."""
     def __bool__(self) -> bool: ...
 
 @final
@@ -134,10 +140,18 @@ class Picture:
     @property
     def title(self) -> str:
         """What it shows, in words."""
+    @property
+    def display_width(self) -> int:
+        """Pixels across a notebook shows it (at least 480 unless asked)."""
     def _repr_png_(self) -> bytes: ...
-    def save(self, path: StrPath, overwrite: bool = False) -> None:
+    def _repr_mimebundle_(
+        self, include: object = None, exclude: object = None
+    ) -> dict[str, bytes | str]: ...
+    def save(
+        self, path: StrPath, force: bool | None = None, overwrite: bool | None = None
+    ) -> None:
         """Writes the PNG (whole or not at all; an existing file is replaced only with
-        ``overwrite=True``)."""
+        ``force=True``; ``overwrite=`` is its deprecated old name)."""
 
 @final
 class Table:
@@ -180,7 +194,17 @@ class Table:
 class Game:
     """A game: its rules and convention (normal or misère play)."""
 
-    def __init__(self, spec: str, misere: bool | None = None) -> None: ...
+    def __init__(
+        self,
+        spec: str,
+        misere: bool | None = None,
+        *,
+        left: Iterable[int] | str | None = None,
+        right: Iterable[int] | str | None = None,
+    ) -> None:
+        """A game from a shipped name, a spec or a description file; a partizan one from
+        its spec ("partizan-subtraction:1,3/2,3") or the kind of rules with each
+        player's (``Game("partizan-subtraction", left=[1, 3], right=[2, 3])``)."""
     @staticmethod
     def from_options(
         fn: Callable[[int], Iterable[Iterable[int]]],
@@ -199,11 +223,21 @@ class Game:
     def misere(self) -> bool: ...
     @property
     def start(self) -> Position | None: ...
-    def check(self, heaps: Heaps, remoteness: bool = False) -> Answer:
-        """Who wins the position with best play, and how."""
-    def winning_moves(self, heaps: Heaps) -> list[Position]:
+    @property
+    def partizan(self) -> bool:
+        """True when each player has moves of their own."""
+    def outcome_class(self, heaps: Heaps) -> str:
+        """"L", "R", "N" or "P"."""
+    def canonical(self, heaps: int | Heaps) -> str:
+        """The canonical form of a heap (or a position's sum) in CGSuite's notation."""
+    def check(
+        self, heaps: Heaps, remoteness: bool = False, to_move: str | None = None
+    ) -> Answer:
+        """Who wins the position with best play, and how (a partizan game names the
+        player to move: ``to_move="left"`` or ``"right"``)."""
+    def winning_moves(self, heaps: Heaps, to_move: str | None = None) -> list[Position]:
         """Every winning move: the positions after them, sorted."""
-    def moves(self, heaps: Heaps) -> list[Position]:
+    def moves(self, heaps: Heaps, to_move: str | None = None) -> list[Position]:
         """Every legal move: the positions one move away, each once, sorted."""
     def nim_values(self, n: int) -> list[int]:
         """G(0), ..., G(n-1) of a lone heap (normal play)."""
@@ -218,11 +252,19 @@ class Game:
         heaps: int | None = None,
         max: int | None = None,
         remoteness: bool = False,
-        overwrite: bool = False,
+        force: bool | None = None,
+        force_memory: bool = False,
+        overwrite: bool | None = None,
     ) -> Table:
         """Labels every position of a domain (``total=T``, or ``heaps=K, max=N``) and
         writes its table; returns it, open."""
-    def picture(self, max: int, remoteness: bool = False, scale: int = 1) -> Picture:
+    def picture(
+        self,
+        max: int,
+        remoteness: bool = False,
+        scale: int = 1,
+        display_width: int | None = None,
+    ) -> Picture:
         """The map of every two-heap position (a, b), 0 <= a, b <= max."""
     def plot(self, max: int, width: int | None = None, height: int | None = None) -> Picture:
         """The plot of the per-heap series G(0..=max) with its period."""

@@ -74,3 +74,28 @@ fn error_kind_of(source: &std::io::Error) -> ErrorKind {
 pub fn input(message: impl Into<String>) -> PyErr {
     Error::new_err(message.into())
 }
+
+/// The `force=` of a call that replaces a file, with `overwrite=`, its old name, still
+/// taken (with a `DeprecationWarning`): true when either says so; both at once must
+/// agree.
+pub fn force_or_overwrite(
+    py: pyo3::Python<'_>,
+    force: Option<bool>,
+    overwrite: Option<bool>,
+) -> pyo3::PyResult<bool> {
+    let Some(old) = overwrite else {
+        return Ok(force.unwrap_or(false));
+    };
+    if force.is_some_and(|force| force != old) {
+        return Err(input(
+            "force= and overwrite= disagree: give force= alone (overwrite= is its deprecated old name)",
+        ));
+    }
+    pyo3::PyErr::warn(
+        py,
+        &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(),
+        c"overwrite= is deprecated: use force= (as the command line's --force)",
+        1,
+    )?;
+    Ok(old)
+}

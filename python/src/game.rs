@@ -14,6 +14,7 @@ use crate::custom::{refuse_reentry, reraise, RaisedSlot};
 use crate::errors::{input, to_py};
 use crate::heaps::{position, to_tuple};
 use crate::interrupt::{on_helper_thread, on_this_thread};
+use crate::partizan::{self, Partizan};
 
 /// A game: its rules and convention (normal or misère play).
 ///
@@ -36,6 +37,9 @@ pub struct PyGame {
     chain: Mutex<Option<Chain>>,
     /// Where the Python function of `Game.from_options` keeps what it raised.
     raised: Option<RaisedSlot>,
+    /// The partizan game, when the players' moves differ (`game` then holds Left's rules
+    /// only for its name, and the impartial methods refuse).
+    partizan: Option<Partizan>,
 }
 
 impl PyGame {
@@ -44,6 +48,18 @@ impl PyGame {
             game,
             chain: Mutex::new(None),
             raised: None,
+            partizan: None,
+        }
+    }
+
+    /// Refuses a method that describes impartial games only, for a partizan game.
+    pub fn impartial(&self, method: &str) -> PyResult<()> {
+        match &self.partizan {
+            None => Ok(()),
+            Some(p) => Err(input(format!(
+                "{method}: {} is partizan (each player has moves of their own); {method} describes impartial games (for partizan games: outcome_class, check, winning_moves and moves with to_move=, canonical)",
+                p.game.title()
+            ))),
         }
     }
 
@@ -113,8 +129,21 @@ fn query(remoteness: bool) -> Query {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (spec, misere=None))]
-    fn new(py: Python<'_>, spec: &str, misere: Option<bool>) -> PyResult<Self> {
+    #[pyo3(signature = (spec, misere=None, *, left=None, right=None))]
+    fn new(
+        py: Python<'_>,
+        spec: &str,
+        misere: Option<bool>,
+        left: Option<Bound<'_, PyAny>>,
+        right: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        if let Some(game) = partizan::resolve(py, spec, left.as_ref(), right.as_ref(), misere)? {
+            let convention = game.terminal.convention().unwrap_or(Convention::Normal);
+            let shown = sicher::Game::new(game.title(), game.left.clone(), convention);
+            let mut wrapped = Self::wrap(shown);
+            wrapped.partizan = Some(Partizan::new(game));
+            return Ok(wrapped);
+        }
         let spec = spec.to_string();
         let game = py.detach(|| sicher::resolve(&spec)).map_err(to_py)?;
         Ok(Self::wrap(convention(game, misere)))
@@ -159,16 +188,80 @@ impl PyGame {
         &self.game.name
     }
 
-    /// The rules' canonical spec, e.g. ``"octal:0.77"``.
+    /// The rules' canonical spec, e.g. ``"octal:0.77"`` (``"partizan-subtraction:1,3/2,3"``).
     #[getter]
     fn spec(&self) -> String {
-        self.game.ruleset.spec()
+        match &self.partizan {
+            Some(p) => p.game.spec(),
+            None => self.game.ruleset.spec(),
+        }
     }
 
     /// True in misère play (the last player to move loses).
     #[getter]
     fn misere(&self) -> bool {
-        self.game.convention == Convention::Misere
+        match &self.partizan {
+            Some(p) => matches!(p.game.terminal, sicher::game::partizan::Terminal::Misere),
+            None => self.game.convention == Convention::Misere,
+        }
+    }
+
+    /// True when each player has moves of their own (Left and Right).
+    #[getter]
+    fn partizan(&self) -> bool {
+        self.partizan.is_some()
+    }
+
+    /// The outcome class of ``heaps``: ``"L"`` (Left wins whoever starts), ``"R"``,
+    /// ``"N"`` (the player to move wins) or ``"P"`` (the player to move loses). An
+    /// impartial game's positions are ``"N"`` (safe) or ``"P"`` (unsafe).
+    fn outcome_class(&self, py: Python<'_>, heaps: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+        let position = position(heaps)?;
+        let class = match &self.partizan {
+            Some(p) => p.with_chain(py, |chain| chain.class(&position))?.0,
+            None => {
+                let query = Query {
+                    best_move: false,
+                    remoteness: Remoteness::Skip,
+                };
+                let answer = self.with_chain(py, |chain, _| chain.answer(&position, query))?;
+                if answer.value.is_win() {
+                    sicher::value::OutcomeClass::N
+                } else {
+                    sicher::value::OutcomeClass::P
+                }
+            }
+        };
+        Ok(class_name(class))
+    }
+
+    /// The canonical form of ``heaps`` (a heap size, or a position: the sum of its
+    /// heaps) in CGSuite's notation, such as ``"{1|1,{1|0}||0,{1|0}|0|||0,{1|0}|0}"``,
+    /// ``"1/2"``, ``"*2"`` or ``"^*"``. Normal play only; a form past the bound on
+    /// canonical forms raises :class:`ResourceError`. Impartial games' forms are nimbers.
+    fn canonical(&self, py: Python<'_>, heaps: &Bound<'_, PyAny>) -> PyResult<String> {
+        let position = match heaps.extract::<u64>() {
+            Ok(n) if !heaps.is_instance_of::<pyo3::types::PyBool>() => Position::new(vec![n]),
+            _ => position(heaps)?,
+        };
+        match &self.partizan {
+            Some(p) => partizan::canonical(py, p, &position),
+            None => {
+                let both = sicher::game::partizan::PartizanGame::new(
+                    self.game.name.clone(),
+                    self.game.ruleset.clone(),
+                    self.game.ruleset.clone(),
+                )
+                .map_err(to_py)?;
+                let both = match self.game.convention {
+                    Convention::Misere => {
+                        both.with_terminal(sicher::game::partizan::Terminal::Misere)
+                    }
+                    Convention::Normal => both,
+                };
+                partizan::canonical(py, &Partizan::forms_only(both), &position)
+            }
+        }
     }
 
     /// The description's start position, if it gives one.
@@ -182,6 +275,13 @@ impl PyGame {
     }
 
     fn __repr__(&self) -> String {
+        if let Some(p) = &self.partizan {
+            return format!(
+                "sicher.Game({:?}, misere={})",
+                p.game.spec(),
+                if self.misere() { "True" } else { "False" }
+            );
+        }
         format!(
             "sicher.Game({:?}, misere={})",
             self.game.name,
@@ -199,26 +299,58 @@ impl PyGame {
     /// ``"search"``). ``remoteness=True`` insists on the remoteness, as the command
     /// line's ``--remoteness`` does (sources that cannot give it pass the position to
     /// the search).
-    #[pyo3(signature = (heaps, remoteness=false))]
+    ///
+    /// In a partizan game name the player to move, ``to_move="left"`` or ``"right"``:
+    /// the answer is that player's (``.to_move`` says whom, ``.outcome_class`` gives the
+    /// position's class).
+    #[pyo3(signature = (heaps, remoteness=false, to_move=None))]
     fn check(
         &self,
         py: Python<'_>,
         heaps: &Bound<'_, PyAny>,
         remoteness: bool,
+        to_move: Option<&str>,
     ) -> PyResult<Answer> {
         let position = position(heaps)?;
+        if let Some(p) = &self.partizan {
+            let player = partizan::required_player(to_move, "check")?;
+            let (answer, class) = p.with_chain(py, |chain| {
+                let answer = chain.answer(&position, player, partizan::query(remoteness))?;
+                let class = chain.class(&position)?.0;
+                Ok((answer, class))
+            })?;
+            return Ok(Answer {
+                position: answer.position.heaps().to_vec(),
+                win: answer.win,
+                label: if answer.win { "safe" } else { "unsafe" },
+                best_move: answer.best_move.map(Position::into_heaps),
+                remoteness: answer.remoteness,
+                source: answer.source.name(),
+                to_move: Some(player.name()),
+                outcome_class: class_name(class),
+            });
+        }
+        no_player(to_move, "check")?;
         let answer = self.with_chain(py, |chain, _| chain.answer(&position, query(remoteness)))?;
         Ok(Answer::from(answer))
     }
 
     /// Every winning move of ``heaps``: the positions after them, sorted (empty when
-    /// the player to move loses).
+    /// the player to move loses). A partizan game names the player: ``to_move=``.
+    #[pyo3(signature = (heaps, to_move=None))]
     fn winning_moves<'py>(
         &self,
         py: Python<'py>,
         heaps: &Bound<'py, PyAny>,
+        to_move: Option<&str>,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         let position = position(heaps)?;
+        if let Some(p) = &self.partizan {
+            let player = partizan::required_player(to_move, "winning_moves")?;
+            let moves = p.with_chain(py, |chain| chain.winning_moves(&position, player))?;
+            return moves.iter().map(|p| to_tuple(py, p)).collect();
+        }
+        no_player(to_move, "winning_moves")?;
         let query = Query {
             best_move: true,
             remoteness: Remoteness::Skip,
@@ -238,13 +370,48 @@ impl PyGame {
     }
 
     /// Every legal move of ``heaps``: the positions one move away, each once, sorted.
+    /// A partizan game names the player: ``to_move=``.
+    #[pyo3(signature = (heaps, to_move=None))]
     fn moves<'py>(
         &self,
         py: Python<'py>,
         heaps: &Bound<'py, PyAny>,
+        to_move: Option<&str>,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         self.not_reentered()?;
         let position = position(heaps)?;
+        if let Some(p) = &self.partizan {
+            let player = partizan::required_player(to_move, "moves")?;
+            let game = &p.game;
+            let children = py.detach(|| -> sicher::Result<Vec<Position>> {
+                game.prepare(position.heaps().last().copied().unwrap_or(0))?;
+                let mut listed = 0u64;
+                let _ = game.for_each_move(position.heaps(), player, |_, _| {
+                    listed += 1;
+                    if listed > MOVES_LIMIT {
+                        std::ops::ControlFlow::Break(())
+                    } else {
+                        std::ops::ControlFlow::Continue(())
+                    }
+                });
+                if listed > MOVES_LIMIT {
+                    return Err(Error::resource(format!(
+                        "{position}: more than {MOVES_LIMIT} moves, too many to list"
+                    )));
+                }
+                Ok(game
+                    .children(position.heaps(), player)
+                    .into_iter()
+                    .map(Position::new)
+                    .collect())
+            });
+            return children
+                .map_err(to_py)?
+                .iter()
+                .map(|p| to_tuple(py, p))
+                .collect();
+        }
+        no_player(to_move, "moves")?;
         let game = &self.game;
         let (children, _) = on_this_thread(py, |watch| {
             // Rules from a function are asked for each heap size first (an exception
@@ -284,6 +451,7 @@ impl PyGame {
     /// The nim-values G(0), ..., G(n-1) of a lone heap (normal play; rules whose
     /// moves change one heap).
     fn nim_values(&self, py: Python<'_>, n: u64) -> PyResult<Vec<u64>> {
+        self.impartial("nim_values")?;
         if self.game.convention == Convention::Misere {
             return Err(input(
                 "nim-values describe normal play; for misère play use solution() (lone-heap outcomes) or quotient()",
@@ -308,6 +476,7 @@ impl PyGame {
     /// ``.computed``.
     #[pyo3(signature = (max=None))]
     fn solution(&self, py: Python<'_>, max: Option<u64>) -> PyResult<Solution> {
+        self.impartial("solution")?;
         self.not_reentered()?;
         let game = &self.game;
         let max = max.unwrap_or_else(|| grundy::default_max(&game.ruleset));
@@ -325,6 +494,7 @@ impl PyGame {
     /// no periodicity theorem is applied), ``.covered`` (heaps 1..covered are covered;
     /// less than ``n`` when the budget ran out, ``.complete`` then ``False``).
     fn quotient(&self, py: Python<'_>, n: u64) -> PyResult<Quotient> {
+        self.impartial("quotient")?;
         self.not_reentered()?;
         let ruleset = &self.game.ruleset;
         let quotient = on_helper_thread(py, |watch| {
@@ -353,11 +523,12 @@ impl PyGame {
     /// at most T tokens) or ``heaps=K, max=N`` (at most K heaps of at most N each).
     /// ``remoteness=True`` stores each position's remoteness, not only its outcome.
     /// The file appears whole or not at all; an existing file is replaced only with
-    /// ``overwrite=True``. A domain the memory cannot hold raises :class:`ResourceError`
+    /// ``force=True`` (as ``sicher table --force``; ``overwrite=`` is its deprecated
+    /// old name). A domain the memory cannot hold raises :class:`ResourceError`
     /// up front, as ``sicher table`` does (``force_memory=True`` goes ahead). A call that
     /// fails or is interrupted keeps the finished work in ``PATH.work``, and the same
     /// call resumes it. Returns the :class:`Table`, open.
-    #[pyo3(signature = (path, total=None, heaps=None, max=None, remoteness=false, overwrite=false, force_memory=false))]
+    #[pyo3(signature = (path, total=None, heaps=None, max=None, remoteness=false, force=None, force_memory=false, overwrite=None))]
     #[allow(clippy::too_many_arguments)]
     fn write_table(
         &self,
@@ -367,10 +538,13 @@ impl PyGame {
         heaps: Option<u32>,
         max: Option<u64>,
         remoteness: bool,
-        overwrite: bool,
+        force: Option<bool>,
         force_memory: bool,
+        overwrite: Option<bool>,
     ) -> PyResult<crate::table::PyTable> {
+        self.impartial("write_table")?;
         self.not_reentered()?;
+        let overwrite = crate::errors::force_or_overwrite(py, force, overwrite)?;
         let written = crate::table::write(
             py,
             &self.game,
@@ -386,17 +560,29 @@ impl PyGame {
     }
 
     /// The map of every two-heap position (a, b), 0 <= a, b <= max: unsafe black, safe
-    /// white (``remoteness=True``: shaded by remoteness), ``scale`` pixels per position.
+    /// white (``remoteness=True``: shaded by remoteness), ``scale`` pixels per position
+    /// in the PNG. A notebook shows it ``display_width`` pixels wide (default: the
+    /// PNG's width, at least 480), its pixels kept sharp.
     /// Returns a :class:`Picture` (shown in Jupyter, ``.save(path)`` writes the PNG).
-    #[pyo3(signature = (max, remoteness=false, scale=1))]
+    #[pyo3(signature = (max, remoteness=false, scale=1, display_width=None))]
     fn picture(
         &self,
         py: Python<'_>,
         max: u64,
         remoteness: bool,
         scale: u32,
+        display_width: Option<u32>,
     ) -> PyResult<crate::picture::Picture> {
-        crate::picture::map(py, self, max, remoteness, scale)
+        self.impartial("picture")?;
+        if scale == 0 {
+            return Err(input("scale=0: a position needs at least one pixel"));
+        }
+        if display_width == Some(0) {
+            return Err(input("display_width=0: a picture needs at least one pixel"));
+        }
+        let mut picture = crate::picture::map(py, self, max, remoteness, scale)?;
+        picture.show_at(display_width);
+        Ok(picture)
     }
 
     /// The plot of the per-heap series G(0..=max) (misère play: lone-heap outcomes,
@@ -410,6 +596,7 @@ impl PyGame {
         width: Option<u32>,
         height: Option<u32>,
     ) -> PyResult<crate::picture::Picture> {
+        self.impartial("plot")?;
         self.not_reentered()?;
         let plot = crate::picture::plot(py, &self.game, max, width, height);
         self.own(py, plot)
@@ -426,22 +613,35 @@ pub fn convention(game: sicher::Game, misere: Option<bool>) -> sicher::Game {
 }
 
 /// Who wins a position, and how.
-#[pyclass(module = "sicher", frozen, get_all)]
+#[pyclass(module = "sicher", frozen)]
 pub struct Answer {
     /// The position asked about, heaps ascending.
+    #[pyo3(get)]
     pub position: Vec<u64>,
     /// True when the player to move wins (the position is safe).
+    #[pyo3(get)]
     pub win: bool,
     /// ``"safe"`` (the player to move wins) or ``"unsafe"``.
+    #[pyo3(get)]
     pub label: &'static str,
-    /// The position after a winning move, or ``None``.
-    #[pyo3(name = "move")]
+    /// The position after a winning move (a tuple, as ``winning_moves`` gives them), or
+    /// ``None``.
     pub best_move: Option<Vec<u64>>,
     /// Moves (of both players) until the game ends under best play, when known.
+    #[pyo3(get)]
     pub remoteness: Option<u32>,
     /// Which source answered: ``"grundy"``, ``"quotient"``, ``"closed-form"``,
-    /// ``"table"`` or ``"search"``.
+    /// ``"table"`` or ``"search"`` (partizan games: ``"outcome-period"``,
+    /// ``"canonical-forms"`` or ``"search"``).
+    #[pyo3(get)]
     pub source: &'static str,
+    /// The player to move, ``"left"`` or ``"right"``, in a partizan game; ``None`` in
+    /// an impartial one.
+    #[pyo3(get)]
+    pub to_move: Option<&'static str>,
+    /// The position's outcome class: ``"L"``, ``"R"``, ``"N"`` or ``"P"``.
+    #[pyo3(get)]
+    pub outcome_class: &'static str,
 }
 
 impl From<sicher::Answer> for Answer {
@@ -453,12 +653,43 @@ impl From<sicher::Answer> for Answer {
             best_move: answer.best_move.map(Position::into_heaps),
             remoteness: answer.value.remoteness(),
             source: answer.source.name(),
+            to_move: None,
+            outcome_class: if answer.value.is_win() { "N" } else { "P" },
         }
+    }
+}
+
+/// `"L"`, `"R"`, `"N"` or `"P"`.
+fn class_name(class: sicher::value::OutcomeClass) -> &'static str {
+    match class {
+        sicher::value::OutcomeClass::L => "L",
+        sicher::value::OutcomeClass::R => "R",
+        sicher::value::OutcomeClass::N => "N",
+        sicher::value::OutcomeClass::P => "P",
+    }
+}
+
+/// Refuses `to_move=` for an impartial game, where both players have the same moves.
+fn no_player(to_move: Option<&str>, method: &str) -> PyResult<()> {
+    match to_move {
+        None => Ok(()),
+        Some(_) => Err(input(format!(
+            "{method}: to_move= applies to partizan games (such as \"partizan-subtraction:1,3/2,3\"); in an impartial game both players have the same moves"
+        ))),
     }
 }
 
 #[pymethods]
 impl Answer {
+    /// The position after a winning move, as a tuple of heap sizes, or ``None``.
+    #[getter(r#move)]
+    fn best_move<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        self.best_move
+            .as_ref()
+            .map(|heaps| PyTuple::new(py, heaps))
+            .transpose()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Answer(position={:?}, win={}, label={:?}, move={}, remoteness={}, source={:?})",
@@ -467,7 +698,7 @@ impl Answer {
             self.label,
             self.best_move
                 .as_ref()
-                .map_or("None".to_string(), |m| format!("{m:?}")),
+                .map_or("None".to_string(), |m| python_tuple(m)),
             self.remoteness
                 .map_or("None".to_string(), |r| r.to_string()),
             self.source
@@ -476,6 +707,21 @@ impl Answer {
 
     fn __bool__(&self) -> bool {
         self.win
+    }
+}
+
+/// A tuple as Python writes it: `(3,)`, `(1, 4, 5)`, `()`.
+fn python_tuple(heaps: &[u64]) -> String {
+    match heaps {
+        [one] => format!("({one},)"),
+        _ => format!(
+            "({})",
+            heaps
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 

@@ -9,6 +9,7 @@ mod errors;
 mod game;
 mod heaps;
 mod interrupt;
+mod partizan;
 mod picture;
 mod table;
 

@@ -27,7 +27,15 @@ pub struct Picture {
     /// What it shows, in words.
     #[pyo3(get)]
     title: String,
+    /// Pixels across a notebook shows it (its pixels kept sharp): at least
+    /// [`MIN_DISPLAY_WIDTH`] unless asked otherwise.
+    #[pyo3(get)]
+    display_width: u32,
 }
+
+/// The narrowest a notebook shows a picture unless asked: a map of heaps up to 60 is 61
+/// pixels, a thumbnail on a screen.
+pub const MIN_DISPLAY_WIDTH: u32 = 480;
 
 impl Picture {
     fn new(png: Vec<u8>, title: String) -> Self {
@@ -42,8 +50,35 @@ impl Picture {
             width,
             height,
             title,
+            display_width: width.max(MIN_DISPLAY_WIDTH),
         }
     }
+
+    /// Shows it `width` pixels across in a notebook (`None`: the default).
+    pub fn show_at(&mut self, width: Option<u32>) {
+        if let Some(width) = width {
+            self.display_width = width;
+        }
+    }
+}
+
+/// Base64 (RFC 4648, padded), for the picture's HTML in a notebook.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let word = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(word >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 #[pymethods]
@@ -53,6 +88,28 @@ impl Picture {
         PyBytes::new(py, &self.png)
     }
 
+    /// What Jupyter shows: the PNG, and HTML that draws it ``display_width`` pixels
+    /// across with sharp pixels (a map has a pixel or a few per position).
+    #[pyo3(signature = (include=None, exclude=None))]
+    fn _repr_mimebundle_<'py>(
+        &self,
+        py: Python<'py>,
+        include: Option<Bound<'py, PyAny>>,
+        exclude: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let _ = (include, exclude);
+        let bundle = pyo3::types::PyDict::new(py);
+        bundle.set_item("image/png", PyBytes::new(py, &self.png))?;
+        let html = format!(
+            "<img src=\"data:image/png;base64,{}\" width=\"{}\" style=\"image-rendering: pixelated\" alt=\"{}\">",
+            base64(&self.png),
+            self.display_width,
+            self.title.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
+        );
+        bundle.set_item("text/html", html)?;
+        Ok(bundle)
+    }
+
     /// The PNG file's bytes.
     #[getter]
     fn png<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
@@ -60,10 +117,18 @@ impl Picture {
     }
 
     /// Writes the PNG to ``path`` (whole or not at all; an existing file is replaced
-    /// only with ``overwrite=True``).
-    #[pyo3(signature = (path, overwrite=false))]
-    fn save(&self, py: Python<'_>, path: PathBuf, overwrite: bool) -> PyResult<()> {
-        let replace = if overwrite {
+    /// only with ``force=True``, as the command line's ``--force``; ``overwrite=`` is
+    /// its deprecated old name).
+    #[pyo3(signature = (path, force=None, overwrite=None))]
+    fn save(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        force: Option<bool>,
+        overwrite: Option<bool>,
+    ) -> PyResult<()> {
+        let force = crate::errors::force_or_overwrite(py, force, overwrite)?;
+        let replace = if force {
             Replace::RegularFile
         } else {
             Replace::Never

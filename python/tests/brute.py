@@ -123,3 +123,27 @@ def positions_total(total):
 
     extend((), 1, total)
     return out
+
+
+def partizan_wins(left_moves, right_moves, position, left_to_move, misere=False):
+    """The seeds' sicher(s, p) for partizan rules, literally: the player to move wins
+    when some move of theirs leaves the other player losing; a player with no move
+    loses (misère: wins)."""
+
+    @lru_cache(maxsize=None)
+    def wins(p, left):
+        children = (left_moves if left else right_moves)(p)
+        if not children:
+            return misere
+        return any(not wins(c, not left) for c in children)
+
+    return wins(canon(position), left_to_move)
+
+
+def partizan_class(left_moves, right_moves, position, misere=False):
+    """The outcome class: L, R, N or P, from both players' verdicts."""
+    left = partizan_wins(left_moves, right_moves, position, True, misere)
+    right = partizan_wins(left_moves, right_moves, position, False, misere)
+    return {(True, False): "L", (False, True): "R", (True, True): "N", (False, False): "P"}[
+        (left, right)
+    ]

@@ -7,4 +7,5 @@ mod api;
 mod http;
 mod limits;
 mod load;
+mod partizan;
 mod uwapi;

@@ -174,6 +174,46 @@ async function main() {
     await waitForPly(page, 1);
     check(page.url().includes("game=octal%3A0.137"), "a typed spec is played and kept in the URL");
 
+    // A partizan game (issue 33): the class, each side's own moves and winning moves,
+    // and play against the computer as Left, Right the computer.
+    await page.selectOption("#game", "partizan-subtraction:1,3/2,3");
+    check(await page.isVisible("#first"), "a partizan game offers who moves first");
+    await page.fill("#start", "9");
+    await page.selectOption("#opponent", "computer");
+    await page.selectOption("#side", "2");
+    await page.selectOption("#first", "left");
+    await page.click("#new-game");
+    await page.waitForSelector("#pz-moves button");
+    check(await page.isHidden("main"), "the impartial board steps aside");
+    const pzStatus = await page.textContent("#pz-status");
+    check(/Left to move \(you\): wins in 3 with best play/.test(pzStatus), `the side to move and its verdict: ${pzStatus}`);
+    check(/Outcome class L: Left wins whoever starts/.test(await page.textContent("#pz-class")), "the outcome class in words");
+    check((await page.textContent("#pz-moves-title")) === "Left's moves", "the moves are Left's own");
+    const pzMoves = await page.$$eval("#pz-moves li", (ls) => ls.map((l) => l.textContent));
+    check(JSON.stringify(pzMoves) === JSON.stringify(["to 6 ✔ win", "to 8 ✔ win"]), `Left takes 1 or 3, each valued: ${pzMoves}`);
+    check(/Left: to 6, to 8/.test(await page.textContent("#pz-left-winning")), "Left's winning moves");
+    check(/Right: none/.test(await page.textContent("#pz-right-winning")), "Right has no winning move at 9");
+    if (shots) await page.screenshot({ path: join(shots, "web-partizan.png") });
+    await page.click("#pz-moves li:first-child button");
+    // The computer (Right) answers by itself: Left is to move again.
+    await page.waitForFunction(() => /^Left to move \(you\)/.test(document.getElementById("pz-status").textContent)
+      && /h=9_6_\d/.test(location.search), null, { timeout: 15000 });
+    check(page.url().includes("first=left"), `the URL keeps who moved first: ${page.url()}`);
+    const pzAfter = await page.$$eval("#pz-heaps .heap", (hs) => hs.map((h) => h.textContent));
+    check(pzAfter.length === 1 && ["3", "4"].includes(pzAfter[0]), `Right took 2 or 3 of 6: ${pzAfter}`);
+    await page.click("#pz-undo");
+    await page.waitForFunction(() => /h=9($|&)/.test(location.search) || /h=9$/.test(location.search), null, { timeout: 15000 });
+    check(true, "undo goes back to your own turn");
+    // A typed partizan spec, Right starting, two people.
+    await page.selectOption("#opponent", "people");
+    await page.selectOption("#game", "__spec");
+    await page.fill("#spec", "partizan-octal:0.7/0.07");
+    await page.fill("#start", "4,5");
+    await page.selectOption("#first", "right");
+    await page.click("#new-game");
+    await page.waitForFunction(() => /^Right to move/.test(document.getElementById("pz-status").textContent), null, { timeout: 15000 });
+    check((await page.textContent("#pz-moves-title")) === "Right's moves", "a typed partizan spec, Right first");
+
     check(errors.length === 0, `no error logged${errors.length ? ":\n" + errors.join("\n") : ""}`);
   } catch (e) {
     mkdirSync(failures, { recursive: true });

@@ -23,7 +23,145 @@ const state = {
   hint: false,
   reports: new Map(), // position key -> report (or a promise of one)
   seq: 0,          // guards against answers arriving for a position left since
+  partizanGames: [], // partizan examples from /api/partizan/games
+  first: "left",   // partizan games: who moves first
 };
+
+// ---- partizan games (Left and Right with moves of their own) -------------------------
+
+const isPartizan = (name) => /^partizan(-[a-z]+)?:/.test(name);
+const SIDE = { left: "Left", right: "Right" };
+const pzToMove = (ply) => ((ply % 2 === 0) === (state.first === "left") ? "left" : "right");
+// Player 1 is Left, player 2 is Right: "computer is player 2" makes it Right.
+const pzComputerSide = () => (state.side === 1 ? "left" : "right");
+const pzComputerToMove = () => state.opponent === "computer" && pzToMove(state.cursor) === pzComputerSide();
+
+function pzReport(heaps, toMove) {
+  const k = `${key(heaps)}|${toMove}`;
+  if (!state.reports.has(k)) {
+    const url = `/api/partizan?game=${encodeURIComponent(state.name)}&play=${state.play}` +
+      `&heaps=${key(heaps)}&to_move=${toMove}`;
+    const p = getJson(url).then((r) => { state.reports.set(k, r); return r; });
+    p.catch(() => state.reports.delete(k));
+    state.reports.set(k, p);
+  }
+  return Promise.resolve(state.reports.get(k));
+}
+
+function pzMoveName(to) {
+  return to.length ? `to ${to.join(" ")}` : "to no heaps";
+}
+
+function pzSide(side) {
+  const span = document.createElement("span");
+  span.className = `side-${side}`;
+  span.textContent = SIDE[side];
+  return span;
+}
+
+function pzRender(r) {
+  const status = $("pz-status");
+  status.replaceChildren();
+  const mover = r.to_move;
+  const who = state.opponent === "computer" ? (mover === pzComputerSide() ? " (the computer)" : " (you)") : "";
+  if (r.winner) {
+    status.append(pzSide(r.winner), ` wins: `, pzSide(mover), ` to move${who} has no move left.`);
+  } else {
+    const count = r.remoteness !== null && r.remoteness !== undefined ? ` in ${r.remoteness}` : "";
+    status.append(pzSide(mover), ` to move${who}: `, r.win ? `wins${count} with best play` : `loses against best play${count ? ` (holds out${count})` : ""}`);
+  }
+  $("pz-class").textContent = `Outcome class ${r.class}: ${r.class_words} (from ${r.source}).`;
+  const heaps = $("pz-heaps");
+  heaps.replaceChildren();
+  for (const h of r.position) {
+    const e = document.createElement("span");
+    e.className = "heap";
+    e.textContent = `${h}`;
+    e.title = `a heap of ${h}`;
+    heaps.append(e);
+  }
+  if (!r.position.length) heaps.textContent = "(no heaps)";
+  $("pz-moves-title").textContent = `${SIDE[mover]}'s moves`;
+  const list = $("pz-moves");
+  list.replaceChildren();
+  const locked = pzComputerToMove() || r.winner;
+  for (const m of r.moves) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = pzMoveName(m.to);
+    b.disabled = Boolean(locked);
+    b.addEventListener("click", () => pzPlay(m.to));
+    const v = document.createElement("span");
+    v.className = m.win ? "win-text" : "lose-text";
+    v.textContent = m.win ? " ✔ win" : " ✖ lose";
+    li.append(b, v);
+    list.append(li);
+  }
+  const winning = (side, moves) => {
+    const p = $(`pz-${side}-winning`);
+    p.replaceChildren(pzSide(side), `: ${moves.length ? moves.map(pzMoveName).join(", ") : "none (loses when to move)"}`);
+  };
+  winning("left", r.left_winning);
+  winning("right", r.right_winning);
+  $("pz-undo").disabled = state.cursor === 0;
+}
+
+async function pzRefresh() {
+  writeUrl();
+  const seq = ++state.seq;
+  try {
+    const r = await pzReport(board(), pzToMove(state.cursor));
+    if (seq !== state.seq) return;
+    pzRender(r);
+    if (pzComputerToMove() && !r.winner && r.moves.length) {
+      setTimeout(() => { if (seq === state.seq) pzComputerMove(r); }, COMPUTER_DELAY);
+    }
+  } catch (e) {
+    if (seq === state.seq) showError(e.message);
+  }
+}
+
+// As `sicher play --level`: a winning move, or with probability (10 - level) / 10 a random one.
+function pzComputerMove(r) {
+  const random = Math.random() < (10 - state.level) / 10;
+  pzPlay(random ? r.moves[Math.floor(Math.random() * r.moves.length)].to : r.moves[0].to);
+}
+
+function pzPlay(to) {
+  state.plies = state.plies.slice(0, state.cursor + 1);
+  state.plies.push(to.slice());
+  state.cursor += 1;
+  pzRefresh();
+}
+
+function pzUndo() {
+  if (state.cursor === 0) return;
+  state.cursor -= 1;
+  if (pzComputerToMove() && state.cursor > 0) state.cursor -= 1;
+  pzRefresh();
+}
+
+function showPartizan(on) {
+  $("partizan-area").hidden = !on;
+  document.querySelector("main").hidden = on;
+  document.querySelectorAll(".partizan-only").forEach((e) => { e.hidden = !on; });
+}
+
+async function choosePartizan() {
+  state.info = { title: state.name, start: null };
+  state.reports = new Map();
+  $("export-text").hidden = true;
+  if (!state.start || !state.start.length || state.start.reduce((a, b) => a + b, 0) > 40) state.start = [9];
+  if (!state.plies.length || key(state.plies[0]) !== key(state.start)) {
+    state.plies = [state.start.slice()];
+    state.cursor = 0;
+  }
+  showPartizan(true);
+  fillSetup();
+  renderControls();
+  await pzRefresh();
+}
 
 // ---- the URL ------------------------------------------------------------------------
 
@@ -35,6 +173,7 @@ function readUrl() {
   state.opponent = q.get("vs") === "computer" ? "computer" : "people";
   state.level = clamp(parseInt(q.get("level") || "10", 10), 0, 10);
   state.side = q.get("side") === "1" ? 1 : 2;
+  state.first = q.get("first") === "right" ? "right" : "left";
   const plies = (q.get("h") || "").split("_").filter((s) => s.length);
   state.plies = plies.map((p) => (p === "0" ? [] : p.split(".").map(Number)));
   state.cursor = Math.max(0, state.plies.length - 1);
@@ -45,6 +184,7 @@ function writeUrl() {
   q.set("game", state.name);
   q.set("play", state.play);
   q.set("start", state.start.join(","));
+  if (isPartizan(state.name)) q.set("first", state.first);
   if (state.opponent === "computer") {
     q.set("vs", "computer");
     q.set("level", String(state.level));
@@ -484,6 +624,8 @@ function showError(text) {
 
 async function chooseGame() {
   showError("");
+  if (isPartizan(state.name)) return choosePartizan();
+  showPartizan(false);
   const info = await getJson(`/api/game?game=${encodeURIComponent(state.name)}&play=${state.play}`);
   state.info = info;
   state.reports = new Map();
@@ -501,7 +643,7 @@ async function chooseGame() {
 
 function fillSetup() {
   const select = $("game");
-  const shipped = state.games.some((g) => g.name === state.name);
+  const shipped = state.games.some((g) => g.name === state.name) || state.partizanGames.includes(state.name);
   select.value = shipped ? state.name : "__spec";
   $("spec-label").hidden = shipped;
   if (!shipped) $("spec").value = state.name;
@@ -510,6 +652,7 @@ function fillSetup() {
   $("opponent").value = state.opponent;
   $("level").value = String(state.level);
   $("side").value = String(state.side);
+  $("first").value = state.first;
 }
 
 function newGameFromForm(event) {
@@ -520,6 +663,7 @@ function newGameFromForm(event) {
   state.opponent = $("opponent").value;
   state.level = clamp(parseInt($("level").value, 10), 0, 10);
   state.side = $("side").value === "1" ? 1 : 2;
+  state.first = $("first").value === "right" ? "right" : "left";
   const start = parseHeaps($("start").value);
   if (!start) {
     showError("Start: give heap sizes, as in 3,4,5.");
@@ -571,22 +715,40 @@ async function main() {
     o.textContent = g.name === g.spec ? g.name : `${g.name} (${g.spec})`;
     select.append(o);
   }
+  state.partizanGames = await getJson("/api/partizan/games");
+  const group = document.createElement("optgroup");
+  group.label = "Partizan: Left and Right move differently";
+  for (const name of state.partizanGames) {
+    const o = document.createElement("option");
+    o.value = name;
+    o.textContent = name;
+    group.append(o);
+  }
+  select.append(group);
   const typed = document.createElement("option");
   typed.value = "__spec";
   typed.textContent = "rules typed in…";
   select.append(typed);
   select.addEventListener("change", () => {
     $("spec-label").hidden = select.value !== "__spec";
+    showFirst();
     if (select.value !== "__spec") {
       const g = state.games.find((x) => x.name === select.value);
       if (g && g.start && g.start.reduce((a, b) => a + b, 0) <= 40) $("start").value = g.start.join(",");
     }
   });
+  // "First to move" where the game chosen (or typed) is partizan.
+  const showFirst = () => {
+    const name = select.value === "__spec" ? $("spec").value.trim() : select.value;
+    document.querySelectorAll(".partizan-only").forEach((e) => { e.hidden = !isPartizan(name); });
+  };
+  $("spec").addEventListener("input", showFirst);
   $("opponent").addEventListener("change", () => {
     document.querySelectorAll(".computer-only").forEach((e) => { e.hidden = $("opponent").value !== "computer"; });
   });
   $("setup").addEventListener("submit", newGameFromForm);
   $("undo").addEventListener("click", undo);
+  $("pz-undo").addEventListener("click", pzUndo);
   $("redo").addEventListener("click", redo);
   $("hint").addEventListener("change", () => { state.hint = $("hint").checked; render(); });
   $("export").addEventListener("click", exportText);

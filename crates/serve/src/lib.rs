@@ -7,6 +7,7 @@
 //!     ├─ page.rs     /                 the page (assets/, compiled in)
 //!     ├─ api.rs      /api/...          check, batch, solve, solution, nim-values, position,
 //!     │  pictures.rs /api/*.png        table entry; map and plot
+//!     │  partizan.rs /api/partizan     partizan games: class, each side's moves
 //!     └─ uwapi.rs    /uwapi/...        games, variants, positions, instructions (notation.rs)
 //!   catalog.rs: games from names and specs, never from paths
 //!   work.rs: computing slots, deadlines, memory per search
@@ -22,6 +23,7 @@ mod limits;
 mod listen;
 mod notation;
 mod page;
+mod partizan;
 mod pictures;
 mod records;
 mod report;

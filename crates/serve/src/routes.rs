@@ -29,6 +29,7 @@ pub fn router(state: AppState) -> Router {
     let max_body = state.workers.limits().max_body;
     crate::page::routes()
         .merge(crate::api::routes())
+        .merge(crate::partizan::routes())
         .merge(crate::uwapi::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(max_body))

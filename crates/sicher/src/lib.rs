@@ -119,6 +119,7 @@
 //! - `survey.rs`: the use case behind pictures: the positions and series they show
 //!   (feature `picture`).
 //! - `play.rs`: the use case behind `sicher play`: a game against perfect play.
+//! - `play/`: the partizan game of `sicher play` (you play Left or Right).
 //! - `picture/`: maps and plots as PNG or terminal text, from plain data (feature
 //!   `picture`).
 //! - `code_map_tests.rs`: unit tests of this code map: every source file and folder is

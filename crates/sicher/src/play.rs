@@ -13,8 +13,15 @@
 //! Moves are listed only up to [`LISTED_MOVES`]: a position with more (a heap of a
 //! billion tokens) is played by typing the position a move leads to, which is checked
 //! against the rules directly ([`is_move`]) without enumerating every move.
+//!
+//! - `partizan.rs`: [`PartizanSession`], the same game for partizan rules, you playing
+//!   Left or Right, through the partizan answer chain.
+
+mod partizan;
 
 use std::ops::ControlFlow;
+
+pub use partizan::PartizanSession;
 
 use crate::answer::{Chain, Engine, Policy, Query, Remoteness};
 use crate::error::{Error, Result};
@@ -138,11 +145,7 @@ impl Session {
     /// moves is random with probability `(MAX_LEVEL - level) / MAX_LEVEL`; `seed` makes
     /// the random choices repeatable.
     pub fn set_level(&mut self, level: u8, seed: u64) -> Result<()> {
-        if level > MAX_LEVEL {
-            return Err(Error::input(format!(
-                "level {level} is out of range: 0 (random moves) to {MAX_LEVEL} (perfect play)"
-            )));
-        }
+        check_level(level)?;
         self.level = level;
         self.rng = SplitMix(seed);
         Ok(())
@@ -228,56 +231,33 @@ impl Session {
         Ok(self.best_move()?.map(|to| Reply { to, random: false }))
     }
 
-    /// Reads a move as typed: its number in [`moves`](Self::moves) (from 1, when every
-    /// move is listed) or the position it leads to (heap sizes); says why when it is
-    /// neither.
+    /// Reads a move as typed, in every form the move list shows: its number in
+    /// [`moves`](Self::moves) (from 1, when every move is listed: `3` or `3.`), the
+    /// position it leads to (`1 4 5`, `to 1 4 5`, `to (no heaps)`), or a whole line of
+    /// the list (`3. to 1 4 5`); says why when it is none of them.
     pub fn parse_move(&self, text: &str) -> Result<Position> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(Error::input(
-                "type a move: its number, or the position it leads to (heap sizes)",
-            ));
-        }
-        let mut words: Vec<&str> = text
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|w| !w.is_empty())
-            .collect();
-        let mut numbered = self.moves_complete;
-        // `to 3` names the position (a lone heap of 3), never move number 3: a lone
-        // number is a move number while the moves are listed.
-        if words.len() > 1 && words[0].eq_ignore_ascii_case("to") {
-            words.remove(0);
-            numbered = false;
-        }
-        if let [word] = words[..] {
-            if numbered && (!word.starts_with('0') || word == "0") {
-                if let Ok(number) = word.parse::<usize>() {
-                    if (1..=self.moves.len()).contains(&number) {
-                        return Ok(self.moves[number - 1].clone());
-                    }
-                }
-            }
-        }
-        let heaps = words
-            .iter()
-            .map(|w| parse_heap(w))
-            .collect::<Result<Vec<_>>>()?;
-        let to = Position::new(heaps);
-        if self.is_legal(&to) {
-            Ok(to)
-        } else if words.len() == 1 && numbered {
-            Err(Error::input(format!(
-                "{text} is neither a move number (1 to {}) nor a position one move away from {}",
-                self.moves.len(),
-                self.position
-            )))
-        } else {
-            Err(Error::input(format!(
-                "{to} is not one move away from {} in {}",
-                self.position,
-                self.game().name
-            )))
-        }
+        parse_typed(
+            text,
+            &self.moves,
+            self.moves_complete,
+            &self.position,
+            &self.game().name,
+            |to| self.is_legal(to),
+        )
+    }
+
+    /// The number of the move to `to` in [`moves`](Self::moves) (from 1), when every
+    /// move is listed.
+    pub fn move_number(&self, to: &Position) -> Option<usize> {
+        number_of(&self.moves, self.moves_complete, to)
+    }
+
+    /// Changes the computer's level during a game (0 to [`MAX_LEVEL`]), keeping the
+    /// random choices' sequence.
+    pub fn change_level(&mut self, level: u8) -> Result<()> {
+        check_level(level)?;
+        self.level = level;
+        Ok(())
     }
 
     /// Plays a move (the position it leads to), which must be legal.
@@ -422,6 +402,123 @@ impl Session {
     }
 }
 
+/// Refuses a level outside 0 to [`MAX_LEVEL`].
+fn check_level(level: u8) -> Result<()> {
+    if level > MAX_LEVEL {
+        return Err(Error::input(format!(
+            "level {level} is out of range: 0 (random moves) to {MAX_LEVEL} (perfect play)"
+        )));
+    }
+    Ok(())
+}
+
+/// The number (from 1) of the move to `to` among `moves` (ascending), when they are all
+/// listed.
+fn number_of(moves: &[Position], complete: bool, to: &Position) -> Option<usize> {
+    if !complete {
+        return None;
+    }
+    moves.binary_search(to).ok().map(|i| i + 1)
+}
+
+/// Reads a typed move in every form a move list shows (`3`, `3.`, `to 1 4 5`, `1 4 5`,
+/// `3. to 1 4 5`, `to (no heaps)`): a move number counts only where every move is
+/// listed (`complete`); a position must pass `legal`.
+fn parse_typed(
+    text: &str,
+    moves: &[Position],
+    complete: bool,
+    from: &Position,
+    game: &str,
+    legal: impl Fn(&Position) -> bool,
+) -> Result<Position> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(Error::input(
+            "type a move: its number, or the position it leads to (heap sizes)",
+        ));
+    }
+    // The list writes the empty position `(no heaps)`: read it as the heap of 0 it is.
+    let lowered = text.to_ascii_lowercase();
+    let spelled = lowered.replace("(no heaps)", "0").replace("no heaps", "0");
+    let mut words: Vec<&str> = spelled
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let by_number = |word: &str| -> Option<Position> {
+        if !complete || (word.starts_with('0') && word != "0") {
+            return None;
+        }
+        let number = word.parse::<usize>().ok()?;
+        (1..=moves.len())
+            .contains(&number)
+            .then(|| moves[number - 1].clone())
+    };
+    // A whole line of the list, `3. to 1 4 5` (or `3.` alone): the number, checked
+    // against the position when both are typed.
+    let mut numbered: Option<Position> = None;
+    if let Some(number) = words.first().and_then(|w| w.strip_suffix('.')) {
+        match by_number(number) {
+            Some(to) => numbered = Some(to),
+            None if complete => {
+                return Err(Error::input(format!(
+                    "{number}. is not a move number: the moves are numbered 1 to {}",
+                    moves.len()
+                )))
+            }
+            None => {
+                return Err(Error::input(
+                    "the moves are not numbered here (too many to list): type the position your move leads to",
+                ))
+            }
+        }
+        words.remove(0);
+        if words.is_empty() {
+            return Ok(numbered.unwrap_or_default());
+        }
+    }
+    // `to 3` names the position (a lone heap of 3), never move number 3: a lone number
+    // is a move number while the moves are listed.
+    let mut numbers_allowed = complete && numbered.is_none();
+    if words.len() > 1 && words[0] == "to" {
+        words.remove(0);
+        numbers_allowed = false;
+    }
+    if let [word] = words[..] {
+        if numbers_allowed {
+            if let Some(to) = by_number(word) {
+                return Ok(to);
+            }
+        }
+    }
+    let heaps = words
+        .iter()
+        .map(|w| parse_heap(w))
+        .collect::<Result<Vec<_>>>()?;
+    let to = Position::new(heaps);
+    if let Some(listed) = numbered {
+        if listed != to {
+            return Err(Error::input(format!(
+                "{text}: move {} leads to {listed}, not to {to}",
+                number_of(moves, complete, &listed).unwrap_or(0)
+            )));
+        }
+        return Ok(listed);
+    }
+    if legal(&to) {
+        Ok(to)
+    } else if words.len() == 1 && numbers_allowed {
+        Err(Error::input(format!(
+            "{text} is neither a move number (1 to {}) nor a position one move away from {from}",
+            moves.len(),
+        )))
+    } else {
+        Err(Error::input(format!(
+            "{to} is not one move away from {from} in {game}"
+        )))
+    }
+}
+
 /// The moves of `position`: all of them, ascending and once each, and true; or the first
 /// [`LISTED_MOVES`] the rules list, and false.
 fn list_moves(game: &Game, position: &Position) -> (Vec<Position>, bool) {
@@ -530,10 +627,10 @@ fn difference(from: &[u64], to: &[u64]) -> (Vec<u64>, Vec<u64>) {
 
 /// SplitMix64: a small, well-mixed generator for the computer's random moves (no
 /// cryptographic claim; repeatable from its seed).
-struct SplitMix(u64);
+pub(crate) struct SplitMix(pub(crate) u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -542,7 +639,7 @@ impl SplitMix {
     }
 
     /// A number below `n` (`n > 0`), without modulo bias worth measuring for small `n`.
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
     }
 }
