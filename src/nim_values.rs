@@ -240,7 +240,8 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
             values_per_second: rate,
         };
         write_json(&mut out, &record)?;
-    } else if !args.bfile {
+    } else {
+        // With `-o` the values are in the file: the summary alone (a b-file there too).
         let shown = if args.all {
             computed
         } else if args.output.is_some() {
