@@ -2,7 +2,8 @@
 //!
 //! The values stream from the engine (16 bits each while they fit) into a nim-value table
 //! or a b-file (`-o FILE`), or to stdout; a memory bound (`--memory`) is checked against
-//! the estimate before any work, and `--time-limit` keeps the values computed by then.
+//! the estimate before any work, `--time-limit` keeps the values computed by then, and
+//! `--checkpoint` saves them so that a killed run resumes.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -84,6 +85,61 @@ pub struct NimValuesArgs {
     /// (said on stderr); 0: no limit.
     #[arg(long, value_name = "SECONDS", default_value_t = 0)]
     pub time_limit: u64,
+    /// Save the values computed to FILE (a nim-value table, replaced whole) every minute
+    /// and when the time limit stops the run, and resume from it when it exists: a
+    /// killed run started again gives the same values. Removed once the run completes.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, hide = true)]
+    pub checkpoint_every: u64,
+}
+
+/// The values of a checkpoint of `game`, if `path` exists.
+fn read_checkpoint(path: &std::path::Path, game: &sicher::game::Game) -> Result<Option<Vec<u32>>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let table = sicher::table::Table::open(path)?;
+    if !matches!(table.header().kind, BodyKind::NimValues { .. })
+        || table.header().game != game.ruleset.spec()
+    {
+        return Err(Error::input(format!(
+            "{}: not a checkpoint of the nim-values of {}; move it away or name another file",
+            path.display(),
+            game.ruleset.spec()
+        )));
+    }
+    table.verify()?;
+    (0..table.header().entries)
+        .map(|h| {
+            let value = table.value_at(h)?.nimber().unwrap_or(0);
+            u32::try_from(value).map_err(|_| {
+                Error::damaged(format!(
+                    "{}: nim-value {value} is too large",
+                    path.display()
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
+}
+
+/// Saves the values computed so far as the checkpoint, replacing it whole.
+fn write_checkpoint(
+    path: &std::path::Path,
+    game: &sicher::game::Game,
+    values: Values<'_>,
+) -> Result<()> {
+    table::write_nim_values_from(
+        path,
+        &game.ruleset,
+        (values.len() as u64, values.largest()),
+        values.iter(),
+        None,
+        Replace::RegularFile,
+    )
+    .map(|_| ())
 }
 
 #[derive(Serialize)]
@@ -173,13 +229,41 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     let started = Instant::now();
     let deadline = (args.time_limit > 0).then(|| started + Duration::from_secs(args.time_limit));
     let mut sequence = engine(&game.ruleset, method, len)?;
+    // Values read from a checkpoint: the rate counts the others.
+    let mut resumed = 0;
+    if let Some(path) = &args.checkpoint {
+        if let Some(mut known) = read_checkpoint(path, &game)? {
+            known.truncate(len as usize);
+            game.ruleset.prepare(known.len() as u64)?;
+            if !args.quiet {
+                eprintln!(
+                    "resuming from {}: G(0..={})",
+                    path.display(),
+                    known.len().saturating_sub(1)
+                );
+            }
+            if sequence.preload(&known) {
+                resumed = known.len();
+            }
+        }
+    }
     let bar = progress_bar(len, args.quiet, "heaps");
     let len = len as usize;
     let mut complete = true;
+    let every = Duration::from_secs(args.checkpoint_every.max(1));
+    let mut next_checkpoint = Instant::now() + every;
     while sequence.values().len() < len {
         if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
             complete = false;
             break;
+        }
+        if let Some(path) = args
+            .checkpoint
+            .as_ref()
+            .filter(|_| Instant::now() >= next_checkpoint)
+        {
+            write_checkpoint(path, &game, sequence.values())?;
+            next_checkpoint = Instant::now() + every;
         }
         let next = (sequence.values().len() + CHUNK).min(len);
         game.ruleset.prepare(next as u64 - 1)?;
@@ -207,11 +291,18 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
             computed.saturating_sub(1)
         );
     }
-    let rate = super::output::per_second(computed as u64, elapsed);
+    let rate = super::output::per_second((computed - resumed.min(computed)) as u64, elapsed);
     let method_name = match method {
         Method::Fast => "fast",
         Method::Reference => "reference",
     };
+    if let Some(path) = &args.checkpoint {
+        if complete {
+            let _ = std::fs::remove_file(path);
+        } else {
+            write_checkpoint(path, &game, values)?;
+        }
+    }
     let period = sequence.proved().or_else(|| {
         ProofBound::for_ruleset(&game.ruleset).and_then(|bound| values.find_proved(bound))
     });

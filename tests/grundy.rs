@@ -660,3 +660,68 @@ fn nim_values_keep_their_memory_and_time_bounds() {
     assert!(!help.contains("--misere"), "{help}");
     assert!(help.contains("--output"), "{help}");
 }
+
+/// A run killed part-way resumes from its checkpoint and writes the same bytes as a run
+/// never stopped; the checkpoint goes once the run completes.
+#[test]
+fn a_killed_nim_value_run_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let args = |out: &str| {
+        vec![
+            "nim-values".to_string(),
+            "octal:0.6".into(),
+            "--max".into(),
+            "2000000".into(),
+            "--bfile".into(),
+            "-q".into(),
+            "-o".into(),
+            path(out),
+        ]
+    };
+    let (code, _, err) = sicher(
+        &args("full.txt")
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut killed = args("killed.txt");
+    killed.extend([
+        "--checkpoint".into(),
+        path("run.nim"),
+        "--checkpoint-every".into(),
+        "1".into(),
+    ]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sicher"))
+        .args(&killed)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !dir.path().join("run.nim").exists() && started.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !dir.path().join("killed.txt").exists(),
+        "the output appears whole or not at all"
+    );
+    assert!(
+        dir.path().join("run.nim").exists(),
+        "no checkpoint within 120 s"
+    );
+    let (code, _, err) = sicher(&killed.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(
+        !dir.path().join("run.nim").exists(),
+        "the checkpoint goes at the end"
+    );
+    assert_eq!(
+        std::fs::read(path("full.txt")).unwrap(),
+        std::fs::read(path("killed.txt")).unwrap()
+    );
+}

@@ -184,6 +184,12 @@ pub trait Sequence: Send {
     }
     /// Bytes the engine holds now (values, copies and tables), for measurements.
     fn held_bytes(&self) -> usize;
+    /// Starts an empty engine from values already known (a checkpoint), as if it had
+    /// computed them; false when this engine cannot (the caller computes them again).
+    /// Values must be right: the engine trusts them.
+    fn preload(&mut self, _known: &[Nimber]) -> bool {
+        false
+    }
 }
 
 /// The sparse-space engine's state, for progress lines: how sparse the space is.

@@ -79,4 +79,13 @@ impl Sequence for MexReference {
     fn into_values(self: Box<Self>) -> Vec<Nimber> {
         self.values
     }
+
+    fn preload(&mut self, known: &[Nimber]) -> bool {
+        if !self.values.is_empty() {
+            return false;
+        }
+        self.values.extend_from_slice(known);
+        self.cap = known.iter().fold(1, |cap, &v| cap_above(v, cap));
+        true
+    }
 }

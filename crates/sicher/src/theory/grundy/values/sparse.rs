@@ -551,6 +551,48 @@ impl Sequence for SparseSpace {
         self.finder = None;
     }
 
+    fn preload(&mut self, known: &[Nimber]) -> bool {
+        if self.len() != 0 || known.len() < 2 {
+            return false;
+        }
+        for (n, &value) in known.iter().enumerate() {
+            self.cap = cap_above(value, self.cap);
+            if self.narrow && self.cap > NARROW_CAP {
+                self.widen();
+                self.values.push(value);
+            } else if self.narrow {
+                self.mirror(value);
+            } else {
+                self.values.push(value);
+            }
+            if n >= 1 {
+                if self.histogram.len() <= value as usize {
+                    self.histogram.resize(value as usize + 1, [0, 0]);
+                }
+                self.histogram[value as usize][n & 1] += 1;
+            }
+        }
+        self.seen.ensure(self.cap);
+        self.need_marks.ensure(self.cap);
+        let n = known.len();
+        // The schedules as a run that computed them would have left them.
+        while self.next_review <= n {
+            self.next_review = if self.next_review < REVIEW_EVERY {
+                self.next_review * 2
+            } else {
+                self.next_review + REVIEW_EVERY
+            };
+        }
+        while self.next_proof_check <= n {
+            self.next_proof_check += (self.next_proof_check / 4).max(1024);
+        }
+        // The split from the values' histogram, and its rare list (empty, all common,
+        // when no split pays).
+        self.resize_tables();
+        self.review();
+        true
+    }
+
     fn proved(&self) -> Option<Periodicity> {
         self.proved
     }

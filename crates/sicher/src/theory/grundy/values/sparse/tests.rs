@@ -168,6 +168,26 @@ fn long_runs_hold_two_bytes_a_value_twice_and_little_else() {
 }
 
 #[test]
+fn an_engine_resumed_from_known_values_goes_on_alike() {
+    for spec in [
+        "octal:0.6",
+        "octal:0.16",
+        "octal:0.77",
+        "grundy",
+        "octal:4.364",
+    ] {
+        let ruleset = rules(spec);
+        let reference = nim_values(&ruleset, Method::Reference, 3000).unwrap();
+        for cut in [2, 100, 1500, 2999] {
+            let mut resumed = SparseSpace::new(&ruleset).unwrap();
+            assert!(resumed.preload(&reference[..cut]));
+            resumed.extend_to(3000);
+            assert_eq!(resumed.values(), &reference[..], "{spec} from {cut}");
+        }
+    }
+}
+
+#[test]
 fn sparse_space_finds_a_sparse_split_for_kayles_and_grundy() {
     for spec in ["octal:0.77", "grundy", "octal:0.16"] {
         let mut fast = SparseSpace::new(&rules(spec)).unwrap();
