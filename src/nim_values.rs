@@ -248,6 +248,20 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
         }
     }
     let bar = progress_bar(len, args.quiet, "heaps");
+    if !bar.is_hidden() {
+        // The common bar, and the sparse space's statistics after it.
+        let style = indicatif::ProgressStyle::with_template(
+            "{bar:30} {human_pos}/{human_len} heaps {elapsed_precise} {rate} ETA {eta} {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}/s", state.per_sec());
+            },
+        );
+        bar.set_style(style);
+    }
     let len = len as usize;
     let mut complete = true;
     let every = Duration::from_secs(args.checkpoint_every.max(1));
@@ -271,7 +285,7 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
         bar.set_position(next as u64);
         if let Some(stats) = sequence.sparse_stats() {
             bar.set_message(format!(
-                "rare {} (mask {:#x}{}), largest {}, pairs scanned {}",
+                "| rare {} (mask {:#x}{}), largest {}, pairs scanned {}",
                 stats.rare,
                 stats.mask,
                 if stats.domain { ", domain" } else { "" },
