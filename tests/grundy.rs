@@ -514,3 +514,214 @@ fn info_reads_nim_value_tables() {
         (Some(71), Some(12))
     );
 }
+
+/// `nim-values -o FILE` writes the values (a table, or a b-file with `--bfile`) and prints
+/// none of them; the text form shows the first 1000 unless `--all`; `--write` still works.
+#[test]
+fn nim_values_stream_to_a_file_and_print_a_bounded_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("kayles.nim");
+    let (code, out, err) = sicher(&[
+        "nim-values",
+        "kayles",
+        "--max",
+        "100000",
+        "-o",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().count() <= 3, "{out}");
+    assert!(out.contains("computed 100001 values"), "{out}");
+    assert!(out.contains("proved period 12 from n = 71"), "{out}");
+    assert!(err.contains("wrote"), "{err}");
+    let (code, out, _) = sicher(&[
+        "check",
+        "kayles",
+        "7",
+        "9",
+        "--nim-table",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("safe"), "{out}");
+    // The old spelling writes the same table.
+    let again = dir.path().join("again.nim");
+    let (code, _, err) = sicher(&[
+        "nim-values",
+        "kayles",
+        "--max",
+        "100000",
+        "--write",
+        again.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert_eq!(
+        std::fs::read(&table).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
+    // A b-file into a file holds exactly what --bfile prints.
+    let bfile = dir.path().join("b.txt");
+    let (code, _, err) = sicher(&[
+        "nim-values",
+        "octal:0.6",
+        "--max",
+        "5000",
+        "--bfile",
+        "-o",
+        bfile.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, printed, _) = sicher(&["nim-values", "octal:0.6", "--max", "5000", "--bfile"]);
+    assert_eq!(std::fs::read_to_string(&bfile).unwrap(), printed);
+    assert_eq!(printed.lines().count(), 5001);
+    // Text: the first 1000 values and a line saying where the rest is; --all prints all.
+    let (_, shown, _) = sicher(&["nim-values", "octal:0.6", "--max", "5000"]);
+    let rows = |text: &str| text.lines().filter(|l| l.starts_with("  ")).count();
+    assert_eq!(rows(&shown), 50, "{shown}");
+    assert!(
+        shown.contains("4001 values more up to G(5000): --all prints them"),
+        "{shown}"
+    );
+    let (_, all, _) = sicher(&["nim-values", "octal:0.6", "--max", "5000", "--all"]);
+    assert_eq!(rows(&all), 251);
+    let values: Vec<&str> = all
+        .lines()
+        .filter(|l| l.starts_with("  "))
+        .flat_map(|l| l.split(": ").nth(1).unwrap().split(' '))
+        .collect();
+    let expected: Vec<String> = printed
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().to_string())
+        .collect();
+    assert_eq!(values, expected);
+}
+
+/// `--memory` is checked against the estimate before any work; `--time-limit` keeps the
+/// values computed by then; `--misere` is no longer offered by `--help`.
+#[test]
+fn nim_values_keep_their_memory_and_time_bounds() {
+    let (code, out, err) = sicher(&[
+        "nim-values",
+        "octal:0.6",
+        "--max",
+        "100000000",
+        "--memory",
+        "64",
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("more than --memory 64"), "{err}");
+    let (code, out, err) = sicher(&[
+        "nim-values",
+        "octal:0.6",
+        "--max",
+        "100000",
+        "--memory",
+        "64",
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("computed 100001 values"), "{out}");
+    let started = std::time::Instant::now();
+    let (code, out, err) = sicher(&[
+        "nim-values",
+        "octal:0.6",
+        "--max",
+        "200000000",
+        "--time-limit",
+        "1",
+        "-q",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(started.elapsed().as_secs() < 60);
+    assert!(err.contains("stopped by the time limit of 1 s"), "{err}");
+    let record = json(&out);
+    assert_eq!(record["complete"], false);
+    let values = record["values"].as_array().unwrap();
+    assert!(values.len() > 1000 && values.len() < 200_000_001);
+    let reference = nim_values(
+        &resolve("octal:0.6").unwrap().ruleset,
+        Method::Reference,
+        1000,
+    )
+    .unwrap();
+    for (n, &v) in reference.iter().enumerate() {
+        assert_eq!(values[n], v, "G({n})");
+    }
+    assert_eq!(
+        record["largest"],
+        values.iter().map(|v| v.as_u64().unwrap()).max().unwrap()
+    );
+    let (_, help, _) = sicher(&["nim-values", "--help"]);
+    assert!(!help.contains("--misere"), "{help}");
+    assert!(help.contains("--output"), "{help}");
+}
+
+/// A run killed part-way resumes from its checkpoint and writes the same bytes as a run
+/// never stopped; the checkpoint goes once the run completes.
+#[test]
+fn a_killed_nim_value_run_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let args = |out: &str| {
+        vec![
+            "nim-values".to_string(),
+            "octal:0.6".into(),
+            "--max".into(),
+            "2000000".into(),
+            "--bfile".into(),
+            "-q".into(),
+            "-o".into(),
+            path(out),
+        ]
+    };
+    let (code, _, err) = sicher(
+        &args("full.txt")
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut killed = args("killed.txt");
+    killed.extend([
+        "--checkpoint".into(),
+        path("run.nim"),
+        "--checkpoint-every".into(),
+        "1".into(),
+    ]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sicher"))
+        .args(&killed)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !dir.path().join("run.nim").exists() && started.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !dir.path().join("killed.txt").exists(),
+        "the output appears whole or not at all"
+    );
+    assert!(
+        dir.path().join("run.nim").exists(),
+        "no checkpoint within 120 s"
+    );
+    let (code, _, err) = sicher(&killed.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(
+        !dir.path().join("run.nim").exists(),
+        "the checkpoint goes at the end"
+    );
+    assert_eq!(
+        std::fs::read(path("full.txt")).unwrap(),
+        std::fs::read(path("killed.txt")).unwrap()
+    );
+}

@@ -56,7 +56,7 @@ impl NimGuide {
     /// The nim-value of a heap, when computed.
     #[inline]
     pub fn value(&self, h: Heap) -> Option<u32> {
-        self.values.values().get(h as usize).copied()
+        self.values.values().get(h as usize)
     }
 }
 

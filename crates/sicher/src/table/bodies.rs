@@ -117,12 +117,32 @@ pub fn write_nim_values(
     replace: Replace,
 ) -> Result<Header> {
     let largest = values.iter().copied().max().unwrap_or(0);
+    write_nim_values_from(
+        path,
+        ruleset,
+        (values.len() as u64, largest),
+        values.iter().copied(),
+        period,
+        replace,
+    )
+}
+
+/// [`write_nim_values`] from values read in order, `count` of them, none above
+/// `largest` (so the engine's 16-bit copies are packed without a 32-bit copy first).
+pub fn write_nim_values_from(
+    path: &Path,
+    ruleset: &Ruleset,
+    (count, largest): (u64, Nimber),
+    values: impl Iterator<Item = Nimber>,
+    period: Option<Periodicity>,
+    replace: Replace,
+) -> Result<Header> {
     let width = format::bits_for(u64::from(largest));
-    let entries = values.len() as u64;
+    let entries = count;
     let max = entries
         .checked_sub(1)
         .ok_or_else(|| Error::input("a nim-value table needs at least G(0)"))?;
-    let words = pack(entries, width, values.iter().map(|&v| u64::from(v)))?;
+    let words = pack(entries, width, values.map(u64::from))?;
     let header = Header::new(
         BodyKind::NimValues {
             period: period.filter(|p| p.proved_at.is_some()),

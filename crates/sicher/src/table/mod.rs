@@ -30,7 +30,7 @@ mod writer;
 
 use crate::domain::Domain;
 use crate::game::Game;
-pub use bodies::{read_quotient, write_nim_values, write_quotient};
+pub use bodies::{read_quotient, write_nim_values, write_nim_values_from, write_quotient};
 pub use codec::stored_checksum;
 pub use format::{
     bits_for, block_checksum, checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance,

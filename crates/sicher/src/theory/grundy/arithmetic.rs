@@ -27,16 +27,17 @@ use super::values::Nimber;
 /// The smallest period `p > 0` with a saltus `s > 0` that the values show (its least
 /// pre-period with it), unproved: its agreement must cover as many values as an ordinary
 /// apparent period's (`2*max(n0, 1) + 2p` of them). `None` when none shows.
-pub fn find_arithmetic(seq: &[Nimber]) -> Option<Periodicity> {
+pub fn find_arithmetic<T: Copy + Into<Nimber>>(seq: &[T]) -> Option<Periodicity> {
     let len = seq.len();
+    let at = |i: usize| -> Nimber { seq[i].into() };
     for p in 1..=len / 2 {
         let last = len - 1;
-        let Some(s) = seq[last].checked_sub(seq[last - p]).filter(|&s| s > 0) else {
+        let Some(s) = at(last).checked_sub(at(last - p)).filter(|&s| s > 0) else {
             continue;
         };
         // The least n0 with G(n + p) = G(n) + s for n0 <= n < len - p.
         let mut n0 = len - p;
-        while n0 > 0 && seq[n0 - 1 + p].checked_sub(seq[n0 - 1]) == Some(s) {
+        while n0 > 0 && at(n0 - 1 + p).checked_sub(at(n0 - 1)) == Some(s) {
             n0 -= 1;
         }
         let needed = 2 * n0.max(1) + 2 * p;

@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use super::period::{find_proved, Periodicity, ProofBound};
+use super::period::{Periodicity, ProofBound};
 use super::solution::{all_but_largest_excluded, proved_arithmetic};
 use super::values::{check_request, engine, Method, Nimber, Sequence};
 use crate::error::{Error, Hint, Result};
@@ -124,7 +124,7 @@ impl NimOracle {
                 return Ok(());
             }
             if let Some(bound) = self.bound {
-                if let Some(found) = find_proved(sequence.values(), bound) {
+                if let Some(found) = sequence.values().find_proved(bound) {
                     self.periodicity = Some(found);
                     return Ok(());
                 }
@@ -192,7 +192,7 @@ impl NimOracle {
     fn stored(&self, h: u64) -> Option<Nimber> {
         match (&self.stored, &self.sequence) {
             (Some(values), _) => values.get(h as usize).copied(),
-            (None, Some(sequence)) => sequence.values().get(h as usize).copied(),
+            (None, Some(sequence)) => sequence.values().get(h as usize),
             (None, None) => None,
         }
     }

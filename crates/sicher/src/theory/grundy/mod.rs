@@ -29,5 +29,6 @@ pub use mex::{mex, Marks, MexSet};
 pub use period::{find_proved, find_proved_by_scan, PeriodFinder, Periodicity, ProofBound};
 pub use solution::{default_max, lone_heap_outcomes, solve, Solution, SolvedSequence};
 pub use values::{
-    engine, nim_values, nim_values_cancellable, Method, MexReference, Nimber, Sequence, SparseSpace,
+    bytes_needed, check_request, engine, finder_bytes, nim_values, nim_values_cancellable, Method,
+    MexReference, Nimber, Sequence, SparseSpace, SparseStats, Values,
 };

@@ -186,6 +186,16 @@ impl PeriodFinder {
         }
     }
 
+    /// Bytes the finder holds: a key per candidate period, each period filed in one
+    /// bucket, and the lists reused between looks.
+    pub fn held_bytes(&self) -> usize {
+        4 * (self.key.capacity()
+            + self.buckets.iter().map(Vec::capacity).sum::<usize>()
+            + self.due.capacity()
+            + self.spare.capacity())
+            + self.buckets.capacity() * std::mem::size_of::<Vec<u32>>()
+    }
+
     /// `J`: a period `p` with pre-period `n0` is proved when `max(n0, 1) + p <= J`.
     fn limit(&self, len: usize) -> usize {
         let k = self.bound.parts.max(1);

@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 
 use super::arithmetic::{find_arithmetic, prove_all_but};
 use super::period::{find_apparent, PeriodFinder, Periodicity, ProofBound};
-use super::values::{check_request, engine, Method, Nimber};
+use super::values::{check_request, engine, Method, Nimber, Values};
 use crate::error::{Error, Hint, Result};
 use crate::game::{Convention, Game, Ruleset, SubtractionFamily};
 
@@ -92,7 +92,16 @@ pub(super) fn all_but_largest_excluded(ruleset: &Ruleset) -> Option<u64> {
 }
 
 /// The arithmetic periodicity the values of an all-but game show, when they prove it.
-pub(super) fn proved_arithmetic(values: &[Nimber], t: u64) -> Option<Periodicity> {
+pub(super) fn proved_arithmetic(values: Values<'_>, t: u64) -> Option<Periodicity> {
+    let widened;
+    let values = match values {
+        Values::Wide(values) => values,
+        // The engines of all-but games hold 32-bit values; others are widened here.
+        Values::Narrow(_) => {
+            widened = values.to_vec(0, values.len());
+            &widened[..]
+        }
+    };
     let mut found = find_arithmetic(values)?;
     found.proved_at = Some(prove_all_but(values, &found, t)?);
     Some(found)
@@ -133,7 +142,7 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
         sequence.extend_to(target as usize);
         progress(target);
         if let Some(finder) = &mut finder {
-            if let Some(found) = finder.check(sequence.values()) {
+            if let Some(found) = sequence.values().find_with(finder) {
                 solution.periodicity = Some(found);
                 break;
             }
@@ -145,17 +154,17 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
             }
         }
         if target == len {
-            let values = sequence.values();
-            solution.periodicity = find_apparent(values).or_else(|| find_arithmetic(values));
+            solution.periodicity = sequence.values().find_apparent_or_arithmetic();
             break;
         }
         target = next_checkpoint(target).min(len);
     }
-    let mut values = sequence.into_values();
-    solution.computed = values.len() as u64;
+    // The finder's tables go before the values are widened to 32 bits.
+    drop(finder);
+    solution.computed = sequence.values().len() as u64;
     if let Some(found) = solution.periodicity {
-        values.truncate((found.preperiod + found.period) as usize);
-        solution.sequence = SolvedSequence::NimValues(values);
+        let keep = (found.preperiod + found.period) as usize;
+        solution.sequence = SolvedSequence::NimValues(sequence.into_prefix(keep));
     }
     Ok(solution)
 }

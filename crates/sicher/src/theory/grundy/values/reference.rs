@@ -3,7 +3,7 @@
 
 use std::ops::ControlFlow;
 
-use super::{cap_above, Nimber, Sequence};
+use super::{cap_above, Nimber, Sequence, Values};
 use crate::game::Ruleset;
 use crate::theory::grundy::MexSet;
 
@@ -68,11 +68,24 @@ impl Sequence for MexReference {
         self.cap = cap_above(mex, self.cap);
     }
 
-    fn values(&self) -> &[Nimber] {
-        &self.values
+    fn values(&self) -> Values<'_> {
+        Values::Wide(&self.values)
+    }
+
+    fn held_bytes(&self) -> usize {
+        self.values.capacity() * std::mem::size_of::<Nimber>()
     }
 
     fn into_values(self: Box<Self>) -> Vec<Nimber> {
         self.values
+    }
+
+    fn preload(&mut self, known: &[Nimber]) -> bool {
+        if !self.values.is_empty() {
+            return false;
+        }
+        self.values.extend_from_slice(known);
+        self.cap = known.iter().fold(1, |cap, &v| cap_above(v, cap));
+        true
     }
 }

@@ -12,7 +12,7 @@
 //!   and kernel.
 
 use super::scan::{Kernel, Wanted, BATCH};
-use super::{cap_above, Nimber, Sequence};
+use super::{cap_above, Nimber, Sequence, SparseStats, Values};
 use crate::game::Ruleset;
 use crate::theory::grundy::{PeriodFinder, Periodicity, ProofBound};
 
@@ -92,6 +92,8 @@ const REVIEW_BITS: u32 = 10;
 pub struct SparseSpace {
     takes: Vec<Take>,
     splits: Vec<Split>,
+    /// G(0..len) as 32-bit values, once some value passes the 16-bit copies (empty
+    /// before: `fwd` holds them, two bytes each).
     values: Vec<Nimber>,
     cap: u32,
     seen: Stamps,
@@ -208,7 +210,7 @@ const NARROW_CAP: u32 = 1 << 15;
 /// A rare/common split is used only while the rare heaps are at most this share of all
 /// heaps: enumerating a rare pair is a random access, while the witness scans run 32 pairs
 /// per vector step, so a dense split costs more than it saves (Treblecross).
-const RARE_SHARE: u64 = 16;
+pub(super) const RARE_SHARE: u64 = 16;
 
 /// With this many values wanting a witness, the first pairs are marked rather than searched.
 const MARK_FIRST: usize = 32;
@@ -224,20 +226,16 @@ impl SparseSpace {
     /// digits end (so no heap has a move taking more than the last digit's index), a
     /// subtraction game, or Grundy's game; `None` for other rulesets.
     pub fn new(ruleset: &Ruleset) -> Option<Self> {
-        Self::with_storage(ruleset, Vec::new()).ok()
+        Self::with_capacity(ruleset, 0)
     }
 
-    pub(super) fn with_storage(
-        ruleset: &Ruleset,
-        mut values: Vec<Nimber>,
-    ) -> std::result::Result<Self, Vec<Nimber>> {
+    /// [`new`](Self::new), with room for `len` values (two 16-bit copies of them).
+    pub(super) fn with_capacity(ruleset: &Ruleset, len: usize) -> Option<Self> {
         // Nim is its own closed form, Wythoff and Moore have no per-heap values, and
         // options that take any number of tokens or leave three heaps are beyond the
         // method.
         let fits = ruleset.moves_one_heap() && ruleset.max_parts() <= 2;
-        let Some(last) = ruleset.max_take().filter(|_| fits) else {
-            return Err(values);
-        };
+        let last = ruleset.max_take().filter(|_| fits)?;
         let mut takes: Vec<Take> = Vec::new();
         let mut splits = Vec::new();
         ruleset.for_each_option_shape(last, |shape| {
@@ -257,11 +255,10 @@ impl SparseSpace {
                 }),
             }
         });
-        values.clear();
         let mut engine = SparseSpace {
             takes,
             splits,
-            values,
+            values: Vec::new(),
             cap: 1,
             seen: Stamps::default(),
             need_marks: Stamps::default(),
@@ -295,12 +292,44 @@ impl SparseSpace {
         };
         engine.seen.ensure(SMALL_CAP as u32);
         engine.need_marks.ensure(SMALL_CAP as u32);
-        engine.fwd.reserve(engine.values.capacity());
-        engine.rev = vec![0; engine.values.capacity().max(1024)];
+        engine.fwd.reserve_exact(len);
+        // Two spare slots: heap n + 1 reads G(rest) for rest up to n + 1, so the copy
+        // never grows (doubling) at the end of a run of known length.
+        engine.rev = vec![0; (len + 2).max(1024)];
         engine.rare_below = vec![0; engine.splits.len()];
         engine.batches = vec![RareBatch::NONE; engine.splits.len()];
         engine.resize_tables();
-        Ok(engine)
+        Some(engine)
+    }
+
+    /// How many values are computed.
+    #[inline]
+    fn len(&self) -> usize {
+        if self.narrow {
+            self.fwd.len()
+        } else {
+            self.values.len()
+        }
+    }
+
+    /// G(a), computed.
+    #[inline]
+    fn value_at(&self, a: usize) -> Nimber {
+        if self.narrow {
+            Nimber::from(self.fwd[a])
+        } else {
+            self.values[a]
+        }
+    }
+
+    /// Leaves the 16-bit copies for 32-bit values, once a value no longer fits them.
+    fn widen(&mut self) {
+        let mut values = Vec::with_capacity(self.fwd.capacity().max(self.fwd.len() + 1));
+        values.extend(self.fwd.iter().map(|&v| Nimber::from(v)));
+        self.values = values;
+        self.narrow = false;
+        self.fwd = Vec::new();
+        self.rev = Vec::new();
     }
 
     /// Pairs examined by the fallback scans so far (a measure of how sparse the space is).
@@ -326,7 +355,7 @@ impl SparseSpace {
     /// Picks the mask, domain bit and flip with the fewest rare heaps so far, and rebuilds
     /// the rare list if that beats the current choice clearly.
     fn review(&mut self) {
-        let n = self.values.len();
+        let n = self.len();
         let bits = 32 - self.cap.saturating_sub(1).leading_zeros();
         let masks: Vec<u32> = if bits <= REVIEW_BITS {
             (0..1u32 << bits).collect()
@@ -361,9 +390,10 @@ impl SparseSpace {
             self.rare.clear();
             self.rare_vals.clear();
             for a in 1..n {
-                if self.is_rare(a, self.values[a]) {
+                let value = self.value_at(a);
+                if self.is_rare(a, value) {
                     self.rare.push(a as u32);
-                    self.rare_vals.push(self.values[a] as u16);
+                    self.rare_vals.push(value as u16);
                 }
             }
             self.rare_below.fill(0);
@@ -429,13 +459,14 @@ impl SparseSpace {
 
 impl Sequence for SparseSpace {
     fn push_next(&mut self) {
-        let n = self.values.len();
+        let n = self.len();
         if let Some(found) = self.proved {
             // The theorem guarantees the periodic extension: no need to compute.
-            let value = self.values[found.reduce(n as u64) as usize];
-            self.values.push(value);
+            let value = self.value_at(found.reduce(n as u64) as usize);
             if self.narrow {
                 self.mirror(value);
+            } else {
+                self.values.push(value);
             }
             return;
         }
@@ -444,23 +475,22 @@ impl Sequence for SparseSpace {
         } else {
             self.next_wide(n)
         };
-        self.values.push(value);
         let old_cap = self.cap;
         self.cap = cap_above(value, self.cap);
+        if self.narrow && self.cap > NARROW_CAP {
+            self.widen();
+            self.values.push(value);
+        } else if self.narrow {
+            self.mirror(value);
+        } else {
+            self.values.push(value);
+        }
         if self.cap != old_cap {
-            if self.cap > NARROW_CAP {
-                self.narrow = false;
-                self.fwd = Vec::new();
-                self.rev = Vec::new();
-            }
             self.seen.ensure(self.cap);
             self.need_marks.ensure(self.cap);
             if self.narrow {
                 self.resize_tables();
             }
-        }
-        if self.narrow {
-            self.mirror(value);
         }
         if n >= 1 {
             if self.histogram.len() <= value as usize {
@@ -473,8 +503,9 @@ impl Sequence for SparseSpace {
             }
         }
         if n + 1 == self.next_proof_check {
-            if let Some(finder) = &mut self.finder {
-                self.proved = finder.check(&self.values);
+            if let Some(mut finder) = self.finder.take() {
+                self.proved = self.values().find_with(&mut finder);
+                self.finder = Some(finder);
             }
             // Looks cost a pass over the new candidate periods; callers that look on their
             // own (`solve`) look more often, so these only spare long runs (`nim-values`)
@@ -491,15 +522,101 @@ impl Sequence for SparseSpace {
         }
     }
 
-    fn values(&self) -> &[Nimber] {
-        &self.values
+    fn values(&self) -> Values<'_> {
+        if self.narrow {
+            Values::Narrow(&self.fwd)
+        } else {
+            Values::Wide(&self.values)
+        }
     }
 
     fn into_values(self: Box<Self>) -> Vec<Nimber> {
-        self.values
+        let len = self.len();
+        self.into_prefix(len)
+    }
+
+    fn into_prefix(self: Box<Self>, len: usize) -> Vec<Nimber> {
+        let mut engine = *self;
+        if !engine.narrow {
+            engine.values.truncate(len);
+            return engine.values;
+        }
+        // The back-to-front copy goes first: the widened values take its place.
+        engine.rev = Vec::new();
+        let len = len.min(engine.fwd.len());
+        engine.fwd[..len].iter().map(|&v| Nimber::from(v)).collect()
     }
 
     fn leave_periods_to_caller(&mut self) {
         self.finder = None;
+    }
+
+    fn preload(&mut self, known: &[Nimber]) -> bool {
+        if self.len() != 0 || known.len() < 2 {
+            return false;
+        }
+        for (n, &value) in known.iter().enumerate() {
+            self.cap = cap_above(value, self.cap);
+            if self.narrow && self.cap > NARROW_CAP {
+                self.widen();
+                self.values.push(value);
+            } else if self.narrow {
+                self.mirror(value);
+            } else {
+                self.values.push(value);
+            }
+            if n >= 1 {
+                if self.histogram.len() <= value as usize {
+                    self.histogram.resize(value as usize + 1, [0, 0]);
+                }
+                self.histogram[value as usize][n & 1] += 1;
+            }
+        }
+        self.seen.ensure(self.cap);
+        self.need_marks.ensure(self.cap);
+        let n = known.len();
+        // The schedules as a run that computed them would have left them.
+        while self.next_review <= n {
+            self.next_review = if self.next_review < REVIEW_EVERY {
+                self.next_review * 2
+            } else {
+                self.next_review + REVIEW_EVERY
+            };
+        }
+        while self.next_proof_check <= n {
+            self.next_proof_check += (self.next_proof_check / 4).max(1024);
+        }
+        // The split from the values' histogram, and its rare list (empty, all common,
+        // when no split pays).
+        self.resize_tables();
+        self.review();
+        true
+    }
+
+    fn proved(&self) -> Option<Periodicity> {
+        self.proved
+    }
+
+    fn sparse_stats(&self) -> Option<SparseStats> {
+        Some(SparseStats {
+            rare: self.rare.len(),
+            mask: self.mask,
+            domain: self.domain == 1,
+            pairs_scanned: self.pairs_scanned,
+            largest: self.histogram.len().saturating_sub(1) as Nimber,
+        })
+    }
+
+    fn held_bytes(&self) -> usize {
+        self.values.capacity() * 4
+            + self.fwd.capacity() * 2
+            + self.rev.capacity() * 2
+            + self.rare.capacity() * 4
+            + self.rare_vals.capacity() * 2
+            + self.histogram.capacity() * 16
+            + (self.seen.marks.capacity() + self.need_marks.marks.capacity()) * 4
+            + self.marks.capacity()
+            + self.parity.capacity()
+            + self.finder.as_ref().map_or(0, PeriodFinder::held_bytes)
     }
 }

@@ -9,7 +9,7 @@
 //! those are kept as a growing "present" set, and only the `t` heaps of the window are
 //! looked at one by one.
 
-use super::{Nimber, Sequence};
+use super::{Nimber, Sequence, Values};
 use crate::game::SubtractionFamily;
 use std::ops::ControlFlow;
 
@@ -188,8 +188,12 @@ impl Sequence for TakeSizes {
         self.largest = self.largest.max(mex);
     }
 
-    fn values(&self) -> &[Nimber] {
-        &self.values
+    fn values(&self) -> Values<'_> {
+        Values::Wide(&self.values)
+    }
+
+    fn held_bytes(&self) -> usize {
+        self.values.capacity() * std::mem::size_of::<Nimber>()
     }
 
     fn into_values(self: Box<Self>) -> Vec<Nimber> {
@@ -264,8 +268,12 @@ impl Sequence for AllBut {
         self.values.push(mex as Nimber);
     }
 
-    fn values(&self) -> &[Nimber] {
-        &self.values
+    fn values(&self) -> Values<'_> {
+        Values::Wide(&self.values)
+    }
+
+    fn held_bytes(&self) -> usize {
+        self.values.capacity() * std::mem::size_of::<Nimber>()
     }
 
     fn into_values(self: Box<Self>) -> Vec<Nimber> {

@@ -37,7 +37,7 @@ impl SparseSpace {
         let cap = self.cap as usize;
         let marks = &mut self.marks[..cap];
         marks.fill(0);
-        let g = &self.values[..];
+        let g = &self.fwd[..];
         for take in &self.takes {
             if take.t > n {
                 break;
@@ -166,7 +166,7 @@ impl SparseSpace {
         let cap = self.cap as usize;
         debug_assert!(cap <= 64 && cap.is_power_of_two());
         let mut reached = 0u64;
-        let g = &self.values[..];
+        let g = &self.fwd[..];
         for take in &self.takes {
             if take.t > n {
                 break;

@@ -1,7 +1,7 @@
 //! The sparse-space engine against the plain definition, on every path and kernel.
 
 use super::super::scan::Kernel;
-use super::super::{nim_values, Method, Nimber, Sequence};
+use super::super::{nim_values, Method, Nimber, Sequence, Values};
 use super::SparseSpace;
 use crate::game::{resolve, Radix, Ruleset, TakeBreakCode};
 use proptest::prelude::*;
@@ -123,6 +123,67 @@ fn wide_engine_equals_reference() {
         wide.extend_to(2500);
         let reference = nim_values(&ruleset, Method::Reference, 2500).unwrap();
         assert_eq!(wide.values(), &reference[..], "{spec}");
+    }
+}
+
+#[test]
+fn values_carry_over_from_the_16_bit_copies_to_32_bits() {
+    // Past 2^15 the engine widens its values in the middle of a run; do it early here.
+    for spec in ["octal:0.6", "octal:0.16", "grundy"] {
+        let ruleset = rules(spec);
+        let mut fast = SparseSpace::new(&ruleset).unwrap();
+        fast.extend_to(1500);
+        assert!(matches!(fast.values(), Values::Narrow(_)), "{spec}");
+        fast.widen();
+        assert!(matches!(fast.values(), Values::Wide(_)), "{spec}");
+        fast.extend_to(2500);
+        let reference = nim_values(&ruleset, Method::Reference, 2500).unwrap();
+        assert_eq!(fast.values(), &reference[..], "{spec}");
+    }
+}
+
+#[test]
+fn long_runs_hold_two_bytes_a_value_twice_and_little_else() {
+    // Officers to 2^20: values below 2^15, so the two 16-bit copies and the rare heaps,
+    // plus the engine's own period finder (a key and a bucket entry per candidate).
+    let ruleset = rules("octal:0.6");
+    let len = 1 << 20;
+    let mut fast = super::super::engine(&ruleset, Method::Fast, len as u64).unwrap();
+    fast.extend_to(len);
+    assert!(matches!(fast.values(), Values::Narrow(_)));
+    let held = fast.held_bytes() as f64 / len as f64;
+    let estimate = (super::super::bytes_needed(&ruleset, Method::Fast, len as u64)
+        + super::super::finder_bytes(&ruleset, len as u64)) as f64
+        / len as f64;
+    assert!(
+        held < estimate,
+        "{held} bytes a value held, {estimate} estimated"
+    );
+    assert!(held < 12.0, "{held} bytes a value");
+    let values = fast.into_prefix(1000);
+    assert_eq!(
+        values,
+        nim_values(&ruleset, Method::Reference, 1000).unwrap()
+    );
+}
+
+#[test]
+fn an_engine_resumed_from_known_values_goes_on_alike() {
+    for spec in [
+        "octal:0.6",
+        "octal:0.16",
+        "octal:0.77",
+        "grundy",
+        "octal:4.364",
+    ] {
+        let ruleset = rules(spec);
+        let reference = nim_values(&ruleset, Method::Reference, 3000).unwrap();
+        for cut in [2, 100, 1500, 2999] {
+            let mut resumed = SparseSpace::new(&ruleset).unwrap();
+            assert!(resumed.preload(&reference[..cut]));
+            resumed.extend_to(3000);
+            assert_eq!(resumed.values(), &reference[..], "{spec} from {cut}");
+        }
     }
 }
 
