@@ -26,4 +26,5 @@ mod scripts;
 mod search;
 mod serve;
 mod tables;
+mod voice;
 mod work_dir;

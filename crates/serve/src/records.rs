@@ -232,7 +232,7 @@ impl SolutionRecord {
 pub fn note(game: &Game, solution: &Solution) -> String {
     let play = match solution.convention {
         Convention::Normal => "normal play",
-        Convention::Misere => "misère play",
+        Convention::Misere => "misere play",
     };
     let head = format!("{}, {play}", game.title());
     if let Some(form) = solution.closed_form {
