@@ -17,15 +17,16 @@ const EXAMPLES_GAMES: &str = "Examples:
   sicher games                  # a line per shipped game, then the spec forms
   sicher games --json";
 
-const EXAMPLES_COMPLETIONS: &str =
-    "Examples (then `source sicher.bash`, or put _sicher in a folder of zsh's $fpath,
-sicher.fish in ~/.config/fish/completions/):
+const EXAMPLES_COMPLETIONS: &str = "Examples:
   sicher completions bash > sicher.bash
   sicher completions zsh > _sicher
-  sicher completions fish > sicher.fish";
+  sicher completions fish > sicher.fish
+
+Then `source sicher.bash` (or copy it to ~/.local/share/bash-completion/completions/sicher),
+put _sicher in a folder of zsh's $fpath, or sicher.fish in ~/.config/fish/completions/.";
 
 const EXAMPLES_MAN: &str = "Examples:
-  sicher man -o sicher.1        # writes sicher.1, to read with man ./sicher.1
+  sicher man -o sicher.1        # writes sicher.1 (then: man ./sicher.1)
   sicher man check              # the page of one command, on standard output";
 
 /// The inline forms a GAME may take besides a shipped name or a file: (form, example,

@@ -22,6 +22,8 @@ const TOP: u32 = 40;
 const RIGHT: u32 = 24;
 const BOTTOM: u32 = 52;
 const TITLE_SIZE: f32 = 16.0;
+/// The smallest title size: below it, a long title is cut at the picture's edge.
+const SMALLEST_TITLE: f32 = 8.0;
 const TICK_SIZE: f32 = 12.0;
 const LABEL_SIZE: f32 = 14.0;
 const TICK_LENGTH: i64 = 5;
@@ -84,14 +86,7 @@ fn draw(map: &Map, scale: u32, mode: MapMode, title: &str) -> Result<(Vec<u8>, u
     canvas.fill((x0 - 1, y0 + side), (x0 + side + 1, y0 + side + 1), RULE);
     canvas.fill((x0 - 1, y0 - 1), (x0, y0 + side + 1), RULE);
     canvas.fill((x0 + side, y0 - 1), (x0 + side + 1, y0 + side + 1), RULE);
-    text::draw(
-        &mut canvas,
-        title,
-        (f32::from(LEFT as u16), 10.0),
-        TITLE_SIZE,
-        INK,
-        Align::Left,
-    )?;
+    draw_title(&mut canvas, title, width)?;
     // Ticks at the middle of their positions' squares, numbered.
     let wanted = (u64::from(bare_height.min(bare_width)) / 60).clamp(2, 10);
     let step = tick_step(map.max(), wanted);
@@ -153,6 +148,48 @@ fn draw(map: &Map, scale: u32, mode: MapMode, title: &str) -> Result<(Vec<u8>, u
         INK,
     )?;
     Ok((pixels, width, height))
+}
+
+/// The title in the top margin: one line when it fits, else two (split after its first
+/// ": "), at the largest size down to [`SMALLEST_TITLE`] that fits the picture's width.
+fn draw_title(canvas: &mut Canvas, title: &str, width: u32) -> Result<()> {
+    let room = width.saturating_sub(16) as f32;
+    let lines: Vec<&str> = if text::width(title, TITLE_SIZE)? <= room {
+        vec![title]
+    } else {
+        match title.split_once(": ") {
+            Some((first, second)) => vec![first, second],
+            None => vec![title],
+        }
+    };
+    // Two lines share the margin: each at most half of it, less a little leading.
+    let mut size = if lines.len() == 1 {
+        TITLE_SIZE
+    } else {
+        TITLE_SIZE * 0.8
+    };
+    let widest = lines
+        .iter()
+        .map(|line| text::width(line, size))
+        .collect::<Result<Vec<f32>>>()?
+        .into_iter()
+        .fold(0.0, f32::max);
+    if widest > room {
+        size = (size * room / widest).max(SMALLEST_TITLE);
+    }
+    let step = text::height(size)? + 1.0;
+    let top = if lines.len() == 1 { 10.0 } else { 3.0 };
+    for (i, line) in lines.iter().enumerate() {
+        text::draw(
+            canvas,
+            line,
+            (8.0, top + step * i as f32),
+            size,
+            INK,
+            Align::Left,
+        )?;
+    }
+    Ok(())
 }
 
 /// Encodes RGB8 pixels as a PNG.
