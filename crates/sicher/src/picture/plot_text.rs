@@ -26,10 +26,12 @@ pub fn render_plot_terminal(series: &Series, cols: usize, rows: usize) -> Result
     }
     let per_column = values.len().div_ceil(width);
     let columns = values.len().div_ceil(per_column);
+    // One line per value when they fit, else the values scaled onto `rows` lines.
+    let fits = (top as usize) < rows;
     let lines = (top as usize + 1).min(rows);
     // The line of value v, 0 at the bottom; values scale onto the lines when there are more.
     let line_of = |v: u64| -> usize {
-        if top as usize + 1 <= rows {
+        if fits {
             v as usize
         } else {
             ((v as u128 * (lines as u128 - 1)) / u128::from(top.max(1))) as usize
@@ -44,7 +46,7 @@ pub fn render_plot_terminal(series: &Series, cols: usize, rows: usize) -> Result
     let _ = writeln!(out, "{}", series.proof_summary());
     let label_of_line = |line: usize| -> Option<u64> {
         let from_bottom = lines - 1 - line;
-        if top as usize + 1 <= rows {
+        if fits {
             Some(from_bottom as u64)
         } else {
             // The smallest value drawn on this line.
@@ -55,7 +57,7 @@ pub fn render_plot_terminal(series: &Series, cols: usize, rows: usize) -> Result
     for (i, row) in grid.iter().enumerate() {
         let from_bottom = lines - 1 - i;
         let label = match label_of_line(i) {
-            Some(v) if from_bottom % every == 0 || i == 0 => v.to_string(),
+            Some(v) if from_bottom.is_multiple_of(every) || i == 0 => v.to_string(),
             _ => String::new(),
         };
         let _ = writeln!(
@@ -92,7 +94,7 @@ pub fn render_plot_terminal(series: &Series, cols: usize, rows: usize) -> Result
     let _ = writeln!(
         out,
         "across: {across}; up: {up}{}",
-        if lines < top as usize + 1 {
+        if !fits {
             format!(" ({} values to a line)", (top as usize + 1).div_ceil(lines))
         } else {
             String::new()
