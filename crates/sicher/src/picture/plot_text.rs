@@ -93,7 +93,7 @@ pub fn render_plot_terminal(series: &Series, cols: usize, rows: usize) -> Result
     };
     let _ = writeln!(
         out,
-        "across: {across}; up: {up}{}",
+        "across: {across}\nup: {up}{}",
         if !fits {
             format!(" ({} values to a line)", (top as usize + 1).div_ceil(lines))
         } else {
@@ -120,8 +120,8 @@ mod tests {
     fn every_value_is_a_point_where_it_belongs() {
         let text = render_plot_terminal(&kayles_like(30), 80, 20).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        // Title, summary, five value lines (4 down to 0), axis, numbers, caption.
-        assert_eq!(lines.len(), 10, "{text}");
+        // Title, summary, five value lines (4 down to 0), axis, numbers, two captions.
+        assert_eq!(lines.len(), 11, "{text}");
         let zero = lines[6];
         assert!(zero.starts_with("0 |*"), "{text}");
         // Heap 4 has value 4: the top line's fifth column.
