@@ -52,11 +52,76 @@ pub fn forced_convention(misere: bool, normal: bool) -> Option<Convention> {
 pub fn resolve_game(name: Option<&str>, convention: Option<Convention>) -> Result<Game> {
     let name =
         name.ok_or_else(|| Error::input("name a GAME, as in `sicher check kayles 3 4 5`"))?;
-    let game = game::resolve(name)?;
+    let game = resolve_named(name)?;
     Ok(match convention {
         Some(convention) => game.with_convention(convention),
         None => game,
     })
+}
+
+/// Resolves a GAME argument as the library does, adding "did you mean `kayles`?" to an
+/// unknown name that is a small typing distance from a shipped game or a built-in name.
+pub fn resolve_named(name: &str) -> Result<Game> {
+    game::resolve(name).map_err(|error| match closest_game_name(name) {
+        Some(near) if error.message().starts_with("unknown game") => Error::input(format!(
+            "{}; did you mean {}?",
+            error.message(),
+            sicher::error::quote(near)
+        )),
+        _ => error,
+    })
+}
+
+/// The names a GAME argument may be without a path or a spec's argument: the shipped
+/// descriptions, the built-in specs that take none, and the spec kinds.
+pub fn known_game_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = game::shipped_games().iter().map(|g| g.name).collect();
+    for builtin in ["grundy", "wythoff", "nim"] {
+        if !names.contains(&builtin) {
+            names.push(builtin);
+        }
+    }
+    names
+}
+
+/// The known game name nearest to `typed`, if it is near enough to be a slip of the
+/// keyboard: at most two edits, and fewer than a third of the name.
+pub fn closest_game_name(typed: &str) -> Option<&'static str> {
+    let typed = typed.to_ascii_lowercase();
+    known_game_names()
+        .into_iter()
+        .map(|name| (strsim::damerau_levenshtein(&typed, name), name))
+        .filter(|&(distance, name)| distance > 0 && distance <= 2 && distance * 3 <= name.len())
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, name)| name)
+}
+
+/// `word` as a shell reads it back: as it is when it holds only safe characters, else in
+/// single quotes. Suggested commands quote game names and paths with it, so that they run
+/// as printed.
+pub fn shell_word(word: &str) -> String {
+    let safe = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.,:/=+@%".contains(&b));
+    if safe {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// How a suggested command names `game`, shell-quoted: as typed on this command line
+/// when it was (a shipped name, a description's path, a spec), else by its spec, or by
+/// the description's `name` where the spec is a script's hash that no command reads.
+pub fn game_word(typed: Option<&str>, game: &Game) -> String {
+    let spec = game.ruleset.spec();
+    let word = match typed {
+        Some(typed) => typed.to_string(),
+        None if !spec.starts_with("script:") => spec,
+        None => game.name.clone(),
+    };
+    shell_word(&word)
 }
 
 /// With `--table`, the GAME slot may hold the first heap instead of a game

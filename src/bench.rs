@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::args::{EngineArg as Engine, SearchArgs};
-use super::output::{label, per_second, print_json};
+use super::output::{label, per_second, print_json, spinner};
 use super::EXAMPLES_BENCH;
 use sicher::answer::{Engine as AnswerEngine, Oracle, Query, Remoteness, SearchSource};
 use sicher::error::{Error, Result};
@@ -58,6 +58,9 @@ pub struct BenchArgs {
     /// Only the positions whose game and heaps (as printed) contain this text.
     #[arg(long, value_name = "TEXT")]
     pub only: Option<String>,
+    /// No spinner naming the position being timed, even on a terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// One benchmark row.
@@ -102,6 +105,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         )?;
     }
     for (game, position) in suite(args)? {
+        let bar = spinner(args.quiet, &format!("{} {position}", game.canonical()));
         let started = Instant::now();
         let (win, nodes) = match args.search.engine {
             Engine::Alphabeta => {
@@ -116,6 +120,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             }
         };
         let elapsed = started.elapsed();
+        bar.finish_and_clear();
         total_nodes += nodes;
         total_time += elapsed;
         for byte in nodes.to_le_bytes().into_iter().chain([u8::from(win)]) {
@@ -319,11 +324,13 @@ fn run_remoteness(args: &BenchArgs) -> Result<()> {
         )?;
     }
     for (game, position) in suite(args)? {
+        let bar = spinner(args.quiet, &format!("{} {position}", game.canonical()));
         let measured = if plain {
             measure_plain(&game, &position)
         } else {
             measure(&game, &position, args, algorithm)?
         };
+        bar.finish_and_clear();
         let Measured {
             value,
             nodes,

@@ -10,8 +10,8 @@ use indicatif::ProgressBar;
 use clap::Args;
 
 use super::args::{
-    chain_for, forced_convention, game_or_first_heap, start_heaps, MethodArgs, RemotenessArgs,
-    SearchArgs,
+    chain_for, forced_convention, game_or_first_heap, game_word, start_heaps, MethodArgs,
+    RemotenessArgs, SearchArgs,
 };
 use super::output::{per_second, show_progress, spinner, write_human, write_json_answer};
 use super::time_limit::{TimeLimitArgs, Watchdog};
@@ -120,9 +120,11 @@ pub fn run(args: &CheckArgs) -> Result<()> {
     if show_progress(args.quiet) {
         // On a terminal, say once why theory passed before a search that may take a while.
         let mut told = false;
+        let named = game_word(game_name.as_deref(), chain.game());
+        let max = super::errors::QUOTIENT_SUGGESTED_MAX;
         chain.set_fallback_notice(Box::new(move |why: &str| {
             if !told {
-                eprintln!("{why}: the search answers instead, ending at positions whose heaps the quotient covers (`sicher quotient` builds further)");
+                eprintln!("{why}: the search answers instead, ending at positions whose heaps the quotient covers (`sicher quotient {named} --max {max}` shows the quotient)");
                 told = true;
             }
         }));

@@ -218,10 +218,10 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         }
     }
     outln!(
-        "  body:           {} bytes at offset {} in {} blocks of {} bytes, checksum {}",
+        "  body:           {} bytes at offset {} in {} of {} bytes, checksum {}",
         report.body_bytes,
         report.body_offset,
-        report.blocks,
+        counted(report.blocks, "block", "blocks"),
         report.block_bytes,
         report.body_checksum
     )?;
@@ -256,4 +256,10 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// `n` with the noun agreeing: "1 block", "3 blocks".
+fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -29,6 +29,8 @@
 //! - `serve.rs`: `sicher serve`'s flags, handed to the `sicher-serve` crate (feature
 //!   `serve`, on by default).
 //! - `bench.rs`: `sicher bench`: a fixed timed suite with a node-count signature.
+//! - `discover.rs`: `sicher games` (the shipped games and spec forms), `sicher
+//!   completions SHELL` and `sicher man`, made from the same definition as `--help`.
 
 /// `println!` that reports a failed write (such as a closed pipe) as an error instead of
 /// panicking; `run` treats a closed pipe as a normal end.
@@ -42,6 +44,7 @@ macro_rules! outln {
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod discover;
 pub mod errors;
 pub mod info;
 pub mod list;
@@ -135,6 +138,12 @@ pub enum Command {
     /// GamesCrafters Universal Web API, until Ctrl-C.
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
+    /// The shipped games and the inline spec forms, a line each.
+    Games(discover::GamesArgs),
+    /// A shell completion script (bash, zsh, fish, elvish, powershell) on standard output.
+    Completions(discover::CompletionsArgs),
+    /// The manual page (roff), made from the same definition as --help.
+    Man(discover::ManArgs),
 }
 
 impl Cli {
@@ -165,6 +174,9 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Quotient(args) => quotient::run(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),
+        Command::Games(args) => discover::run_games(args),
+        Command::Completions(args) => discover::run_completions(args),
+        Command::Man(args) => discover::run_man(args),
     };
     match outcome {
         // A reader that stopped listening (`| head`) is not an error.

@@ -74,7 +74,7 @@ pub fn write_human(out: &mut Vec<u8>, answer: &Answer, query: Query) {
             notes.push(String::from_utf8_lossy(&note).into_owned());
         }
         None if win && asked_move => {
-            notes.push("no move is left, which wins in misère play".into());
+            notes.push("no move is left, which wins in misere play".into());
         }
         None => {}
     }

@@ -1,5 +1,5 @@
-//! `sicher picture` (the map of two-heap positions, as a PNG or in the terminal) and
-//! `sicher plot` (the per-heap series as a PNG).
+//! `sicher picture` (the map of two-heap positions, as a PNG, framed with `--axes`, or
+//! in the terminal) and `sicher plot` (the per-heap series as a PNG or in the terminal).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -8,24 +8,29 @@ use clap::Args;
 use serde::Serialize;
 
 use super::args::{GameArgs, SearchArgs};
-use super::output::{print_json, progress_bar, show_progress};
+use super::output::{print_json, progress_bar, show_progress, spinner};
+use super::time_limit::{TimeLimitArgs, Watchdog};
 use sicher::answer::{Chain, Policy};
 use sicher::atomic_file::{check_destination, Replace};
 use sicher::error::{Hint, Result};
 use sicher::memory;
 use sicher::picture::{
-    map_png_size, render_terminal, save_map_png, save_plot_png, MapMode, DEFAULT_PLOT_SIZE,
+    framed_map_size, map_png_size, render_plot_terminal, render_terminal, save_framed_map_png,
+    save_map_png, save_plot_png, MapMode, DEFAULT_PLOT_SIZE,
 };
 use sicher::survey::{self, heap_series, two_heap_map};
 
 const EXAMPLES_PICTURE: &str = "Examples:
   sicher picture wythoff --max 60                      # in the terminal
   sicher picture wythoff --max 400 -o wythoff.png      # pixel (x, y) is the position (x, y)
-  sicher picture kayles --max 30 --misere --scale 8 --remoteness -o k.png";
+  sicher picture wythoff --max 200 --axes -o w.png     # with a title and numbered axes
+  sicher picture kayles --max 30 --misere --scale 8 --remoteness -o k.png
+  sicher picture nim --max 100 --columns 120 > nim.txt";
 
 const EXAMPLES_PLOT: &str = "Examples:
   sicher plot kayles --max 400 -o kayles.png
-  sicher plot subtraction:1,3,4 --max 100 --misere -o s.png";
+  sicher plot subtraction:1,3,4 --max 100 --misere -o s.png
+  sicher plot kayles --max 100            # in the terminal";
 
 /// Arguments of `sicher picture`.
 #[derive(Args, Debug)]
@@ -49,6 +54,15 @@ pub struct PictureArgs {
     /// Replace the output file if it exists (a regular file only).
     #[arg(long, requires = "output")]
     pub force: bool,
+    /// Frame the PNG: a title, and both axes numbered and named (the map is moved by the
+    /// margins; without it pixel (x, y) is position (x, y)).
+    #[arg(long, requires = "output")]
+    pub axes: bool,
+    /// Terminal map: at most this many columns (default: the terminal's width; through a
+    /// pipe, the whole map up to 1000 columns).
+    #[arg(long, value_name = "N", conflicts_with = "output",
+          value_parser = clap::value_parser!(u32).range(8..=100_000))]
+    pub columns: Option<u32>,
     /// No progress bar, even on a terminal.
     #[arg(long, short)]
     pub quiet: bool,
@@ -58,6 +72,9 @@ pub struct PictureArgs {
     /// Search settings.
     #[command(flatten)]
     pub search: SearchArgs,
+    /// How long drawing may take.
+    #[command(flatten)]
+    pub time_limit: TimeLimitArgs,
 }
 
 /// What `picture` reports.
@@ -89,15 +106,17 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
     } else {
         MapMode::Outcome
     };
+    let (cols, rows) = terminal_bounds(args.columns, args.max);
     let (width, height) = match &args.output {
         Some(_) => {
-            let (w, h) = map_png_size(args.max, args.scale, mode)?;
+            let (w, h) = if args.axes {
+                framed_map_size(args.max, args.scale, mode)?
+            } else {
+                map_png_size(args.max, args.scale, mode)?
+            };
             (u64::from(w), u64::from(h))
         }
-        None => {
-            let (cols, rows) = terminal_size();
-            (cols as u64, rows as u64)
-        }
+        None => (cols as u64, rows as u64),
     };
     let needed = survey::map_bytes_needed(args.max, args.scale, mode);
     memory::check_fits(
@@ -114,6 +133,7 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
         ..Policy::default()
     };
     let mut chain = Chain::new(&game, &policy)?;
+    Watchdog::start(&args.time_limit).working_on(format!("the map up to {}", args.max));
     let bar = progress_bar(args.max.saturating_add(1), args.quiet, "rows");
     if show_progress(args.quiet) {
         // Say once, above the bar, why theory passed before cells go to the search.
@@ -132,13 +152,25 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
     let map = map?;
     let unsafe_count = map.cells().iter().filter(|c| !c.win).count() as u64;
     let path = match &args.output {
+        Some(path) if args.axes => {
+            let title = format!(
+                "{}, {} play: {}",
+                game.title(),
+                game.convention,
+                match mode {
+                    MapMode::Outcome => "unsafe positions black, safe white",
+                    MapMode::Remoteness => "shaded by remoteness",
+                }
+            );
+            save_framed_map_png(&map, args.scale, mode, &title, path, replace(args.force))?;
+            Some(path.display().to_string())
+        }
         Some(path) => {
             save_map_png(&map, args.scale, mode, path, replace(args.force))?;
             Some(path.display().to_string())
         }
         None => {
             if !args.json {
-                let (cols, rows) = terminal_size();
                 let drawing = render_terminal(&map, cols, rows.saturating_sub(1).max(4))?;
                 outln!(
                     "{}, {} play, every position of two heaps up to {}:",
@@ -182,6 +214,29 @@ pub fn run_picture(args: &PictureArgs) -> Result<()> {
     Ok(())
 }
 
+/// Most columns of a terminal drawing sent through a pipe: the whole map (or plot) up to
+/// this width, instead of a guess at a terminal's size.
+const MAX_PIPED_COLUMNS: usize = 1000;
+
+/// The columns and lines a terminal map of `0..=max` may take: `--columns` if given; on
+/// a terminal, its size; through a pipe, the whole map up to [`MAX_PIPED_COLUMNS`] (the
+/// drawing says what it shows when that crops it).
+fn terminal_bounds(columns: Option<u32>, max: u64) -> (usize, usize) {
+    // The map's margin, its columns, and a label hanging past the last one.
+    let whole = usize::try_from(max)
+        .unwrap_or(usize::MAX)
+        .saturating_add(32);
+    let whole_lines = whole / 2 + 4;
+    match columns {
+        Some(columns) => (columns as usize, whole_lines),
+        None if console::Term::stdout().is_term() => terminal_size(),
+        None => (
+            whole.min(MAX_PIPED_COLUMNS),
+            whole_lines.min(MAX_PIPED_COLUMNS),
+        ),
+    }
+}
+
 /// The terminal's columns and rows (80 x 24 when not a terminal and `COLUMNS`/`LINES`
 /// say nothing).
 fn terminal_size() -> (usize, usize) {
@@ -208,9 +263,14 @@ pub struct PlotArgs {
     /// Largest heap size plotted: G(0) to G(N).
     #[arg(long, value_name = "N")]
     pub max: u64,
-    /// The PNG to write.
+    /// The PNG to write; without it, the plot is drawn in the terminal.
     #[arg(short, long, value_name = "FILE")]
-    pub output: PathBuf,
+    pub output: Option<PathBuf>,
+    /// Terminal plot: at most this many columns (default: the terminal's width, or 100
+    /// through a pipe).
+    #[arg(long, value_name = "N", conflicts_with = "output",
+          value_parser = clap::value_parser!(u32).range(16..=100_000))]
+    pub columns: Option<u32>,
     /// Image width in pixels.
     #[arg(long, default_value_t = DEFAULT_PLOT_SIZE.0)]
     pub width: u32,
@@ -218,11 +278,17 @@ pub struct PlotArgs {
     #[arg(long, default_value_t = DEFAULT_PLOT_SIZE.1)]
     pub height: u32,
     /// Replace the output file if it exists (a regular file only).
-    #[arg(long)]
+    #[arg(long, requires = "output")]
     pub force: bool,
     /// Print what was drawn as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// No spinner, even on a terminal.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// How long computing the series may take.
+    #[command(flatten)]
+    pub time_limit: TimeLimitArgs,
 }
 
 /// What `plot` reports.
@@ -231,7 +297,8 @@ struct PlotReport {
     game: String,
     /// The game as named on the command line.
     name: String,
-    path: String,
+    /// The PNG written, or `None` for a plot drawn in the terminal.
+    path: Option<String>,
     values: u64,
     preperiod: Option<u64>,
     period: Option<u64>,
@@ -256,13 +323,32 @@ pub fn run_plot(args: &PlotArgs) -> Result<()> {
         Hint::LowerMax,
     )?;
     let replace = replace(args.force);
-    check_destination(&args.output, replace)?;
-    let series = heap_series(&game, args.max)?;
-    save_plot_png(&series, size, &args.output, replace)?;
+    if let Some(path) = &args.output {
+        check_destination(path, replace)?;
+    }
+    Watchdog::start(&args.time_limit).working_on(format!("the series up to {}", args.max));
+    let bar = spinner(args.quiet, "computing the series");
+    let series = heap_series(&game, args.max);
+    bar.finish_and_clear();
+    let series = series?;
+    let drawing = match &args.output {
+        Some(path) => {
+            save_plot_png(&series, size, path, replace)?;
+            None
+        }
+        None => {
+            let columns = match args.columns {
+                Some(columns) => columns as usize,
+                None if console::Term::stdout().is_term() => terminal_size().0,
+                None => 100,
+            };
+            Some(render_plot_terminal(&series, columns, 16)?)
+        }
+    };
     let report = PlotReport {
         game: game.canonical(),
         name: game.name.clone(),
-        path: args.output.display().to_string(),
+        path: args.output.as_ref().map(|p| p.display().to_string()),
         values: series.values.len() as u64,
         preperiod: series.preperiod,
         period: series.period,
@@ -273,9 +359,12 @@ pub fn run_plot(args: &PlotArgs) -> Result<()> {
     if args.json {
         return print_json(&report);
     }
+    let Some(path) = &report.path else {
+        return outln!("{}", drawing.unwrap_or_default().trim_end());
+    };
     outln!(
         "wrote {}: {} values of {}, {} play; {}",
-        report.path,
+        path,
         report.values,
         game.title(),
         game.convention,
@@ -360,7 +449,12 @@ fn run_partizan_picture(
 /// colours, grey lines where the period starts and first repeats.
 fn run_partizan_plot(args: &PlotArgs, game: &sicher::game::partizan::PartizanGame) -> Result<()> {
     let replace = replace(args.force);
-    check_destination(&args.output, replace)?;
+    let output = args.output.as_ref().ok_or_else(|| {
+        sicher::error::Error::input(
+            "a partizan plot is drawn as a PNG only: give -o FILE (its classes are colours)",
+        )
+    })?;
+    check_destination(output, replace)?;
     let sequence = sicher::theory::partizan::OutcomeSequence::compute(game, args.max.min(4096))?;
     let classes: Vec<sicher::value::OutcomeClass> =
         (0..=args.max).map_while(|n| sequence.class(n)).collect();
@@ -373,7 +467,7 @@ fn run_partizan_plot(args: &PlotArgs, game: &sicher::game::partizan::PartizanGam
         &classes,
         &marks,
         (args.width, args.height),
-        &args.output,
+        output,
         replace,
     )?;
     let period = match (sequence.period, sequence.proved) {
@@ -386,7 +480,7 @@ fn run_partizan_plot(args: &PlotArgs, game: &sicher::game::partizan::PartizanGam
     };
     outln!(
         "wrote {}: the classes of lone heaps 0 to {} of {}; {period}",
-        args.output.display(),
+        output.display(),
         classes.len().saturating_sub(1),
         game.title()
     )?;

@@ -16,7 +16,7 @@ use sicher::theory::quotient::{self, Budget, MisereQuotient, Stop};
 const EXAMPLES: &str = "Examples:
   sicher quotient kayles --max 100             # order 40, presentation, P-portion
   sicher quotient octal:0.75 --max 60 --json
-  sicher quotient kayles --max 200 --write kayles.quotient && sicher check kayles 40 41 --misere --quotient kayles.quotient";
+  sicher quotient kayles --max 200 -o kayles.quotient && sicher check kayles 40 41 --misere --quotient kayles.quotient";
 
 /// Arguments of `sicher quotient`.
 #[derive(Args, Debug)]
@@ -43,11 +43,12 @@ pub struct QuotientArgs {
     /// 30); 0: no limit.
     #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     pub time_limit: u64,
-    /// Also store the quotient in a table file, for `check --quotient FILE`.
-    #[arg(long, value_name = "FILE")]
-    pub write: Option<PathBuf>,
-    /// With --write: replace an existing file.
-    #[arg(long, requires = "write")]
+    /// Also store the quotient in a table file, for `check --quotient FILE` (`--write`,
+    /// the older spelling, still works).
+    #[arg(short, long, value_name = "FILE", alias = "write")]
+    pub output: Option<PathBuf>,
+    /// With --output: replace an existing file.
+    #[arg(long, requires = "output")]
     pub force: bool,
     /// Print one JSON object.
     #[arg(long)]
@@ -110,7 +111,7 @@ pub fn run(args: &QuotientArgs) -> Result<()> {
             .then(|| started + std::time::Duration::from_secs(args.time_limit)),
         ..Budget::default()
     };
-    if let Some(path) = &args.write {
+    if let Some(path) = &args.output {
         check_destination(path, replace(args.force))?;
     }
     let bar = spinner(args.quiet, "building the misère quotient heap by heap");
@@ -132,7 +133,7 @@ pub fn run(args: &QuotientArgs) -> Result<()> {
         _ => "; raise --max-order".to_string(),
     };
     let stopped = stopped.map(|(heap, stop)| (heap, stop.to_string()));
-    if let Some(path) = &args.write {
+    if let Some(path) = &args.output {
         table::write_quotient(path, &q, replace(args.force))?;
     }
     let mut report = report(&game.title(), args.max, &q, stopped, &raise, seconds);
@@ -160,7 +161,7 @@ pub fn run(args: &QuotientArgs) -> Result<()> {
             list(&report.recalibrations)
         )?;
     }
-    if let Some(path) = &args.write {
+    if let Some(path) = &args.output {
         outln!("wrote {}", path.display())?;
     }
     match q.periodicity {

@@ -27,18 +27,35 @@ struct SolutionRecord<'a> {
     proved_at: Option<u64>,
     /// Largest heap size computed.
     computed_to: u64,
-    /// Normal play: G(0) up to the end of the first period.
+    /// Normal play: G(0) up to the end of the first period, or its first
+    /// [`SHOWN_VALUES`] without `--all-values`.
     #[serde(skip_serializing_if = "Option::is_none")]
     values: Option<&'a [u32]>,
-    /// Misère play: whether a lone heap is safe (true: the player to move wins).
+    /// Misère play: whether a lone heap is safe (true: the player to move wins), as many
+    /// as `values` holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     outcomes: Option<&'a [bool]>,
+    /// How many values (or outcomes) the whole record holds: heap 0 to the end of the
+    /// first period, or all computed when no period was found.
+    values_total: u64,
+    /// False when `values` (or `outcomes`) is cut to its first [`SHOWN_VALUES`];
+    /// `--all-values` prints them all.
+    values_complete: bool,
     closed_form: Option<&'static str>,
     note: String,
 }
 
+/// How many values of each part a complete solution shows without `--all-values`.
+pub const SHOWN_VALUES: usize = 1000;
+
 /// `solve GAME` with no heaps: the complete solution of a one-heap ruleset.
-pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Result<()> {
+pub fn solve_game(
+    game: &Game,
+    max: Option<u64>,
+    json: bool,
+    quiet: bool,
+    all_values: bool,
+) -> Result<()> {
     let max = max.unwrap_or_else(|| default_max(&game.ruleset));
     let bar = progress_bar(max.saturating_add(1), quiet, "heaps");
     let solution = solve(game, max, &mut |done| bar.set_position(done))?;
@@ -46,9 +63,20 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
     let note = describe(game, &solution);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let total = match &solution.sequence {
+        SolvedSequence::NimValues(v) => v.len(),
+        SolvedSequence::Outcomes(o) => o.len(),
+    };
+    // A period can be 149 459 values long (0.16): a bounded prefix by default, with the
+    // pre-period, period and saltus that say the rest.
+    let shown = if all_values {
+        total
+    } else {
+        total.min(SHOWN_VALUES)
+    };
     let (values, outcomes) = match &solution.sequence {
-        SolvedSequence::NimValues(v) => (Some(&v[..]), None),
-        SolvedSequence::Outcomes(o) => (None, Some(&o[..])),
+        SolvedSequence::NimValues(v) => (Some(&v[..shown]), None),
+        SolvedSequence::Outcomes(o) => (None, Some(&o[..shown])),
     };
     if json {
         let found = solution.periodicity;
@@ -66,6 +94,8 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
                 computed_to: solution.computed.saturating_sub(1),
                 values,
                 outcomes,
+                values_total: total as u64,
+                values_complete: shown == total,
                 closed_form: solution.closed_form,
                 note,
             },
@@ -77,7 +107,7 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
         let end = n0 + found.period as usize;
         // Written straight into one buffer: a sequence can hold a million values, and a
         // string per value cost more than computing them (0.16's period is 149 459 long).
-        let show = |line: &mut Vec<u8>, from: usize, to: usize| match &solution.sequence {
+        let show_values = |line: &mut Vec<u8>, from: usize, to: usize| match &solution.sequence {
             SolvedSequence::NimValues(v) => {
                 write_numbers(line, v[from..to].iter().map(|&x| x.into()))
             }
@@ -88,6 +118,19 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
                     }
                     line.push(if w { b'S' } else { b'U' });
                 }
+            }
+        };
+        let mut cut = false;
+        let mut show = |line: &mut Vec<u8>, from: usize, to: usize| {
+            let end = if all_values {
+                to
+            } else {
+                to.min(from + SHOWN_VALUES)
+            };
+            show_values(line, from, end);
+            if end < to {
+                cut = true;
+                line.extend_from_slice(format!(" … ({} more)", to - end).as_bytes());
             }
         };
         let what = match solution.sequence {
@@ -104,6 +147,12 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
         line.extend_from_slice(format!("\nperiod, {what}({n0}..={}): ", end - 1).as_bytes());
         show(&mut line, n0, end);
         line.push(b'\n');
+        if cut {
+            line.extend_from_slice(
+                format!("(at most {SHOWN_VALUES} values of each part shown; --all-values prints every one)\n")
+                    .as_bytes(),
+            );
+        }
         out.write_all(&line).map_err(stdout_error)?;
         match solution.sequence {
             SolvedSequence::NimValues(_) if found.saltus > 0 => writeln!(
@@ -131,7 +180,7 @@ pub fn solve_game(game: &Game, max: Option<u64>, json: bool, quiet: bool) -> Res
 fn describe(game: &Game, solution: &Solution) -> String {
     let play = match solution.convention {
         Convention::Normal => "normal play",
-        Convention::Misere => "misère play",
+        Convention::Misere => "misere play",
     };
     let subject = match solution.convention {
         Convention::Normal => "the nim-sequence",

@@ -9,14 +9,14 @@ use clap::Args;
 use serde::Serialize;
 
 use super::args::{
-    chain_for, forced_convention, game_or_first_heap, resolve_game, start_heaps, MethodArg,
-    MethodArgs, RemotenessArgs, SearchArgs,
+    chain_for, forced_convention, game_or_first_heap, game_word, resolve_game, start_heaps,
+    MethodArg, MethodArgs, RemotenessArgs, SearchArgs,
 };
 use super::output::{label, per_second, print_json, spinner, verdict_with_remoteness};
 use super::{partizan, solution, EXAMPLES_SOLVE};
 use sicher::answer::PartizanPolicy;
 use sicher::answer::{Evidence, Policy, Query, Remoteness};
-use sicher::error::{Error, Result};
+use sicher::error::{Error, Hint, Result};
 use sicher::game::partizan::PartizanGame;
 use sicher::game::Position;
 use sicher::search::SearchStats;
@@ -73,6 +73,10 @@ pub struct SolveArgs {
     /// notation).
     #[arg(long)]
     pub canonical: bool,
+    /// With no heaps: print every value of the pre-period and the first period (by
+    /// default at most 1000 of each, with how many there are).
+    #[arg(long)]
+    pub all_values: bool,
 }
 
 /// The JSON record `solve` prints for a position.
@@ -194,7 +198,31 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             ));
         }
         let game = resolve_game(game_name.as_deref(), convention)?;
-        return solution::solve_game(&game, args.method.max, args.json, args.quiet);
+        let typed = game_name.as_deref();
+        let solved = solution::solve_game(
+            &game,
+            args.method.max,
+            args.json,
+            args.quiet,
+            args.all_values,
+        );
+        return solved.map_err(|error| match error.hint() {
+            // The library names the rules by spec (`script:HASH` for a script); the
+            // suggested command names the game as it was typed, so that it runs.
+            Some(Hint::UseQuotient(_)) => {
+                let spec = game.ruleset.spec();
+                // A script's spec is its hash: the description's name says more.
+                let title = if spec.starts_with("script:") {
+                    game.name.clone()
+                } else {
+                    game.title()
+                };
+                let named = error.message().replace(&spec, &title);
+                let typed = typed.unwrap_or(&game.name).to_string();
+                Error::input(named).with_hint(Hint::UseQuotient(typed))
+            }
+            _ => error,
+        });
     }
     let policy = Policy {
         algorithm: args.remoteness.algorithm(),
@@ -304,6 +332,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if args.json {
         return print_json(&record);
     }
+    let named = game_word(game_name.as_deref(), &game);
     outln!(
         "{}, {} play, {position}: {}",
         game.title(),
@@ -371,16 +400,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             max_heap,
             periodicity: None,
         } => outln!(
-            "by the misère quotient of heaps 1..={max_heap} (order {order}; `sicher quotient {}` shows it)",
-            game.ruleset
+            "by the misère quotient of heaps 1..={max_heap} (order {order}; `sicher quotient {named} --max {max_heap}` shows it)",
         ),
         Evidence::Quotient {
             order,
+            max_heap,
             periodicity: Some(period),
-            ..
         } => outln!(
-            "by the final misère quotient (order {order}, every heap size: its pretending function repeats with period {} from heap {}; `sicher quotient {}` shows it)",
-            period.period, period.preperiod, game.ruleset
+            "by the final misère quotient (order {order}, every heap size: its pretending function repeats with period {} from heap {}; `sicher quotient {named} --max {max_heap}` shows it)",
+            period.period, period.preperiod
         ),
         Evidence::ClosedForm { rule } => outln!("by the closed form: {rule}"),
         Evidence::NimValues { .. } => Ok(()),

@@ -54,9 +54,9 @@ impl DomainArgs {
 /// How to label: the strategy and the threads.
 #[derive(Args, Debug, Clone)]
 pub struct LabelArgs {
-    /// forward, backward or plain (the single-threaded baseline); default: the one
-    /// measured fastest for the ruleset.
-    #[arg(long, value_name = "STRATEGY")]
+    /// Labeller: forward, backward or plain (the single-threaded baseline); default: the
+    /// one measured fastest for the ruleset (`--strategy`, the older spelling, still works).
+    #[arg(long = "engine", alias = "strategy", value_name = "ENGINE")]
     pub strategy: Option<String>,
     /// Worker threads (default: one per core); the table is the same for any count.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -66,7 +66,7 @@ pub struct LabelArgs {
     #[arg(long)]
     pub force_memory: bool,
     /// No progress bar and no announcement on stderr.
-    #[arg(long)]
+    #[arg(long, short)]
     pub quiet: bool,
 }
 
@@ -83,8 +83,8 @@ pub struct TableArgs {
     /// How to label.
     #[command(flatten)]
     pub label: LabelArgs,
-    /// Where to write the table (default: under tables/, named after game, convention
-    /// and domain).
+    /// Where to write the table (default: under tables/, named after the rules, the
+    /// convention and the domain, as tables/octal-0.77-misere-total20.table).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Replace the output file if it exists (a regular file only).

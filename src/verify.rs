@@ -40,6 +40,10 @@ pub struct VerifyArgs {
     /// Print the outcome as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Give up (one line, exit code 2) once labelling and checking have taken this many
+    /// seconds; 0, the default, for no limit.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    pub time_limit: u64,
 }
 
 /// The top-down side of `sicher verify`.
@@ -69,6 +73,10 @@ struct VerifyReport {
 
 /// Runs `sicher verify`.
 pub fn run(args: &VerifyArgs) -> Result<()> {
+    super::time_limit::Watchdog::start(&super::time_limit::TimeLimitArgs {
+        time_limit: args.time_limit,
+    })
+    .working_on("verifying the domain".into());
     if let Some(game) =
         super::partizan::game(args.game.game.as_deref(), args.game.forced_convention())?
     {

@@ -27,4 +27,5 @@ mod scripts;
 mod search;
 mod serve;
 mod tables;
+mod voice;
 mod work_dir;

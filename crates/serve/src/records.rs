@@ -197,6 +197,11 @@ pub struct SolutionRecord {
     values: Option<Vec<u32>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcomes: Option<Vec<bool>>,
+    /// How many values (or outcomes) the record holds: all of them, the request's `max`
+    /// bounding them already (the command line cuts its default output to 1000).
+    values_total: u64,
+    /// Always true here: every value is sent.
+    values_complete: bool,
     closed_form: Option<&'static str>,
     note: String,
 }
@@ -206,9 +211,15 @@ impl SolutionRecord {
     pub fn new(game: &Game, solution: Solution) -> Self {
         let found = solution.periodicity;
         let note = note(game, &solution);
-        let (values, outcomes) = match solution.sequence {
-            SolvedSequence::NimValues(v) => (Some(v), None),
-            SolvedSequence::Outcomes(o) => (None, Some(o)),
+        let (values, outcomes, total) = match solution.sequence {
+            SolvedSequence::NimValues(v) => {
+                let total = v.len() as u64;
+                (Some(v), None, total)
+            }
+            SolvedSequence::Outcomes(o) => {
+                let total = o.len() as u64;
+                (None, Some(o), total)
+            }
         };
         SolutionRecord {
             game: solution.ruleset.clone(),
@@ -222,6 +233,8 @@ impl SolutionRecord {
             computed_to: solution.computed.saturating_sub(1),
             values,
             outcomes,
+            values_total: total,
+            values_complete: true,
             closed_form: solution.closed_form,
             note,
         }
@@ -232,7 +245,7 @@ impl SolutionRecord {
 pub fn note(game: &Game, solution: &Solution) -> String {
     let play = match solution.convention {
         Convention::Normal => "normal play",
-        Convention::Misere => "misère play",
+        Convention::Misere => "misere play",
     };
     let head = format!("{}, {play}", game.title());
     if let Some(form) = solution.closed_form {

@@ -281,7 +281,7 @@ impl fmt::Display for Hint {
             Hint::UseForward => f.write_str("use the forward labeller"),
             Hint::UseAsTable => f.write_str("read it as a table of positions"),
             Hint::UseAsNimTable => f.write_str("read it as a nim-value table"),
-            Hint::UseMisere => f.write_str("ask for misère play"),
+            Hint::UseMisere => f.write_str("ask for misere play"),
             Hint::UseNimValues => f.write_str("answer by nim-values instead"),
             Hint::MakeRemotenessTable => {
                 f.write_str("make a remoteness table, or ask for the verdict alone")

@@ -178,7 +178,7 @@ fn quotient_series(
         .collect();
     Ok(Series {
         title: format!(
-            "{}, misère play: misère quotient of order {}{reach}",
+            "{}, misere play: misère quotient of order {}{reach}",
             game.title(),
             quotient.order
         ),

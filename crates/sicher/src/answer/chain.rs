@@ -304,7 +304,7 @@ impl Chain {
 fn stored_quotient(game: &Game, path: &std::path::Path) -> Result<QuotientSource> {
     if !game.terminal_is_win() {
         return Err(Error::input(format!(
-            "{}: a misère quotient answers misère play",
+            "{}: a misère quotient answers misere play",
             path.display()
         ))
         .with_hint(Hint::UseMisere));

@@ -113,7 +113,9 @@ impl Domain {
 impl fmt::Display for Domain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Domain::Heaps { heaps: 1, max } => write!(f, "one heap of at most {max}"),
             Domain::Heaps { heaps, max } => write!(f, "at most {heaps} heaps of at most {max}"),
+            Domain::Total { total: 1 } => write!(f, "at most 1 token in all"),
             Domain::Total { total } => write!(f, "at most {total} tokens in all"),
         }
     }

@@ -228,7 +228,14 @@ impl<'a> Picture<'a> {
         encoder.set_depth(png::BitDepth::Eight);
         let mut writer = encoder.write_header()?;
         let mut stream = writer.stream_writer()?;
+        self.rows(|row| stream.write_all(row))?;
+        stream.finish()?;
+        writer.finish()?;
+        Ok(())
+    }
 
+    /// Hands every pixel row, top to bottom, to `emit` (RGB8, `width` pixels).
+    fn rows(&self, mut emit: impl FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
         let side = (self.map.max + 1) as usize;
         let scale = self.scale as usize;
         let map_width = side * scale;
@@ -263,12 +270,24 @@ impl<'a> Picture<'a> {
                         .for_each(|p| p.copy_from_slice(&BACKGROUND));
                 }
             }
-            stream.write_all(&row)?;
+            emit(&row)?;
         }
-        stream.finish()?;
-        writer.finish()?;
         Ok(())
     }
+}
+
+/// The map's pixels as an RGB8 buffer with its width and height, for a caller that
+/// draws around it ([`super::frame`]).
+pub(super) fn map_pixels(map: &Map, scale: u32, mode: MapMode) -> Result<(Vec<u8>, u32, u32)> {
+    let picture = Picture::new(map, scale, mode)?;
+    let mut pixels = Vec::with_capacity(picture.width as usize * picture.height as usize * 3);
+    picture
+        .rows(|row| {
+            pixels.extend_from_slice(row);
+            Ok(())
+        })
+        .map_err(|e| Error::io("map pixels", e))?;
+    Ok((pixels, picture.width, picture.height))
 }
 
 #[cfg(test)]

@@ -18,6 +18,9 @@
 //! - `file.rs`: writing a file under a temporary name and renaming it when complete.
 //! - `classes.rs`: a partizan game's two-heap positions in the four outcome classes, as
 //!   a PNG or a grid of letters.
+//! - `frame.rs`: the map framed with a title and numbered, named axes
+//!   ([`save_framed_map_png`]), the bare map moved by [`frame_offset`].
+//! - `plot_text.rs`: [`render_plot_terminal`], the plot as characters for a terminal.
 //!
 //! # Map geometry
 //!
@@ -33,9 +36,11 @@ mod cell;
 mod classes;
 mod colour;
 mod file;
+mod frame;
 mod legend;
 mod map;
 mod plot;
+mod plot_text;
 mod terminal;
 mod text;
 
@@ -45,11 +50,15 @@ pub use classes::{
     CLASS_COLOURS,
 };
 pub use colour::{remoteness_colour, Rgb, BACKGROUND, SAFE, UNKNOWN, UNSAFE};
+pub use frame::{
+    frame_offset, framed_map_size, save_framed_map_png, write_framed_map_png, MAX_FRAMED_SIDE,
+};
 pub use legend::{LEGEND_HEIGHT, LEGEND_WIDTH};
 pub use map::{map_bytes, map_png_size, save_map_png, write_map_png, Map, MapMode, MAX_IMAGE_SIDE};
 pub use plot::{
     plot_bytes, save_plot_png, write_plot_png, Series, SeriesKind, DEFAULT_PLOT_SIZE,
     MAX_PLOT_SIDE, MIN_PLOT_SIZE,
 };
+pub use plot_text::render_plot_terminal;
 pub use terminal::render_terminal;
 pub use text::FONT_LICENCE;
