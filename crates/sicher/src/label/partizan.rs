@@ -16,12 +16,13 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Mutex;
 
 use super::drive::{self, Finished, Reach, TierLabeller};
-use super::tiers::{visit_tier_with, Scratch, Tiers};
+use super::options::Options;
+use super::tiers::{visit_tier_runs_with, visit_tier_with, Scratch, Tiers};
 use super::window::{Atom, Window};
 use super::work::{Identity, Store, WorkDir};
-use crate::domain::Ranker;
+use crate::domain::{Partitions, Ranker, Runs, Strides};
 use crate::error::{Error, Result};
-use crate::game::partizan::PartizanGame;
+use crate::game::partizan::{PartizanGame, Terminal};
 use crate::game::Game;
 use crate::value::{OutcomeClass, Player};
 
@@ -112,12 +113,97 @@ struct Forward<'a> {
     game: &'a PartizanGame,
     ranker: &'a Ranker,
     splits: bool,
+    /// `--total` domains of one-heap moves ended by the normal or misère rule: each
+    /// player's options, children ranked from the parent's runs of equal heaps (the
+    /// impartial forward labeller's kernel), and whether a player with no move wins.
+    runs: Option<(&'a Partitions, Strides, [Options; 2], bool)>,
     /// The first failure of a terminal script, reported once the tier is done.
     failure: Mutex<Option<Error>>,
 }
 
+impl<'a> Forward<'a> {
+    fn new(game: &'a PartizanGame, ranker: &'a Ranker) -> Self {
+        let stuck_wins = match game.terminal {
+            Terminal::Normal => Some(false),
+            Terminal::Misere => Some(true),
+            Terminal::Script(_) => None,
+        };
+        let runs = match (ranker, stuck_wins) {
+            (Ranker::Total(partitions), Some(stuck_wins)) => {
+                let total = partitions.total();
+                match (
+                    Options::new(&game.left, total),
+                    Options::new(&game.right, total),
+                ) {
+                    (Some(left), Some(right)) => Some((
+                        partitions,
+                        Strides::new(partitions),
+                        [left, right],
+                        stuck_wins,
+                    )),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        Forward {
+            game,
+            ranker,
+            splits: game.left.splits_without_taking() || game.right.splits_without_taking(),
+            runs,
+            failure: Mutex::new(None),
+        }
+    }
+}
+
+/// Whether the player whose options are `options`, to move at the loaded position, wins:
+/// some option reaches a position whose label lacks the opponent's bit `answer`; with no
+/// option, `stuck_wins`.
+#[inline]
+fn wins_by_runs(
+    options: &Options,
+    runs: &mut Runs,
+    strides: &Strides,
+    window: &Window<SideCell>,
+    answer: u8,
+    stuck_wins: bool,
+) -> bool {
+    let mut any_move = false;
+    for i in 0..runs.len() {
+        let h = runs.value(i);
+        let heap_options = options.of(h);
+        any_move |= !heap_options.is_empty();
+        for option in heap_options {
+            let child = runs.replace(strides, i, option.taken, option.parts());
+            if window.slot(child).get() as u8 & answer == 0 {
+                return true;
+            }
+        }
+    }
+    !any_move && stuck_wins
+}
+
 impl TierLabeller<SideCell> for Forward<'_> {
     fn label_tier(&self, window: &Window<SideCell>, tier: u64, scratch: &mut Scratch) -> u64 {
+        if let Some((partitions, strides, [left, right], stuck_wins)) = &self.runs {
+            return visit_tier_runs_with(
+                self.splits,
+                partitions,
+                strides,
+                tier,
+                scratch,
+                |runs, rank| {
+                    let mut label = 0;
+                    if wins_by_runs(left, runs, strides, window, RIGHT_WINS, *stuck_wins) {
+                        label |= LEFT_WINS;
+                    }
+                    if wins_by_runs(right, runs, strides, window, LEFT_WINS, *stuck_wins) {
+                        label |= RIGHT_WINS;
+                    }
+                    window.slot(rank).put(u64::from(label));
+                },
+            );
+        }
         let (game, ranker) = (self.game, self.ranker);
         visit_tier_with(
             self.splits,
@@ -216,12 +302,7 @@ pub fn label_partizan(
         ranker.domain().check_game(&side_game(game, player))?;
     }
     game.prepare(ranker.domain().max_heap())?;
-    let labeller = Forward {
-        game,
-        ranker,
-        splits: game.left.splits_without_taking() || game.right.splits_without_taking(),
-        failure: Mutex::new(None),
-    };
+    let labeller = Forward::new(game, ranker);
     let tiers = Tiers::of(ranker, false);
     let count = ranker.count();
     let mut store = match work {

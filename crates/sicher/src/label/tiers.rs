@@ -231,6 +231,29 @@ pub(crate) fn visit_tier_runs<F>(
 where
     F: Fn(&mut Runs, u64) + Sync,
 {
+    visit_tier_runs_with(
+        game.ruleset.splits_without_taking(),
+        partitions,
+        strides,
+        total,
+        main_scratch,
+        visit,
+    )
+}
+
+/// [`visit_tier_runs`] for any labeller (the partizan one too); `splits` as in
+/// [`visit_tier_with`].
+pub(crate) fn visit_tier_runs_with<F>(
+    splits: bool,
+    partitions: &Partitions,
+    strides: &Strides,
+    total: u64,
+    main_scratch: &mut Scratch,
+    visit: F,
+) -> u64
+where
+    F: Fn(&mut Runs, u64) + Sync,
+{
     let each = |scratch: &mut Scratch, pass: Option<usize>, run: Range<u64>| {
         let heaps = &mut scratch.heaps;
         partitions.unrank(run.start, heaps);
@@ -265,13 +288,7 @@ where
             }
         }
     };
-    total_tier(
-        game.ruleset.splits_without_taking(),
-        partitions,
-        total,
-        main_scratch,
-        each,
-    )
+    total_tier(splits, partitions, total, main_scratch, each)
 }
 
 /// Runs `each(scratch, pass, ranks)` over tier `total` of a `--total` domain, splitting a
