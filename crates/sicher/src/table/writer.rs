@@ -364,12 +364,11 @@ fn carry_rules(header: &mut Header) -> Result<()> {
         if let crate::game::Ruleset::Custom(rules) = crate::game::parse_spec(&spec)?.ruleset {
             let lists = crate::game::OptionLists::of(&rules, largest)?;
             let bytes = (lists.per_heap.len() + lists.parts.len()) as u64 * 4;
+            // Past what a header may hold the table is written as before, naming rules
+            // it does not carry: a reader without them says so (never that it is
+            // damaged).
             if bytes > u64::from(super::format::MAX_CARRYING_HEADER_LEN) / 2 {
-                return Err(Error::resource(format!(
-                    "{}: the options of heaps up to {largest} take {bytes} bytes, more than a table can carry; use a smaller domain",
-                    rules.name()
-                ))
-                .with_hint(crate::error::Hint::LowerMax));
+                continue;
             }
             header.carried.rules.push(lists);
         }
