@@ -91,6 +91,12 @@ pub fn run(args: &CheckArgs) -> Result<()> {
             return run_partizan(args, &game, heaps);
         }
     }
+    if let Some(path) = args.table.as_deref() {
+        let table = sicher::table::Table::open(path)?;
+        if table.partizan().is_some() {
+            return run_partizan_table(args, &table, game_name.as_deref(), convention, heaps);
+        }
+    }
     if args.left || args.right {
         return Err(partizan::impartial_refuses(if args.left {
             "--left"
@@ -207,6 +213,76 @@ fn run_partizan(args: &CheckArgs, game: &PartizanGame, mut heaps: Vec<String>) -
             )?;
             out.write_all(&pending).map_err(stdout_error)?;
             pending.clear();
+            Ok(())
+        })
+    };
+    out.write_all(&pending).map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)?;
+    outcome
+}
+
+/// `check --table FILE` for a partizan table: every answer from the table alone (GAME,
+/// when named, must be the table's game).
+fn run_partizan_table(
+    args: &CheckArgs,
+    table: &sicher::table::Table,
+    game_name: Option<&str>,
+    convention: Option<sicher::game::Convention>,
+    mut heaps: Vec<String>,
+) -> Result<()> {
+    let held = table.partizan().expect("a partizan table");
+    let path = table.path().display();
+    let named = partizan::game(game_name, convention)?;
+    if let Some(game) = &named {
+        if game.spec() != held.spec() || game.terminal.name() != held.terminal.name() {
+            return Err(sicher::error::Error::input(format!(
+                "{path} holds {} ({} play), not {} ({} play)",
+                held.title(),
+                held.terminal.name(),
+                game.title(),
+                game.terminal.name()
+            )));
+        }
+    } else if game_name.is_some() {
+        return Err(sicher::error::Error::input(format!(
+            "{path} holds the partizan game {}, not an impartial one",
+            held.title()
+        )));
+    } else if let Some(convention) = convention.filter(|c| Some(*c) != held.terminal.convention()) {
+        return Err(sicher::error::Error::input(format!(
+            "{path} holds {} play of {}, not {convention} play",
+            held.terminal.name(),
+            held.title()
+        )));
+    }
+    if args.start {
+        let start = named.as_ref().and_then(|g| g.start.as_ref()).ok_or_else(|| {
+            sicher::error::Error::input(format!(
+                "--start needs the game named beside --table {path}, and a description with `start = [...]`"
+            ))
+        })?;
+        heaps = start.heaps().iter().map(u64::to_string).collect();
+    }
+    let to_move = partizan::chosen(args.left, args.right);
+    let query = Query {
+        best_move: !args.no_move,
+        remoteness: args.remoteness.wanted(),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut pending: Vec<u8> = Vec::new();
+    let outcome = if !heaps.is_empty() || args.start {
+        Position::parse_args(&heaps).and_then(|p| {
+            partizan::check_from_table(table, &p, to_move, query, args.json, &mut pending)
+        })
+    } else {
+        sicher::game::for_each_line(std::io::stdin().lock(), |heaps| {
+            let position = Position::new(heaps.to_vec());
+            partizan::check_from_table(table, &position, to_move, query, args.json, &mut pending)?;
+            if pending.len() >= 1 << 16 {
+                out.write_all(&pending).map_err(stdout_error)?;
+                pending.clear();
+            }
             Ok(())
         })
     };

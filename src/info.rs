@@ -83,6 +83,32 @@ struct InfoReport {
     format_version: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     verified: Option<bool>,
+    /// Partizan tables: `normal`, `misere` or the terminal script's spec.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    terminal: Option<String>,
+    /// Partizan tables: positions of each outcome class.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    classes: Option<ClassCounts>,
+    /// The custom rules the table carries (a script's, a function's), so it stands alone.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    carries: Vec<Carries>,
+}
+
+/// Positions per outcome class of a partizan table.
+#[derive(Serialize)]
+#[allow(non_snake_case)]
+struct ClassCounts {
+    L: u64,
+    R: u64,
+    N: u64,
+    P: u64,
+}
+
+/// Custom rules a table carries: their spec and the heaps whose options it holds.
+#[derive(Serialize)]
+struct Carries {
+    rules: String,
+    heaps_up_to: u64,
 }
 
 /// Runs `sicher info`.
@@ -102,14 +128,37 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         }
         BodyKind::NimValues { period } => (None, period, None),
         BodyKind::Remoteness { rmax } => (None, None, Some(rmax)),
-        BodyKind::Quotient { .. } => (None, None, None),
+        BodyKind::Quotient { .. } | BodyKind::Partizan { .. } => (None, None, None),
     };
     let report = InfoReport {
         path: args.file.display().to_string(),
         kind: header.kind.name(),
         game: header.game.clone(),
         name: table.game().name.clone(),
-        title: table.game().title(),
+        title: table
+            .partizan()
+            .map_or_else(|| table.game().title(), |p| p.title()),
+        terminal: table.partizan().map(|p| p.terminal.name()),
+        classes: match header.kind {
+            BodyKind::Partizan {
+                classes: [l, r, n, p],
+            } => Some(ClassCounts {
+                L: l,
+                R: r,
+                N: n,
+                P: p,
+            }),
+            _ => None,
+        },
+        carries: header
+            .carried
+            .rules
+            .iter()
+            .map(|r| Carries {
+                rules: r.spec.clone(),
+                heaps_up_to: r.largest(),
+            })
+            .collect(),
         convention: header.convention.to_string(),
         domain: header.domain.flags(),
         entries: header.entries,
@@ -153,6 +202,20 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     }
     outln!("{}", report.path)?;
     match header.kind {
+        BodyKind::Partizan {
+            classes: [l, r, n, p],
+        } => {
+            outln!(
+                "  game:           {}, {} (partizan)",
+                report.title,
+                report.terminal.as_deref().unwrap_or("normal")
+            )?;
+            outln!("  domain:         {} ({})", report.domain, header.domain)?;
+            outln!(
+                "  entries:        {} labelled for both players to move: {l} L (Left wins whoever starts), {r} R, {n} N (the player to move wins), {p} P",
+                report.entries
+            )?;
+        }
         BodyKind::Quotient { order } => {
             let heaps = header.quotient.as_ref().map_or(0, |m| m.max_heap);
             outln!("  misère quotient of: {} (heaps 1..={heaps})", report.game)?;
@@ -242,6 +305,16 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     }
     if header.provenance != Provenance::Unrecorded {
         outln!("  derived from:   {} (exact)", header.provenance)?;
+    }
+    for carried in &report.carries {
+        outln!(
+            "  carries:        the options of {} for heaps up to {} (it needs no description)",
+            carried.rules,
+            carried.heaps_up_to
+        )?;
+    }
+    if header.carried.terminal.is_some() {
+        outln!("  carries:        the terminal script's text")?;
     }
     outln!(
         "  written by:     sicher {} (format version {})",

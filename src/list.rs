@@ -53,6 +53,9 @@ struct Record<'a> {
 /// Runs `sicher list`.
 pub fn run(args: &ListArgs) -> Result<()> {
     let table = Table::open(&args.file)?;
+    if table.partizan().is_some() {
+        return list_partizan(args, &table);
+    }
     let filter = if args.r#unsafe {
         Filter::Unsafe
     } else if args.safe {
@@ -119,6 +122,64 @@ pub fn run(args: &ListArgs) -> Result<()> {
                 Value::Outcome(_) => {}
             }
             line.push(b'\n');
+        }
+        out.write_all(&line).map_err(stdout_error)?;
+    }
+    out.flush().map_err(stdout_error)
+}
+
+/// One position of a partizan table, as `--json` prints it.
+#[derive(Serialize)]
+struct PartizanRecord<'a> {
+    position: &'a [u64],
+    class: char,
+    left_wins: bool,
+    right_wins: bool,
+}
+
+/// `sicher list` of a partizan table: every position in rank order with its class.
+fn list_partizan(args: &ListArgs, table: &Table) -> Result<()> {
+    if args.safe || args.r#unsafe {
+        return Err(sicher::error::Error::input(format!(
+            "{} holds a partizan game's classes (L, R, N, P): --safe and --unsafe apply to impartial tables",
+            args.file.display()
+        )));
+    }
+    let game = table.partizan().expect("a partizan table");
+    let header = table.header();
+    let limit = args.limit.unwrap_or(u64::MAX).min(header.entries);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if !args.json {
+        writeln!(
+            out,
+            "{}, {}, {}: every position ({}) in rank order, with its class",
+            game.title(),
+            game.terminal.name(),
+            header.domain.flags(),
+            header.entries
+        )
+        .map_err(stdout_error)?;
+    }
+    let mut line = Vec::new();
+    for rank in 0..limit {
+        let position = table.ranker().unrank(rank);
+        let (left_wins, right_wins) = table.sides(&position)?;
+        let class = sicher::value::OutcomeClass::from_wins(left_wins, right_wins);
+        line.clear();
+        if args.json {
+            write_json(
+                &mut line,
+                &PartizanRecord {
+                    position: position.heaps(),
+                    class: class.letter(),
+                    left_wins,
+                    right_wins,
+                },
+            )?;
+        } else {
+            write_heaps(&mut line, position.heaps());
+            line.extend_from_slice(format!(": class {class}\n").as_bytes());
         }
         out.write_all(&line).map_err(stdout_error)?;
     }

@@ -6,10 +6,11 @@ use serde::Serialize;
 
 use super::output::{label, print_json, write_heaps, write_json};
 use super::stdout_error;
-use sicher::answer::{PartizanAnswer, PartizanChain, PartizanPolicy, Query};
+use sicher::answer::{PartizanAnswer, PartizanChain, PartizanPolicy, PartizanSource, Query};
 use sicher::error::{Error, Result};
 use sicher::game::partizan::{resolve_partizan, PartizanGame, Terminal};
 use sicher::game::{Convention, Position};
+use sicher::table::Table;
 use sicher::theory::partizan::OutcomeSequence;
 use sicher::value::{OutcomeClass, Player};
 
@@ -83,24 +84,83 @@ pub fn check_one(
         Some(player) => Some(chain.answer(position, player, query)?),
         None => None,
     };
+    write_answer(position, class, class_source, answer.as_ref(), json, out)
+}
+
+/// Answers one position for `check --table` from a partizan table alone: the class, or
+/// the verdict of the player to move with a winning move (the first child the table
+/// says the opponent loses); the table holds no remoteness.
+pub fn check_from_table(
+    table: &Table,
+    position: &Position,
+    to_move: Option<Player>,
+    query: Query,
+    json: bool,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let game = table
+        .partizan()
+        .ok_or_else(|| Error::internal("an impartial table on the partizan path"))?;
+    let class = table.class(position)?;
+    let answer = match to_move {
+        None => None,
+        Some(player) => {
+            let win = class.to_move_wins(player);
+            let mut best_move = None;
+            if win && query.best_move {
+                for child in game.children(position.heaps(), player) {
+                    let child = Position::new(child);
+                    if !table.wins(&child, player.opponent())? {
+                        best_move = Some(child);
+                        break;
+                    }
+                }
+            }
+            Some(PartizanAnswer {
+                position: position.clone(),
+                to_move: player,
+                win,
+                best_move,
+                remoteness: None,
+                source: PartizanSource::Table,
+            })
+        }
+    };
+    write_answer(
+        position,
+        class,
+        PartizanSource::Table,
+        answer.as_ref(),
+        json,
+        out,
+    )
+}
+
+/// Writes one answered position as `check` prints it (a JSON line with `json`).
+fn write_answer(
+    position: &Position,
+    class: OutcomeClass,
+    class_source: PartizanSource,
+    answer: Option<&PartizanAnswer>,
+    json: bool,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     if json {
         let record = CheckRecord {
             position: position.heaps(),
             class: class.letter(),
-            to_move: answer.as_ref().map(|a| a.to_move.name()),
-            win: answer.as_ref().map(|a| a.win),
-            label: answer.as_ref().map(|a| label(a.win)),
-            winning_move: answer
-                .as_ref()
-                .map(|a| a.best_move.as_ref().map(Position::heaps)),
-            remoteness: answer.as_ref().map(|a| a.remoteness),
-            source: answer.as_ref().map_or(class_source, |a| a.source).name(),
+            to_move: answer.map(|a| a.to_move.name()),
+            win: answer.map(|a| a.win),
+            label: answer.map(|a| label(a.win)),
+            winning_move: answer.map(|a| a.best_move.as_ref().map(Position::heaps)),
+            remoteness: answer.map(|a| a.remoteness),
+            source: answer.map_or(class_source, |a| a.source).name(),
         };
         return write_json(out, &record);
     }
     write_heaps(out, position.heaps());
     out.extend_from_slice(b": ");
-    match &answer {
+    match answer {
         None => out.extend_from_slice(format!("class {class}: {}", class.in_words()).as_bytes()),
         Some(answer) => out.extend_from_slice(verdict_line(answer, class).as_bytes()),
     }

@@ -247,6 +247,11 @@ struct PeriodReport {
 /// Runs `sicher table`.
 pub fn run(args: &TableArgs) -> Result<()> {
     let started = Instant::now();
+    if let Some(game) =
+        super::partizan::game(args.game.game.as_deref(), args.game.forced_convention())?
+    {
+        return run_partizan(args, &game, started);
+    }
     let (game, request) = request(args)?;
     let job = TableJob::prepare(request)?;
     run_job(args, &game, job, started, None, |job, progress| {
@@ -423,5 +428,183 @@ pub fn run_job(
         }
         outln!("  total time:     {:.3} s", report.seconds)?;
     }
+    Ok(())
+}
+
+/// What `sicher table` reports for a partizan game.
+#[derive(Serialize)]
+struct PartizanReport {
+    game: String,
+    name: String,
+    /// `normal`, `misere` or the terminal script's spec.
+    terminal: String,
+    domain: String,
+    path: String,
+    threads: usize,
+    entries: u64,
+    /// Positions of each outcome class.
+    classes: ClassCounts,
+    bytes: u64,
+    body_bytes: u64,
+    raw_body_bytes: u64,
+    codec: String,
+    /// Packed bits per position (two: Left's label and Right's).
+    bits_per_position: f64,
+    stored_bits_per_position: f64,
+    seconds: f64,
+    label_seconds: f64,
+    positions_per_second: f64,
+    resumed_positions: u64,
+}
+
+/// Positions per outcome class.
+#[derive(Serialize)]
+#[allow(non_snake_case)]
+struct ClassCounts {
+    L: u64,
+    R: u64,
+    N: u64,
+    P: u64,
+}
+
+/// `sicher table` for a partizan game: every position labelled for both players to move,
+/// written as a partizan table.
+fn run_partizan(
+    args: &TableArgs,
+    game: &sicher::game::partizan::PartizanGame,
+    started: Instant,
+) -> Result<()> {
+    for (given, flag) in [
+        (args.remoteness, "--remoteness"),
+        (args.compare_plain, "--compare-plain"),
+        (args.no_shortcuts, "--no-shortcuts"),
+        (args.label.strategy.is_some(), "--strategy"),
+    ] {
+        if given {
+            return Err(Error::input(format!(
+                "{flag} does not apply to partizan games: their tables hold both players' labels, each position labelled from its moves"
+            )));
+        }
+    }
+    let domain = args.domain.domain()?;
+    let ranker = sicher::Ranker::new(domain)?;
+    let entries = ranker.count();
+    let path = match &args.output {
+        Some(path) => path.clone(),
+        None => Path::new(table::DEFAULT_DIR).join(table::default_partizan_file_name(
+            &game.spec(),
+            &game.terminal.name(),
+            domain,
+        )),
+    };
+    let needed = sicher::label::estimate_partizan_bytes(&ranker);
+    if !args.label.quiet {
+        eprintln!(
+            "{}, {}, {}: {entries} positions, about {} of memory",
+            game.title(),
+            game.terminal.name(),
+            domain.flags(),
+            memory::mebibytes(u128::from(needed))
+        );
+    }
+    if !args.label.force_memory {
+        memory::check_fits(
+            "labelling this domain",
+            u128::from(needed),
+            sicher::error::Hint::ForceMemory,
+        )?;
+    }
+    let replace = if args.force {
+        Replace::RegularFile
+    } else {
+        Replace::Never
+    };
+    let storage = if args.uncompressed {
+        table::Storage::Flat
+    } else {
+        table::Storage::Compressed
+    };
+    let bar = progress_bar(entries, args.label.quiet, "positions");
+    let built = sicher::build::build_partizan(
+        game,
+        domain,
+        &path,
+        storage,
+        replace,
+        args.restart,
+        checkpoint_interval(),
+        args.label.threads.map(|t| t as usize),
+        &|n| bar.inc(n),
+    );
+    bar.finish_and_clear();
+    let built = built?;
+    let header = &built.header;
+    let [l, r, n, p] = match header.kind {
+        table::BodyKind::Partizan { classes } => classes,
+        _ => [0; 4],
+    };
+    let report = PartizanReport {
+        game: game.spec(),
+        name: game.name.clone(),
+        terminal: game.terminal.name(),
+        domain: domain.flags(),
+        path: path.display().to_string(),
+        threads: built.threads,
+        entries,
+        classes: ClassCounts {
+            L: l,
+            R: r,
+            N: n,
+            P: p,
+        },
+        bytes: header.file_len(),
+        body_bytes: header.stored_len,
+        raw_body_bytes: header.body_len(),
+        codec: header.codec.name(),
+        bits_per_position: header.body_len() as f64 * 8.0 / entries as f64,
+        stored_bits_per_position: header.file_len() as f64 * 8.0 / entries as f64,
+        seconds: started.elapsed().as_secs_f64(),
+        label_seconds: built.label_seconds,
+        positions_per_second: per_second(
+            entries - built.resumed_positions,
+            std::time::Duration::from_secs_f64(built.label_seconds),
+        ),
+        resumed_positions: built.resumed_positions,
+    };
+    if args.json {
+        return print_json(&report);
+    }
+    outln!(
+        "wrote {} ({}, {})",
+        report.path,
+        game.title(),
+        report.terminal
+    )?;
+    outln!("  domain:         {} ({domain})", report.domain)?;
+    outln!(
+        "  entries:        {entries} labelled for both players to move: {l} L (Left wins whoever starts), {r} R, {n} N (the player to move wins), {p} P"
+    )?;
+    outln!(
+        "  size:           {} bytes ({:.4} bits per position; body {} bytes stored, {} raw)",
+        report.bytes,
+        report.stored_bits_per_position,
+        report.body_bytes,
+        report.raw_body_bytes
+    )?;
+    outln!("  codec:          {}", report.codec)?;
+    outln!(
+        "  labelling:      {:.3} s, {:.0} positions/s ({} thread{})",
+        report.label_seconds,
+        report.positions_per_second,
+        report.threads,
+        if report.threads == 1 { "" } else { "s" }
+    )?;
+    if built.resumed_positions > 0 {
+        outln!(
+            "  resumed:        {} positions were labelled by an earlier run",
+            built.resumed_positions
+        )?;
+    }
+    outln!("  total time:     {:.3} s", report.seconds)?;
     Ok(())
 }

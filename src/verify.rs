@@ -174,11 +174,34 @@ fn run_partizan(args: &VerifyArgs, game: &sicher::game::partizan::PartizanGame) 
         comparison.agreements,
         comparison.checked
     )?;
-    match comparison.first_disagreement {
-        None => Ok(()),
-        Some((position, class, truth)) => Err(Error::Disagreement(format!(
+    if let Some((position, class, truth)) = comparison.first_disagreement {
+        return Err(Error::Disagreement(format!(
             "{} positions disagree; first: {position} is class {class} by the chain but {truth} by the search",
             comparison.checked - comparison.agreements
+        )));
+    }
+    // The bottom-up labeller, against the search and the literal recursion.
+    let bar = progress_bar(count + take, args.label.quiet, "positions");
+    let (sides, _) = sicher::label::label_partizan(game, &ranker, None, &|n| bar.inc(n))?;
+    let labels = sicher::verify::compare_partizan_labels(
+        game,
+        &ranker,
+        &sides,
+        (0..take).map(|i| i * step),
+        &mut || bar.inc(1),
+    );
+    bar.finish_and_clear();
+    let labels = labels?;
+    outln!(
+        "labeller: {} of {} positions labelled bottom-up agree with the search, {} with the literal recursion sicher(s, p), for both players to move",
+        labels.search_agreements,
+        labels.checked,
+        labels.literal_agreements
+    )?;
+    match labels.first_disagreement {
+        None => Ok(()),
+        Some((position, labelled, searched, literal)) => Err(Error::Disagreement(format!(
+            "{position} is class {labelled} by the labeller, {searched} by the search and {literal} by the literal recursion"
         ))),
     }
 }

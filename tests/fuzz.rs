@@ -1191,7 +1191,7 @@ fn check_value(header: &Header, value: Value) {
                 .remoteness()
                 .is_some_and(|r| u64::from(r) < 1 << header.width))
         }
-        BodyKind::Quotient { .. } => {
+        BodyKind::Quotient { .. } | BodyKind::Partizan { .. } => {
             assert!(value.nimber().is_some_and(|v| v < 1 << header.width))
         }
     }

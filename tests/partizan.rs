@@ -572,3 +572,233 @@ fn plot_draws_the_outcome_sequence() {
     assert_eq!(&pixels[0..3], &[0, 0, 0]);
     assert_eq!(&pixels[4 * 3..4 * 3 + 3], &[200, 50, 50]);
 }
+
+/// Every position of `--total total`, labelled bottom-up for both players.
+fn labelled(g: &PartizanGame, total: u64) -> (sicher::Ranker, sicher::label::Sides) {
+    let ranker = sicher::Ranker::new(sicher::Domain::Total { total }).unwrap();
+    let (sides, resumed) = sicher::label::label_partizan(g, &ranker, None, &|_| {}).unwrap();
+    assert_eq!(resumed, 0);
+    (ranker, sides)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// The bottom-up labeller agrees with the literal recursion on every position of a
+    /// `--total` domain, for both players to move, on random rule pairs (subtraction
+    /// and take-and-break, splitting or not) in both conventions.
+    #[test]
+    fn labeller_agrees_with_the_literal_recursion(
+        left in one_heap_rules(), right in one_heap_rules(), misere in any::<bool>(),
+    ) {
+        let g = game(&left, &right, misere);
+        let ends = convention(misere);
+        let mut brute = Brute::new(&left, &right, &ends);
+        let (ranker, sides) = labelled(&g, 9);
+        for rank in 0..ranker.count() {
+            let p = ranker.unrank(rank);
+            for (s, player) in players() {
+                prop_assert_eq!(sides.wins(rank, player), brute.sicher(s, p.heaps()), "{} {:?} of {}", p, player, g.spec());
+            }
+        }
+    }
+
+    /// Impartial games written as partizan ones with equal moves label as the impartial
+    /// labeller does: both players win exactly where the position is safe (class N, else
+    /// P).
+    #[test]
+    fn equal_moves_label_as_the_impartial_labeller(
+        rules in one_heap_rules(), misere in any::<bool>(),
+    ) {
+        let g = game(&rules, &rules, misere);
+        let mut impartial = sicher::resolve(&rules.spec()).unwrap();
+        if misere {
+            impartial = impartial.with_convention(sicher::game::Convention::Misere);
+        }
+        let (ranker, sides) = labelled(&g, 14);
+        let labels = sicher::label::label(&impartial, &ranker, sicher::label::Strategy::Forward, &|_| {}).unwrap();
+        for rank in 0..ranker.count() {
+            let want = if labels.is_safe(rank) { OutcomeClass::N } else { OutcomeClass::P };
+            prop_assert_eq!(sides.class(rank), want, "{}", ranker.unrank(rank));
+        }
+    }
+}
+
+/// The labeller follows a script's terminal rule (`t` and `g` beyond "no move"), as the
+/// literal recursion does.
+#[test]
+fn labeller_follows_a_scripted_terminal_rule() {
+    let g = parse_partizan_description(SCRIPTED, "small.toml").unwrap();
+    let left = Rules::Subtraction(vec![1, 2]);
+    let right = Rules::Subtraction(vec![1, 3]);
+    let ends =
+        |p: &[u64], _: usize, stuck: bool| (p.iter().all(|&h| h < 2) || stuck).then_some(false);
+    let mut brute = Brute::new(&left, &right, &ends);
+    let (ranker, sides) = labelled(&g, 14);
+    for rank in 0..ranker.count() {
+        let p = ranker.unrank(rank);
+        for (s, player) in players() {
+            assert_eq!(
+                sides.wins(rank, player),
+                brute.sicher(s, p.heaps()),
+                "{p} {player:?}"
+            );
+        }
+    }
+    // verify's own literal recursion and the search agree with the labels too.
+    let compared =
+        sicher::verify::compare_partizan_labels(&g, &ranker, &sides, 0..ranker.count(), &mut || {})
+            .unwrap();
+    assert_eq!(compared.search_agreements, ranker.count());
+    assert_eq!(compared.literal_agreements, ranker.count());
+}
+
+/// A partizan table round-trips both labels, stands alone (its terminal script carried),
+/// and a labelling resumes from its work directory with the same labels.
+#[test]
+fn partizan_tables_round_trip_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = parse_partizan_description(SCRIPTED, "small.toml").unwrap();
+    let (ranker, sides) = labelled(&g, 16);
+    let path = dir.path().join("p.table");
+    let work =
+        sicher::label::WorkDir::beside(&path).checkpoint_every(Some(std::time::Duration::ZERO));
+    let (first, resumed) =
+        sicher::label::label_partizan(&g, &ranker, Some(&work), &|_| {}).unwrap();
+    assert_eq!((first.clone(), resumed), (sides.clone(), 0));
+    // The work directory stays until the caller removes it: a second run finds every
+    // tier done.
+    let (again, resumed) =
+        sicher::label::label_partizan(&g, &ranker, Some(&work), &|_| {}).unwrap();
+    assert_eq!((again, resumed), (sides.clone(), ranker.count()));
+    work.remove().unwrap();
+    let built = sicher::build::build_partizan(
+        &g,
+        ranker.domain(),
+        &path,
+        sicher::table::Storage::Compressed,
+        sicher::atomic_file::Replace::Never,
+        false,
+        None,
+        Some(2),
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(built.header.version, sicher::table::CARRYING_FORMAT_VERSION);
+    let table = sicher::Table::open(&path).unwrap();
+    table.verify().unwrap();
+    let held = table.partizan().unwrap();
+    assert_eq!(held.spec(), g.spec());
+    assert_eq!(held.terminal.name(), g.terminal.name());
+    for rank in 0..ranker.count() {
+        let p = ranker.unrank(rank);
+        assert_eq!(table.class(&p).unwrap(), sides.class(rank), "{p}");
+    }
+}
+
+#[test]
+fn partizan_tables_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.table");
+    let path = file.to_str().unwrap();
+    let game = "partizan-octal:0.7/0.07";
+    let (code, out, err) = common::run(
+        &["table", game, "--total", "18", "-o", path, "--quiet"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("labelled for both players to move"), "{out}");
+    let positions = "6\n3 4\n1 2 5\n9 9\n";
+    for side in [&[][..], &["--left"], &["--right"]] {
+        let mut from_table = vec!["check", "--table", path, "--json", "--no-move"];
+        from_table.extend_from_slice(side);
+        let mut from_search = vec!["check", game, "--json", "--no-move"];
+        from_search.extend_from_slice(side);
+        let (code, table_out, err) = common::run(&from_table, Some(positions));
+        assert_eq!(code, 0, "{err}");
+        let (code, search_out, err) = common::run(&from_search, Some(positions));
+        assert_eq!(code, 0, "{err}");
+        let verdicts = |text: &str| -> Vec<(String, Option<bool>)> {
+            text.lines()
+                .map(|l| {
+                    let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                    (v["class"].as_str().unwrap().to_string(), v["win"].as_bool())
+                })
+                .collect()
+        };
+        assert_eq!(verdicts(&table_out), verdicts(&search_out), "{side:?}");
+        assert!(table_out.contains("\"source\":\"table\""), "{table_out}");
+    }
+    // A winning move from the table is a move to a position the opponent loses.
+    let (code, out, err) = common::run(&["check", "--table", path, "6", "7", "--left"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("6 7: "), "{out}");
+    let (code, out, err) = common::run(&["info", path, "--verify", "--json"], None);
+    assert_eq!(code, 0, "{err}");
+    let info: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(info["kind"], "partizan outcomes");
+    assert_eq!(info["format_version"], 4);
+    let classes = &info["classes"];
+    let sum: u64 = ["L", "R", "N", "P"]
+        .iter()
+        .map(|c| classes[c].as_u64().unwrap())
+        .sum();
+    assert_eq!(sum, info["entries"].as_u64().unwrap());
+    let (code, out, err) = common::run(&["list", path, "--limit", "3"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(out.contains("(no heaps): class P"), "{out}");
+    // The wrong game beside the table, a filter of impartial tables: one line, exit 2.
+    let (code, _, err) = common::run(
+        &["check", "partizan-octal:0.7/0.7", "--table", path, "3"],
+        None,
+    );
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    let (code, _, err) = common::run(&["list", path, "--safe"], None);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    let (code, _, err) = common::run(
+        &["table", game, "--total", "8", "--remoteness", "-o", path],
+        None,
+    );
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    // A terminal script's table answers without its description.
+    let described = dir.path().join("small.toml");
+    std::fs::write(&described, SCRIPTED).unwrap();
+    let scripted = dir.path().join("s.table");
+    let (code, _, err) = common::run(
+        &[
+            "table",
+            described.to_str().unwrap(),
+            "--total",
+            "20",
+            "-o",
+            scripted.to_str().unwrap(),
+            "--quiet",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    std::fs::remove_file(&described).unwrap();
+    let (code, alone, err) = common::run(
+        &["check", "--table", scripted.to_str().unwrap(), "--json"],
+        Some(positions),
+    );
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(&described, SCRIPTED).unwrap();
+    let (code, searched, err) = common::run(
+        &["check", described.to_str().unwrap(), "--json"],
+        Some(positions),
+    );
+    assert_eq!(code, 0, "{err}");
+    let classes = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["class"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(classes(&alone), classes(&searched));
+}

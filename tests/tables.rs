@@ -510,3 +510,86 @@ fn info_says_how_a_table_was_derived() {
         assert!(stdout(&output).contains("derived from:"), "{args:?}");
     }
 }
+
+/// Dawson's Kayles written as a script (no shipped game has this text, so no process
+/// finds its rules but the one that reads the description).
+const DAWSON_SCRIPT: &str = r#"name = "dawson-script"
+rules = "script"
+options = """
+fn options(n) {
+    let out = [];
+    if n >= 2 {
+        for left in 0..=(n - 2) / 2 { out.push([left, n - 2 - left]); }
+    }
+    out
+}
+"""
+"#;
+
+/// Issue 35: a table written from a script must stand alone. `check --table`, `info`,
+/// `list` and `verify`-free reading need no description file, and the answers are the
+/// ones `check` gives with the description.
+#[test]
+fn a_scripted_table_stands_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("dawson.toml"), DAWSON_SCRIPT).unwrap();
+    let made = sicher(
+        dir.path(),
+        &[
+            "table",
+            "dawson.toml",
+            "--total",
+            "24",
+            "--misere",
+            "-o",
+            "k.table",
+            "--quiet",
+        ],
+    );
+    assert!(made.status.success(), "{}", stderr(&made));
+    let alone = sicher(
+        dir.path(),
+        &["check", "--table", "k.table", "7", "9", "--no-move"],
+    );
+    assert!(alone.status.success(), "{}", stderr(&alone));
+    let described = sicher(
+        dir.path(),
+        &["check", "dawson.toml", "7", "9", "--misere", "--no-move"],
+    );
+    assert!(described.status.success(), "{}", stderr(&described));
+    let verdict = |o: &Output| stdout(o).contains("unsafe");
+    assert_eq!(verdict(&alone), verdict(&described), "{}", stdout(&alone));
+    // A winning move needs the rules: the table carries them.
+    let moved = sicher(dir.path(), &["check", "--table", "k.table", "3", "8", "5"]);
+    assert!(moved.status.success(), "{}", stderr(&moved));
+    for args in [
+        &["info", "k.table"][..],
+        &["info", "k.table", "--verify"],
+        &["list", "k.table", "--limit", "5"],
+    ] {
+        let out = sicher(dir.path(), args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains("script:"),
+            "{args:?}: {}",
+            stdout(&out)
+        );
+    }
+    // The table answers every position of its domain as the description does.
+    let positions = "1\n2 3\n4 4 4\n24\n5 6 7\n10 14\n";
+    let from_table = sicher_stdin(
+        dir.path(),
+        &["check", "--table", "k.table", "--json", "--no-move"],
+        positions,
+    );
+    let from_script = sicher_stdin(
+        dir.path(),
+        &["check", "dawson.toml", "--misere", "--json", "--no-move"],
+        positions,
+    );
+    assert!(from_table.status.success(), "{}", stderr(&from_table));
+    let labels =
+        |o: &Output| -> Vec<bool> { stdout(o).lines().map(|l| l.contains("\"safe\"")).collect() };
+    assert_eq!(labels(&from_table), labels(&from_script));
+    assert_eq!(labels(&from_table).len(), 6);
+}

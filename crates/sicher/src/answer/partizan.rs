@@ -29,6 +29,8 @@ pub enum PartizanSource {
     CanonicalForms,
     /// The top-down search.
     Search,
+    /// A partizan table (`check --table`), labelled bottom-up.
+    Table,
 }
 
 impl PartizanSource {
@@ -38,6 +40,7 @@ impl PartizanSource {
             PartizanSource::OutcomePeriod => "outcome-period",
             PartizanSource::CanonicalForms => "canonical-forms",
             PartizanSource::Search => "search",
+            PartizanSource::Table => "table",
         }
     }
 }
@@ -344,7 +347,9 @@ pub fn verify_partizan(
         game.prepare(heaps.last().copied().unwrap_or(0))?;
         let truth = search.class(&heaps)?;
         out.checked += 1;
-        out.by_source[source as usize] += 1;
+        if let Some(count) = out.by_source.get_mut(source as usize) {
+            *count += 1;
+        }
         if class == truth {
             out.agreements += 1;
         } else if out.first_disagreement.is_none() {

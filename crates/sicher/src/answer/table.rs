@@ -37,6 +37,13 @@ impl TableSource {
             ))
             .with_hint(Hint::UseAsNimTable));
         }
+        if let Some(partizan) = table.partizan() {
+            return Err(Error::input(format!(
+                "{}: this table holds both players' labels of the partizan game {}: `sicher check --table` answers from it",
+                path.display(),
+                partizan.title()
+            )));
+        }
         if let Some(game) = game {
             table.check_game(game)?;
         }
@@ -56,7 +63,7 @@ impl TableSource {
         let tables: Vec<Table> = paths
             .iter()
             .filter_map(|p| Table::open(p).ok())
-            .filter(|t| t.header().kind.holds_positions())
+            .filter(|t| t.header().kind.holds_positions() && t.partizan().is_none())
             .filter(|t| t.check_game(game).is_ok())
             .collect();
         (!tables.is_empty()).then(|| Self::of(tables, false))

@@ -179,7 +179,21 @@ impl CustomRules {
         CustomRules(inner)
     }
 
-    /// The rules alive under `spec` (a table header's game), if any.
+    /// Rules of `source` that no one else shares and [`CustomRules::find`] does not find
+    /// (a table's carried copy, standing in for a source that is not alive).
+    pub fn unregistered(source: Box<dyn HeapOptionsSource>) -> Self {
+        CustomRules(Arc::new(Inner {
+            spec: source.spec(),
+            source,
+            fill: Mutex::new(Filled::default()),
+            filled: AtomicU64::new(0),
+            cache: Cache::new(),
+            inverse: RwLock::new(None),
+        }))
+    }
+
+    /// The rules alive under `spec` (a table header's game), if any; else the rules a
+    /// table being opened carries under it ([`super::carried::with_carried`]).
     pub fn find(spec: &str) -> Option<Self> {
         let registry = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
         registry
@@ -187,6 +201,7 @@ impl CustomRules {
             .filter_map(Weak::upgrade)
             .find(|inner| inner.spec == spec)
             .map(CustomRules)
+            .or_else(|| super::carried::find_carried(spec))
     }
 
     /// The canonical spec (`script:...`).

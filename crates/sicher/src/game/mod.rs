@@ -15,6 +15,8 @@
 //!   read without locks.
 //! - `custom.rs`: rules given as a function of the heap size ([`HeapOptionsSource`]),
 //!   checked and cached by [`CustomRules`].
+//! - `carried.rs`: the option lists of custom rules a table carries, so it stands alone
+//!   ([`OptionLists`]).
 //! - `script.rs`: rules written as a sandboxed Rhai script ([`ScriptSource`]).
 //! - `position.rs`: [`Position`]s, sorted multisets of heap sizes.
 //! - `moves.rs`: applying a move ([`child_into`]), the one place.
@@ -28,6 +30,7 @@
 //! - `partizan/`: partizan heap games, each player with rules of their own: the model,
 //!   inline specs and descriptions, terminal rules of scripts.
 
+mod carried;
 mod code;
 mod custom;
 mod describe;
@@ -43,6 +46,7 @@ mod script;
 mod subtraction;
 
 pub use crate::value::Convention;
+pub use carried::{with_carried, OptionLists};
 pub use code::{Radix, TakeBreakCode};
 pub use custom::{CustomRules, HeapOptionsSource};
 pub use describe::{parse_description, parse_spec, resolve, shipped_games, ShippedGame};

@@ -14,6 +14,8 @@
 //! - `forward.rs`: forward labelling: safe when some move reaches an unsafe position.
 //! - `backward.rs`: backward labelling: every unsafe position marks its parents safe.
 //! - `remoteness.rs`: remoteness labelling, retrograde, tier by tier.
+//! - `partizan.rs`: partizan games, every position labelled for both players to move on
+//!   the same tiers, window and work directory.
 //! - `plain.rs`: the baseline labeller the others are measured against.
 //! - `tiers.rs`: walking a domain's tiers of equal total, in parallel within a tier.
 //! - `window.rs`: the labels being built, held for the window of tiers moves reach.
@@ -45,6 +47,7 @@ mod nim_values;
 mod one_heap;
 mod options;
 mod parents;
+mod partizan;
 mod plain;
 mod plan;
 mod remoteness;
@@ -52,6 +55,7 @@ mod tiers;
 mod window;
 mod work;
 
+pub use partizan::{estimate_partizan_bytes, label_partizan, Sides, LEFT_WINS, RIGHT_WINS};
 pub use plan::{Labelled, Plan};
 pub use remoteness::Remotenesses;
 pub(crate) use window::Packer;

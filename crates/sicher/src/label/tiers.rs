@@ -86,6 +86,28 @@ pub(crate) fn visit_tier<F>(
 where
     F: Fn(&mut Scratch, u64, &[Heap]) + Sync,
 {
+    visit_tier_with(
+        game.ruleset.splits_without_taking(),
+        tiers,
+        tier,
+        main_scratch,
+        visit,
+    )
+}
+
+/// [`visit_tier`] for any labeller (the partizan one too): `splits` says whether some
+/// move splits a heap without taking a token, so a `--total` tier is swept by heap count,
+/// most heaps first.
+pub(crate) fn visit_tier_with<F>(
+    splits: bool,
+    tiers: Tiers<'_>,
+    tier: u64,
+    main_scratch: &mut Scratch,
+    visit: F,
+) -> u64
+where
+    F: Fn(&mut Scratch, u64, &[Heap]) + Sync,
+{
     match tiers {
         Tiers::Lone(tuples) => {
             visit(main_scratch, 0, &[]);
@@ -140,7 +162,7 @@ where
                 }
                 scratch.heaps = heaps;
             };
-            total_tier(game, partitions, tier, main_scratch, each)
+            total_tier(splits, partitions, tier, main_scratch, each)
         }
     }
 }
@@ -209,6 +231,29 @@ pub(crate) fn visit_tier_runs<F>(
 where
     F: Fn(&mut Runs, u64) + Sync,
 {
+    visit_tier_runs_with(
+        game.ruleset.splits_without_taking(),
+        partitions,
+        strides,
+        total,
+        main_scratch,
+        visit,
+    )
+}
+
+/// [`visit_tier_runs`] for any labeller (the partizan one too); `splits` as in
+/// [`visit_tier_with`].
+pub(crate) fn visit_tier_runs_with<F>(
+    splits: bool,
+    partitions: &Partitions,
+    strides: &Strides,
+    total: u64,
+    main_scratch: &mut Scratch,
+    visit: F,
+) -> u64
+where
+    F: Fn(&mut Runs, u64) + Sync,
+{
     let each = |scratch: &mut Scratch, pass: Option<usize>, run: Range<u64>| {
         let heaps = &mut scratch.heaps;
         partitions.unrank(run.start, heaps);
@@ -243,14 +288,14 @@ where
             }
         }
     };
-    total_tier(game, partitions, total, main_scratch, each)
+    total_tier(splits, partitions, total, main_scratch, each)
 }
 
 /// Runs `each(scratch, pass, ranks)` over tier `total` of a `--total` domain, splitting a
 /// large tier into parallel chunks; `pass`, when given, restricts a sweep of the tier to
 /// positions with that many heaps. Returns the tier's size.
 fn total_tier<E>(
-    game: &Game,
+    splits: bool,
     partitions: &Partitions,
     total: u64,
     main_scratch: &mut Scratch,
@@ -261,7 +306,7 @@ where
 {
     // A split lowers the rank, so one thread in rank order gets it right, but threads
     // sharing a tier would read unfinished labels.
-    let by_heap_count = game.ruleset.splits_without_taking();
+    let by_heap_count = splits;
     let ranks = partitions.tier(total);
     // Splitting without taking keeps the total but adds heaps: label the positions with
     // more heaps first.

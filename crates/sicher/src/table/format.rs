@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! 0          8  magic "SICHRTBL"
-//! 8         12  format version, u32 little-endian (3; version 2 is read too)
+//! 8         12  format version, u32 little-endian (3, or 4 for tables that carry
+//!               rules or hold partizan labels; versions 2 and 3 are read too)
 //! 12        16  header length H, u32 little-endian
 //! 16      16+H  header, bincode (standard configuration, fixed-width integers)
 //! 16+H    24+H  checksum of bytes 0..16+H, u64 little-endian
@@ -49,6 +50,11 @@ pub(super) const OLD_NIM_MAGIC: [u8; 8] = *b"SICHRNIM";
 pub const FORMAT_VERSION: u32 = 3;
 /// The older format version this build still reads: flat bodies, the old checksum.
 pub const OLD_FORMAT_VERSION: u32 = 2;
+/// The format version of tables that need more than version 3 says: version 3's header
+/// followed by what the table carries ([`Carried`]: the option lists of custom rules, a
+/// partizan game's players and terminal script). Tables that need none of it are still
+/// written as version 3, byte for byte as before.
+pub const CARRYING_FORMAT_VERSION: u32 = 4;
 /// Bytes before the encoded header: magic, version, header length.
 pub const PREFIX_LEN: usize = 16;
 /// Sections start at multiples of this, so the body can be memory-mapped as words.
@@ -58,6 +64,9 @@ pub const BLOCK_BYTES: u64 = 1 << 16;
 /// Encoded headers longer than this are corrupt: a few short strings and, with a learned
 /// prediction, a model of at most 255 x 255 products and a few thousand heap sizes.
 pub(super) const MAX_HEADER_LEN: u32 = 1 << 20;
+/// Encoded headers of version 4 longer than this are corrupt: they may carry option lists
+/// of custom rules (four bytes a part).
+pub(super) const MAX_CARRYING_HEADER_LEN: u32 = 1 << 28;
 /// Bytes of one block's entry in the index of a compressed body.
 pub const COMPRESSED_ENTRY_BYTES: u64 = 32;
 
@@ -142,6 +151,38 @@ pub enum BodyKind {
         /// Number of elements.
         order: u32,
     },
+    /// Two bits per position of a partizan game's domain: bit 0 set when Left, to move,
+    /// wins; bit 1 when Right, to move, wins (format 4).
+    Partizan {
+        /// Positions of each outcome class, in the order L, R, N, P.
+        classes: [u64; 4],
+    },
+}
+
+/// Bit of a partizan entry set when Left, to move, wins.
+pub const LEFT_WINS: u64 = 1;
+/// Bit of a partizan entry set when Right, to move, wins.
+pub const RIGHT_WINS: u64 = 2;
+
+/// What a table carries so that it stands alone (format 4): whatever its header's game
+/// spec cannot rebuild by itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Carried {
+    /// The option lists of the custom rulesets the game names (a script's, a caller's
+    /// function's), for every heap size the table's domain uses.
+    pub rules: Vec<crate::game::OptionLists>,
+    /// Partizan tables: Left's and Right's impartial specs.
+    pub sides: Option<(String, String)>,
+    /// Partizan tables: the text of the script whose `terminal(heaps, player)` ends
+    /// play, when one does.
+    pub terminal: Option<String>,
+}
+
+impl Carried {
+    /// True when there is nothing to carry (the table is written as format 3).
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty() && self.sides.is_none() && self.terminal.is_none()
+    }
 }
 
 /// What a quotient table keeps beside its multiplication table.
@@ -178,6 +219,8 @@ impl BodyKind {
             // A product of two elements; quotient tables are read whole, by
             // `table::read_quotient`, never probed position by position.
             BodyKind::Quotient { .. } => Value::Nimber(field),
+            // Both players' bits; `Table::sides_at` reads them as such.
+            BodyKind::Partizan { .. } => Value::Nimber(field),
         }
     }
 
@@ -188,6 +231,7 @@ impl BodyKind {
             BodyKind::NimValues { .. } => "nim-values",
             BodyKind::Remoteness { .. } => "remoteness",
             BodyKind::Quotient { .. } => "misère quotient",
+            BodyKind::Partizan { .. } => "partizan outcomes",
         }
     }
 
@@ -195,7 +239,9 @@ impl BodyKind {
     /// position's children are in the table too.
     pub fn holds_positions(&self) -> bool {
         match self {
-            BodyKind::Outcomes { .. } | BodyKind::Remoteness { .. } => true,
+            BodyKind::Outcomes { .. } | BodyKind::Remoteness { .. } | BodyKind::Partizan { .. } => {
+                true
+            }
             BodyKind::NimValues { .. } | BodyKind::Quotient { .. } => false,
         }
     }
@@ -246,6 +292,8 @@ pub struct Header {
     pub quotient: Option<QuotientMeta>,
     /// How the writer decided the entries of an outcome table.
     pub provenance: Provenance,
+    /// What the table carries so that it stands alone (format 4; empty for format 3).
+    pub carried: Carried,
 }
 
 /// How a table's outcomes were decided; every way is exact, only the work differs.
@@ -313,6 +361,17 @@ impl Header {
             quotient: None,
             provenance: Provenance::Unrecorded,
             version: FORMAT_VERSION,
+            carried: Carried::default(),
+        }
+    }
+
+    /// The format version this header is written as: 4 when it carries anything or holds
+    /// partizan labels, else 3.
+    pub fn written_version(&self) -> u32 {
+        if self.carried.is_empty() && !matches!(self.kind, BodyKind::Partizan { .. }) {
+            FORMAT_VERSION
+        } else {
+            CARRYING_FORMAT_VERSION
         }
     }
 
@@ -358,6 +417,7 @@ impl Header {
     /// Fixes the offsets of the index and the body for this header's fields.
     pub fn lay_out(&mut self, index_checksum: u64) {
         self.index_checksum = index_checksum;
+        self.version = self.written_version();
         // Fixed-width integers: the offsets' values do not change the encoded length.
         let header_end = (PREFIX_LEN + self.encode_fields().len() + 8) as u64;
         self.index_offset = header_end.next_multiple_of(ALIGN);

@@ -33,8 +33,9 @@ use crate::game::Game;
 pub use bodies::{read_quotient, write_nim_values, write_nim_values_from, write_quotient};
 pub use codec::stored_checksum;
 pub use format::{
-    bits_for, block_checksum, checksum, BodyKind, Checksum, Codec, Header, Prediction, Provenance,
-    QuotientMeta, QuotientModel, BLOCK_BYTES, FORMAT_VERSION,
+    bits_for, block_checksum, checksum, BodyKind, Carried, Checksum, Codec, Header, Prediction,
+    Provenance, QuotientMeta, QuotientModel, BLOCK_BYTES, CARRYING_FORMAT_VERSION, FORMAT_VERSION,
+    LEFT_WINS, RIGHT_WINS,
 };
 pub use list::{Filter, Listing};
 #[cfg(test)]
@@ -72,6 +73,28 @@ pub fn default_file_name(game: &Game, domain: Domain, remoteness: bool) -> Strin
     format!(
         "{spec}-{}-{}{kind}.{EXTENSION}",
         game.convention,
+        domain.slug()
+    )
+}
+
+/// The default file name for a partizan game's table over a domain, e.g.
+/// `partizan-subtraction-1-3-2-3-normal-total60.table`.
+pub fn default_partizan_file_name(spec: &str, terminal: &str, domain: Domain) -> String {
+    let clean = |text: &str| -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect()
+    };
+    format!(
+        "{}-{}-{}.{EXTENSION}",
+        clean(spec),
+        clean(terminal),
         domain.slug()
     )
 }

@@ -16,8 +16,9 @@ use super::writer::{residual, BLOCK_WORDS};
 use super::{codec, CACHE_BLOCKS};
 use crate::domain::Ranker;
 use crate::error::{Error, Hint, Result, TableKind};
-use crate::game::{Game, Heap, Position};
-use crate::value::Value;
+use crate::game::partizan::{PartizanGame, Terminal, TerminalScript};
+use crate::game::{parse_spec, with_carried, CustomRules, Game, Heap, Position};
+use crate::value::{OutcomeClass, Player, Value};
 
 /// A cache slot: which block it holds, and the block's words.
 type Slot = Option<(u64, Box<[u64]>)>;
@@ -54,6 +55,8 @@ pub struct Table {
     header: Header,
     ranker: Ranker,
     game: Game,
+    /// Partizan tables: the game, both players' rules.
+    partizan: Option<PartizanGame>,
     map: Mmap,
     /// The mapped file, kept open to look at its length and last change (one `fstat`)
     /// before answering; see [`Table::check_unchanged`].
@@ -116,25 +119,20 @@ impl Table {
                 "corrupted table (body checksum mismatch in the block index)".into(),
             ));
         }
-        // Header games are inline specs: a crafted header never makes sicher open a file.
-        let game = crate::game::parse_spec(&header.game)
-            .map_err(|e| bad(format!("corrupted table header ({e})")))?
-            .with_convention(header.convention)
-            .with_shipped_name();
-        // Writers store the canonical spec; anything else (say, with control characters
-        // that `info` would print) was not written by sicher.
-        if game.ruleset.spec() != header.game {
-            return Err(bad(
-                "corrupted table header (the game is not a canonical spec)".into(),
-            ));
-        }
+        let (game, partizan) = rebuild_game(&header, &origin)?;
         // Outcome tables cover positions, which play must not lead out of the domain;
         // nim-value tables cover heap sizes.
         if header.kind.holds_positions() {
-            header
-                .domain
-                .check_game(&game)
-                .map_err(|e| bad(format!("corrupted table header ({e})")))?;
+            let mut games = vec![game.clone()];
+            if let Some(p) = &partizan {
+                games.push(Game::new(p.spec(), p.right.clone(), header.convention));
+            }
+            for game in &games {
+                header
+                    .domain
+                    .check_game(game)
+                    .map_err(|e| bad(format!("corrupted table header ({e})")))?;
+            }
         }
         let ranker =
             Ranker::new(header.domain).map_err(|e| bad(format!("corrupted table header ({e})")))?;
@@ -172,6 +170,7 @@ impl Table {
             header,
             ranker,
             game,
+            partizan,
             map,
             file,
             stamp,
@@ -219,9 +218,55 @@ impl Table {
         &self.ranker
     }
 
-    /// The game the table was written for, rebuilt from its header.
+    /// The game the table was written for, rebuilt from its header (for a partizan
+    /// table, Left's rules under the partizan game's name: see [`Table::partizan`]).
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The partizan game of a partizan table (both players' rules, the terminal rule).
+    pub fn partizan(&self) -> Option<&PartizanGame> {
+        self.partizan.as_ref()
+    }
+
+    /// A partizan table's labels of a position: whether Left, to move, wins and whether
+    /// Right, to move, wins; an error outside the domain, for a damaged block, or when
+    /// the table is not partizan.
+    pub fn sides(&self, position: &Position) -> Result<(bool, bool)> {
+        self.check_unchanged()?;
+        if self.partizan.is_none() {
+            return Err(Error::input(format!(
+                "{} holds an impartial game's outcomes, not both players' labels",
+                self.path.display()
+            )));
+        }
+        let rank = self.ranker.rank(position).ok_or_else(|| {
+            Error::input(format!(
+                "position {position} is outside the table's domain ({}) in {}",
+                self.header.domain.flags(),
+                self.path.display()
+            ))
+        })?;
+        let field = self.field_at(rank)?;
+        Ok((
+            field & format::LEFT_WINS != 0,
+            field & format::RIGHT_WINS != 0,
+        ))
+    }
+
+    /// A partizan table's outcome class of a position (see [`Table::sides`]).
+    pub fn class(&self, position: &Position) -> Result<OutcomeClass> {
+        let (left, right) = self.sides(position)?;
+        Ok(OutcomeClass::from_wins(left, right))
+    }
+
+    /// Whether `to_move` wins `position`, from a partizan table (see [`Table::sides`]).
+    pub fn wins(&self, position: &Position, to_move: Player) -> Result<bool> {
+        let (left, right) = self.sides(position)?;
+        Ok(match to_move {
+            Player::Left => left,
+            Player::Right => right,
+        })
     }
 
     /// Refuses a table written for another game or convention.
@@ -520,9 +565,90 @@ impl Table {
                     }
                 }
             }
+            BodyKind::Partizan { classes } => {
+                let mut counted = [0u64; 4];
+                for rank in 0..self.header.entries {
+                    let field = self.field_at(rank)?;
+                    let class = OutcomeClass::from_wins(
+                        field & format::LEFT_WINS != 0,
+                        field & format::RIGHT_WINS != 0,
+                    );
+                    counted[class as usize] += 1;
+                }
+                if counted != classes {
+                    return Err(corrupted("partizan class counts mismatch"));
+                }
+            }
             BodyKind::NimValues { .. } => {}
         }
         Ok(())
+    }
+}
+
+/// The game a header names, with what the table carries: its custom rules' option lists
+/// where no rules are alive under their specs, a partizan game's players and terminal
+/// script. Header games are inline specs: a crafted header never makes sicher open a
+/// file.
+fn rebuild_game(header: &Header, origin: &str) -> Result<(Game, Option<PartizanGame>)> {
+    let bad = |why: String| Error::damaged(format!("{origin}: corrupted table header ({why})"));
+    let mut carried = Vec::new();
+    for lists in &header.carried.rules {
+        if CustomRules::find(&lists.spec).is_none() {
+            carried.push(lists.rules(origin).map_err(bad)?);
+        }
+    }
+    with_carried(&carried, || {
+        let Some((left, right)) = &header.carried.sides else {
+            let game = parse_spec(&header.game)
+                .map_err(|e| missing_rules(e, origin))?
+                .with_convention(header.convention)
+                .with_shipped_name();
+            // Writers store the canonical spec; anything else (say, with control
+            // characters that `info` would print) was not written by sicher.
+            if game.ruleset.spec() != header.game {
+                return Err(bad("the game is not a canonical spec".into()));
+            }
+            return Ok((game, None));
+        };
+        let side = |spec: &str| -> Result<_> {
+            let ruleset = parse_spec(spec)
+                .map_err(|e| missing_rules(e, origin))?
+                .ruleset;
+            if ruleset.spec() != *spec {
+                return Err(bad("a player's rules are not a canonical spec".into()));
+            }
+            Ok(ruleset)
+        };
+        let (left, right) = (side(left)?, side(right)?);
+        let terminal = match (&header.carried.terminal, header.convention) {
+            (Some(text), _) => Terminal::Script(std::sync::Arc::new(TerminalScript::new(
+                &format!("{origin} (the terminal rule it carries)"),
+                text,
+            ))),
+            (None, crate::game::Convention::Normal) => Terminal::Normal,
+            (None, crate::game::Convention::Misere) => Terminal::Misere,
+        };
+        let partizan = PartizanGame::new(header.game.clone(), left.clone(), right)
+            .map_err(|e| bad(e.message()))?
+            .with_terminal(terminal);
+        if partizan.spec() != header.game {
+            return Err(bad("the game is not its players' spec".into()));
+        }
+        let game = Game::new(header.game.clone(), left, header.convention);
+        Ok((game, Some(partizan)))
+    })
+}
+
+/// A header game whose rules are neither alive nor carried (a table of format 3 written
+/// for a script or a function): not damage, the rules are missing.
+fn missing_rules(error: Error, origin: &str) -> Error {
+    let message = error.message();
+    if message.contains("give the description file") || message.contains("unknown rules") {
+        Error::input(format!(
+            "{origin}: the table names rules it does not carry (written by an older sicher): {message}"
+        ))
+    } else {
+        Error::damaged(format!("{origin}: corrupted table header ({message})"))
     }
 }
 

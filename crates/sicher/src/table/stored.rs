@@ -84,6 +84,27 @@ enum StoredKind {
     Quotient {
         order: u32,
     },
+    /// Format 4 only (after the others, so their encodings stay).
+    Partizan {
+        classes: [u64; 4],
+    },
+}
+
+/// One custom ruleset's option lists as stored (see [`crate::game::OptionLists`]).
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+struct StoredLists {
+    spec: String,
+    per_heap: Vec<u32>,
+    parts: Vec<u32>,
+}
+
+/// The header of format 4: format 3's, then what the table carries.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+struct StoredV4 {
+    v3: Stored,
+    rules: Vec<StoredLists>,
+    sides: Option<(String, String)>,
+    terminal: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
@@ -142,6 +163,13 @@ fn config() -> impl bincode::config::Config {
         .with_limit::<{ 2 * MAX_HEADER_LEN as usize }>()
 }
 
+/// [`config`] for the headers of format 4, which may carry option lists.
+fn carrying_config() -> impl bincode::config::Config {
+    bincode::config::standard()
+        .with_fixed_int_encoding()
+        .with_limit::<{ 2 * MAX_CARRYING_HEADER_LEN as usize }>()
+}
+
 impl Header {
     pub(super) fn encode_fields(&self) -> Vec<u8> {
         let old = StoredV2 {
@@ -152,6 +180,7 @@ impl Header {
                 },
                 BodyKind::Remoteness { rmax } => StoredKind::Remoteness { rmax },
                 BodyKind::Quotient { order } => StoredKind::Quotient { order },
+                BodyKind::Partizan { classes } => StoredKind::Partizan { classes },
             },
             game: self.game.clone(),
             misere: self.convention == Convention::Misere,
@@ -190,8 +219,26 @@ impl Header {
             quotient: self.quotient.clone(),
             provenance: StoredProvenance::of(self.provenance),
         };
-        // Encoding plain strings and integers into a Vec cannot fail.
-        bincode::encode_to_vec(&stored, config()).unwrap_or_default()
+        if self.written_version() == FORMAT_VERSION {
+            // Encoding plain strings and integers into a Vec cannot fail.
+            return bincode::encode_to_vec(&stored, config()).unwrap_or_default();
+        }
+        let carried = StoredV4 {
+            v3: stored,
+            rules: self
+                .carried
+                .rules
+                .iter()
+                .map(|r| StoredLists {
+                    spec: r.spec.clone(),
+                    per_heap: r.per_heap.clone(),
+                    parts: r.parts.clone(),
+                })
+                .collect(),
+            sides: self.carried.sides.clone(),
+            terminal: self.carried.terminal.clone(),
+        };
+        bincode::encode_to_vec(&carried, carrying_config()).unwrap_or_default()
     }
 
     /// Everything before the index: prefix, header, checksum and padding.
@@ -199,7 +246,7 @@ impl Header {
         let fields = self.encode_fields();
         let mut out = Vec::with_capacity(self.index_offset as usize);
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&self.written_version().to_le_bytes());
         out.extend_from_slice(&(fields.len() as u32).to_le_bytes());
         out.extend_from_slice(&fields);
         let sum = checksum(&out);
@@ -226,9 +273,9 @@ impl Header {
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap_or([0; 4]));
         let version = word(8);
-        if version != FORMAT_VERSION && version != OLD_FORMAT_VERSION {
+        if !(OLD_FORMAT_VERSION..=CARRYING_FORMAT_VERSION).contains(&version) {
             let error = bad(&format!(
-                "table format version {version} is not supported (this sicher reads versions {OLD_FORMAT_VERSION} and {FORMAT_VERSION}); it was written by {} sicher",
+                "table format version {version} is not supported (this sicher reads versions {OLD_FORMAT_VERSION} to {CARRYING_FORMAT_VERSION}); it was written by {} sicher",
                 if version < FORMAT_VERSION { "an older" } else { "a newer" }
             ));
             return Err(if version < FORMAT_VERSION {
@@ -238,7 +285,12 @@ impl Header {
             });
         }
         let len = word(12);
-        if len > MAX_HEADER_LEN {
+        let most = if version == CARRYING_FORMAT_VERSION {
+            MAX_CARRYING_HEADER_LEN
+        } else {
+            MAX_HEADER_LEN
+        };
+        if len > most {
             return Err(bad("corrupted table header (impossible header length)"));
         }
         let end = PREFIX_LEN + len as usize;
@@ -251,7 +303,25 @@ impl Header {
         }
         let fields = &bytes[PREFIX_LEN..end];
         let cannot = |_| bad("corrupted table header (cannot decode it)");
-        let (stored, used): (Stored, usize) = if version == OLD_FORMAT_VERSION {
+        let mut carried = Carried::default();
+        let (stored, used): (Stored, usize) = if version == CARRYING_FORMAT_VERSION {
+            let (v4, used): (StoredV4, usize) =
+                bincode::decode_from_slice(fields, carrying_config()).map_err(cannot)?;
+            carried = Carried {
+                rules: v4
+                    .rules
+                    .into_iter()
+                    .map(|r| crate::game::OptionLists {
+                        spec: r.spec,
+                        per_heap: r.per_heap,
+                        parts: r.parts,
+                    })
+                    .collect(),
+                sides: v4.sides,
+                terminal: v4.terminal,
+            };
+            (v4.v3, used)
+        } else if version == OLD_FORMAT_VERSION {
             let (old, used): (StoredV2, usize) =
                 bincode::decode_from_slice(fields, config()).map_err(cannot)?;
             let stored_len = body_len(old.entries, old.width);
@@ -295,6 +365,7 @@ impl Header {
             },
             StoredKind::Remoteness { rmax } => BodyKind::Remoteness { rmax },
             StoredKind::Quotient { order } => BodyKind::Quotient { order },
+            StoredKind::Partizan { classes } => BodyKind::Partizan { classes },
         };
         let header = Header {
             kind,
@@ -341,7 +412,15 @@ impl Header {
             version,
             quotient,
             provenance,
+            carried,
         };
+        if (header.written_version() == CARRYING_FORMAT_VERSION)
+            != (version == CARRYING_FORMAT_VERSION)
+        {
+            return Err(bad(
+                "corrupted table header (its format version does not fit what it holds)",
+            ));
+        }
         header
             .check_consistency(end as u64 + 8)
             .map_err(|why| bad(&why))?;
@@ -427,6 +506,17 @@ impl Header {
                     }
                 }
             }
+            BodyKind::Partizan { classes } => {
+                if self.width != 2 {
+                    return corrupted("partizan outcomes take two bits");
+                }
+                if classes.iter().fold(0u64, |a, &c| a.saturating_add(c)) != self.entries {
+                    return corrupted("partizan classes do not add up");
+                }
+                if self.carried.sides.is_none() {
+                    return corrupted("a partizan table without its players' rules");
+                }
+            }
             BodyKind::Quotient { order } => {
                 let Some(meta) = &self.quotient else {
                     return corrupted("a quotient without its elements");
@@ -464,6 +554,13 @@ impl Header {
         }
         if self.quotient.is_some() && !matches!(self.kind, BodyKind::Quotient { .. }) {
             return corrupted("quotient elements belong to quotient tables");
+        }
+        let partizan = matches!(self.kind, BodyKind::Partizan { .. });
+        if !partizan && (self.carried.sides.is_some() || self.carried.terminal.is_some()) {
+            return corrupted("players' rules belong to partizan tables");
+        }
+        if self.carried.terminal.is_some() && self.convention != Convention::Normal {
+            return corrupted("a terminal script with a convention");
         }
         Ok(())
     }

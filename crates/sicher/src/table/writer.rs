@@ -55,7 +55,14 @@ impl TableWriter {
         storage: Storage,
         replace: Replace,
     ) -> Result<Self> {
-        let game = crate::game::parse_spec(&header.game)?.with_convention(header.convention);
+        // A partizan table's game spec names both players; Left's rules stand for the
+        // game here (its body is predicted by nothing).
+        let game = match &header.carried.sides {
+            Some((left, _)) => crate::game::parse_spec(left)?,
+            None => crate::game::parse_spec(&header.game)?,
+        }
+        .with_convention(header.convention);
+        carry_rules(&mut header)?;
         let ranker = Ranker::new(header.domain)?;
         if ranker.count() != header.entries {
             return Err(Error::internal(format!(
@@ -103,7 +110,7 @@ impl TableWriter {
         })
     }
 
-    /// The game the table is written for.
+    /// The game the table is written for (Left's rules, for a partizan table).
     pub fn game(&self) -> &Game {
         &self.game
     }
@@ -336,4 +343,35 @@ pub fn pack(entries: u64, width: u8, fields: impl Iterator<Item = u64>) -> Resul
         }
     }
     Ok(words)
+}
+
+/// Fills in the option lists of every custom ruleset the header's game names (a script's,
+/// a caller's function's) for the heaps its domain uses, so the table stands alone.
+fn carry_rules(header: &mut Header) -> Result<()> {
+    let specs: Vec<String> = match &header.carried.sides {
+        Some((left, right)) => vec![left.clone(), right.clone()],
+        None => vec![header.game.clone()],
+    };
+    let largest = match (&header.kind, &header.quotient) {
+        (BodyKind::Quotient { .. }, Some(meta)) => meta.max_heap,
+        _ => header.domain.max_heap(),
+    };
+    header.carried.rules.clear();
+    for spec in specs {
+        if header.carried.rules.iter().any(|r| r.spec == spec) {
+            continue;
+        }
+        if let crate::game::Ruleset::Custom(rules) = crate::game::parse_spec(&spec)?.ruleset {
+            let lists = crate::game::OptionLists::of(&rules, largest)?;
+            let bytes = (lists.per_heap.len() + lists.parts.len()) as u64 * 4;
+            // Past what a header may hold the table is written as before, naming rules
+            // it does not carry: a reader without them says so (never that it is
+            // damaged).
+            if bytes > u64::from(super::format::MAX_CARRYING_HEADER_LEN) / 2 {
+                continue;
+            }
+            header.carried.rules.push(lists);
+        }
+    }
+    Ok(())
 }

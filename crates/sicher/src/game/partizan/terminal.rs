@@ -19,6 +19,11 @@ pub trait TerminalRule: Send + Sync {
     /// `Some(true)` when play has ended and `to_move` wins, `Some(false)` when it has
     /// ended and `to_move` loses, `None` while play goes on.
     fn judge(&self, heaps: &[Heap], to_move: Player) -> Result<Option<bool>>;
+    /// The script's text, which a table carries so that it stands alone (`None` for
+    /// rules that are not a script's).
+    fn text(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A position with the player to move, as the cache keys verdicts.
@@ -55,6 +60,10 @@ impl TerminalRule for TerminalScript {
 
     fn spec(&self) -> String {
         self.key.clone()
+    }
+
+    fn text(&self) -> Option<&str> {
+        Some(&self.text)
     }
 
     fn judge(&self, heaps: &[Heap], to_move: Player) -> Result<Option<bool>> {
