@@ -35,7 +35,7 @@ pub enum ValuesMethod {
 const EXAMPLES: &str = "Examples:
   sicher nim-values kayles --max 100
   sicher nim-values octal:0.6 --max 1000000 --json > values.json
-  sicher nim-values grundy --max 1000 --method reference
+  sicher nim-values grundy --max 1000 --engine reference
   sicher nim-values kayles --max 100000 -o kayles.nim && sicher check kayles 7 9 --nim-table kayles.nim
   sicher nim-values subtraction:squares --max 10000 --bfile > b-squares.txt
   sicher nim-values octal:0.6 --max 100000 --bfile -o b-officers.txt --time-limit 60";
@@ -53,9 +53,9 @@ pub struct NimValuesArgs {
     /// Largest heap size: values G(0) to G(N) are computed.
     #[arg(long, value_name = "N")]
     pub max: u64,
-    /// Engine computing the values.
-    #[arg(long, value_enum, default_value_t = ValuesMethod::Fast)]
-    pub method: ValuesMethod,
+    /// Engine computing the values (`--method`, its former name, still works).
+    #[arg(long, value_enum, default_value_t = ValuesMethod::Fast, alias = "method")]
+    pub engine: ValuesMethod,
     /// Print `{"values": [...]}` with every value, the largest and the period found.
     #[arg(long, conflicts_with = "bfile")]
     pub json: bool,
@@ -198,11 +198,12 @@ fn estimate(
 pub fn run(args: &NimValuesArgs) -> Result<()> {
     let game = args.game.resolve()?;
     if game.convention == Convention::Misere {
-        return Err(Error::input(
-            "nim-values describe normal play; for misère play use `sicher solve GAME --misere` (lone-heap outcomes) or `check`",
-        ));
+        let game = crate::args::shell_word(args.game.game.as_deref().unwrap_or_default());
+        return Err(Error::input(format!(
+            "nim-values describe normal play; for misere play use `sicher solve {game} --misere` (lone-heap outcomes) or `check`"
+        )));
     }
-    let method = match args.method {
+    let method = match args.engine {
         ValuesMethod::Fast => Method::Fast,
         ValuesMethod::Reference => Method::Reference,
     };

@@ -454,7 +454,7 @@ impl PyGame {
         self.impartial("nim_values")?;
         if self.game.convention == Convention::Misere {
             return Err(input(
-                "nim-values describe normal play; for misère play use solution() (lone-heap outcomes) or quotient()",
+                "nim-values describe normal play; for misere play use solution() (lone-heap outcomes) or quotient()",
             ));
         }
         self.not_reentered()?;

@@ -328,7 +328,7 @@ function renderStatus(r) {
   if (!r.moves.length) {
     const winner = r.win ? player : 3 - player;
     who.textContent = `Player ${winner} wins`;
-    status.append(who, ` — no move is left (${state.play === "misere" ? "misère play: the last move loses" : "normal play: the last move wins"}).`);
+    status.append(who, ` — no move is left (${state.play === "misere" ? "misere play: the last move loses" : "normal play: the last move wins"}).`);
     return;
   }
   who.textContent = `Player ${player} to move`;
