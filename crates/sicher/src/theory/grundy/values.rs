@@ -121,7 +121,7 @@ impl<'a> Values<'a> {
         self.find_with(&mut PeriodFinder::new(bound))
     }
 
-    /// A period these values show, unproved ([`find_apparent`](super::period::find_apparent)),
+    /// A period these values show, unproved (`find_apparent`),
     /// or an arithmetic one.
     pub fn find_apparent_or_arithmetic(&self) -> Option<Periodicity> {
         match self {
@@ -225,7 +225,7 @@ pub fn check_request(ruleset: &Ruleset, len: u64) -> Result<()> {
 
 /// Bytes the engine `method` holds for `len` values: 4 a value for the 32-bit engines;
 /// for the sparse-space engine two 16-bit copies of them (front to back and back to
-/// front) and its rare heaps (at most one in [`sparse::RARE_SHARE`], 6 bytes each); its
+/// front) and its rare heaps (at most one in `sparse::RARE_SHARE`, 6 bytes each); its
 /// other tables grow with the largest value, which stays small. Values past 2^15 take
 /// the sparse-space engine to 32 bits: its estimate holds while they fit.
 pub fn bytes_needed(ruleset: &Ruleset, method: Method, len: u64) -> u128 {
