@@ -112,6 +112,11 @@ pub struct TableArgs {
     /// compressed blocks (larger, no decoding on first read).
     #[arg(long)]
     pub uncompressed: bool,
+    /// Stop after this many seconds (one line, exit code 2), keeping the work directory:
+    /// the same command resumes where it stopped. 0, the default: no limit, as a table
+    /// may take hours.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    pub time_limit: u64,
 }
 
 /// Plans the labelling, announces the domain size and memory, refuses what will not fit
@@ -247,6 +252,10 @@ struct PeriodReport {
 /// Runs `sicher table`.
 pub fn run(args: &TableArgs) -> Result<()> {
     let started = Instant::now();
+    let watchdog = super::time_limit::Watchdog::start(&super::time_limit::TimeLimitArgs {
+        time_limit: args.time_limit,
+    });
+    watchdog.working_on("the table (its work directory is kept: the same command resumes)".into());
     if let Some(game) =
         super::partizan::game(args.game.game.as_deref(), args.game.forced_convention())?
     {

@@ -87,12 +87,54 @@ fn every_file_a_command_writes_is_dash_o() {
 
 #[test]
 fn long_work_has_a_time_limit_everywhere() {
-    for command in ["check", "solve", "picture", "plot", "quotient", "verify"] {
+    for command in [
+        "check",
+        "solve",
+        "picture",
+        "plot",
+        "quotient",
+        "verify",
+        "table",
+        "nim-values",
+    ] {
         assert!(
             help(command).contains("--time-limit <SECONDS>"),
             "{command} has no --time-limit"
         );
     }
+}
+
+/// A table may take hours, so its limit is off by default; given one, the run stops in
+/// one line and keeps its work directory for the same command to resume.
+#[test]
+fn a_table_stops_at_its_time_limit_and_keeps_its_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.table");
+    let started = std::time::Instant::now();
+    let (code, _, err) = run(
+        &[
+            "table",
+            "kayles",
+            "--total",
+            "80",
+            "--no-shortcuts",
+            "--threads",
+            "1",
+            "-q",
+            "--time-limit",
+            "1",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(started.elapsed().as_secs_f64() < 10.0, "{err}");
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("time limit of 1 s"), "{err}");
+    assert!(err.contains("the same command resumes"), "{err}");
+    assert!(!path.exists());
+    assert!(dir.path().join("long.table.work").is_dir(), "{err}");
 }
 
 #[test]

@@ -104,7 +104,16 @@ fn run(link: &dyn Link, local_ranks: usize) -> i32 {
     };
     let MpiCommand::Table(args) = &cli.command;
     let started = Instant::now();
-    let request = cli::table::request(&args.table).map(|(game, mut request)| {
+    // A rank ending on its own clock would leave the others waiting on it: the job's
+    // time is the scheduler's to bound (the work directory resumes either way).
+    let request = if args.table.time_limit > 0 {
+        Err(sicher::Error::input(
+            "sicher-mpi table takes no --time-limit: bound the job with the scheduler's limit; the same command resumes from the work directory",
+        ))
+    } else {
+        cli::table::request(&args.table)
+    };
+    let request = request.map(|(game, mut request)| {
         request.chunk_positions = args.chunk_positions;
         if request.threads.is_none() {
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
