@@ -491,7 +491,7 @@ fn the_time_limit_ends_a_long_verification_within_seconds() {
                 "--max",
                 "40",
                 "--memory",
-                "6144",
+                "3072",
                 "--max-order",
                 "100000000",
                 "--time-limit",
@@ -503,7 +503,10 @@ fn the_time_limit_ends_a_long_verification_within_seconds() {
         let took = started.elapsed().as_secs_f64();
         assert_eq!(code, 0, "{err}");
         assert!(
-            took < limit as f64 + 2.0,
+            // Past the limit the construction only answers for the heaps established
+            // (its presentation) and frees what it held: under a second alone, more
+            // when the other tests share the cores.
+            took < limit as f64 + 3.0,
             "--time-limit {limit} ended after {took:.1} s"
         );
         let report = json(&out);

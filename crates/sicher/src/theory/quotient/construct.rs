@@ -162,8 +162,7 @@ impl Builder {
         gens.sort_unstable();
         gens.dedup();
         budget.check_product(product.order() as u64, gens.len())?;
-        let part = partition(&product, &p, &gens, budget.max_order as usize)
-            .map_err(|order| Stop::Order(order as u64))?;
+        let part = partition(&product, &p, &gens, budget)?;
         // The accepted candidate's closure keeps a copy of its table.
         budget.check_table(part.order(), gens.len())?;
         budget

@@ -250,9 +250,11 @@ impl Built {
         let product = partial.product();
         let partition = match self.partition {
             Some(partition) => partition,
-            None => partition(&product, &partial.p, &self.gens, budget.max_order as usize)
-                .map_err(|order| Stop::Order(order as u64))?,
+            None => partition(&product, &partial.p, &self.gens, budget)?,
         };
+        if budget.past_deadline() {
+            return Err(Stop::Time);
+        }
         budget.check_table(partition.order(), self.gens.len())?;
         let (q, qp, class) = partition.table(&product, &partial.p);
         let stage = Stage {
@@ -403,10 +405,7 @@ pub(crate) fn build_unreduced(
     let partition = if product.order() <= budget.max_order as usize {
         None
     } else {
-        Some(
-            partition(&product, &partial.p, &gens, budget.max_order as usize)
-                .map_err(|order| Stop::Order(order as u64))?,
-        )
+        Some(partition(&product, &partial.p, &gens, budget)?)
     };
     Ok(Some(Built {
         gens,

@@ -4,6 +4,8 @@
 
 use hashbrown::HashMap;
 
+use super::budget::{Budget, Stop};
+
 /// What the construction needs from a finite commutative monoid.
 pub(crate) trait Monoid {
     /// Number of elements; elements are `0..order`.
@@ -321,14 +323,17 @@ impl Partition {
 /// complement that is stable under multiplication by every generator (Moore's
 /// refinement; since every `z` is a product of generators this is exactly
 /// `xz ∈ P ⇔ yz ∈ P` for all `z`). Classes are numbered in the breadth-first order of
-/// their first element, so the identity is class 0. `Err` with a lower bound on the
-/// order once it exceeds `max_order`.
+/// their first element, so the identity is class 0. [`Stop::Order`] with a lower bound
+/// on the order once it exceeds the budget's, [`Stop::Time`] past its deadline (checked
+/// each refinement round: a round over a product of millions takes a good part of a
+/// second).
 pub(crate) fn partition<M: Monoid>(
     m: &M,
     p: &[bool],
     generators: &[u32],
-    max_order: usize,
-) -> Result<Partition, usize> {
+    budget: &Budget,
+) -> Result<Partition, Stop> {
+    let max_order = budget.max_order as usize;
     let (elements, parent) = reachable(m, generators);
     let g = generators.len();
     let mut steps = vec![0u32; elements.len() * g];
@@ -352,6 +357,9 @@ pub(crate) fn partition<M: Monoid>(
     let mut signature = Vec::with_capacity(g + 1);
     let mut next = Vec::with_capacity(class.len());
     loop {
+        if budget.past_deadline() {
+            return Err(Stop::Time);
+        }
         let mut ids: HashMap<Vec<u32>, u32> = HashMap::with_capacity(count * 2);
         next.clear();
         for i in 0..class.len() {
@@ -366,7 +374,7 @@ pub(crate) fn partition<M: Monoid>(
         std::mem::swap(&mut class, &mut next);
         if refined > max_order {
             // Refinement only splits classes: the quotient has at least this many.
-            return Err(refined);
+            return Err(Stop::Order(refined as u64));
         }
         if refined == count {
             break;
@@ -385,7 +393,7 @@ pub(crate) fn partition<M: Monoid>(
     }
     let order = order as usize;
     if order > max_order {
-        return Err(order);
+        return Err(Stop::Order(order as u64));
     }
     Ok(Partition {
         elements,
@@ -406,8 +414,12 @@ pub(crate) fn reduce<M: Monoid>(
     p: &[bool],
     generators: &[u32],
     max_order: usize,
-) -> Result<(Table, Vec<bool>, Vec<u32>), usize> {
-    Ok(partition(m, p, generators, max_order)?.table(m, p))
+) -> Result<(Table, Vec<bool>, Vec<u32>), Stop> {
+    let budget = Budget {
+        max_order: max_order as u32,
+        ..Budget::default()
+    };
+    Ok(partition(m, p, generators, &budget)?.table(m, p))
 }
 
 #[cfg(test)]
