@@ -640,11 +640,13 @@ impl RemotenessSolver {
     fn go_alone(&mut self) {
         let retired = self.helpers.iter().map(|helper| helper.stats());
         let retired = retired.fold(self.retired.unwrap_or_default(), sum_stats);
-        // The entries they stored, and what they replaced, are the main thread's table's
-        // to count from now on.
+        // The entries they stored are the main thread's table's to count from now on.
+        // What was evicted so far stays counted: the main thread's new table starts its
+        // count at zero, so its own evictions in the shared table join the helpers'.
+        let evicted_by_main = self.engine.stats().evictions;
         self.retired = Some(RemotenessStats {
             table_entries: 0,
-            evictions: 0,
+            evictions: retired.evictions + evicted_by_main,
             ..retired
         });
         self.helpers.clear();
