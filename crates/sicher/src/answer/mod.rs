@@ -202,7 +202,7 @@ pub enum Evidence {
         /// Heaps `1..=max_heap` are covered.
         max_heap: u64,
         /// Set when the quotient is final (every heap size) by the periodicity theorem.
-        periodicity: Option<crate::theory::quotient::Periodicity>,
+        periodicity: Option<crate::theory::quotient::QuotientPeriod>,
     },
     /// The table that held the answer.
     Table {

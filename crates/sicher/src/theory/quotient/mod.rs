@@ -75,7 +75,7 @@ use std::ops::ControlFlow;
 use crate::game::Ruleset;
 
 pub use budget::{Budget, Stop};
-pub use periodic::Periodicity;
+pub use periodic::QuotientPeriod;
 
 /// Largest heap range a construction accepts.
 pub const MAX_HEAPS: u64 = 1 << 16;
@@ -108,8 +108,8 @@ pub struct MisereQuotient {
     /// Heaps that split elements of the previous quotient and needed recalibration.
     pub recalibrations: Vec<u64>,
     /// When the periodicity theorem applies: the quotient is final, exact for every heap
-    /// size, and heaps beyond `max_heap` take the element of [`Periodicity::fold`].
-    pub periodicity: Option<Periodicity>,
+    /// size, and heaps beyond `max_heap` take the element of [`QuotientPeriod::fold`].
+    pub periodicity: Option<QuotientPeriod>,
 }
 
 /// How far a construction has come: reported once per heap.
