@@ -173,6 +173,6 @@ pub use error::{Error, ErrorKind, Hint, Result};
 pub use game::{parse_spec, resolve, Convention, Game, Heap, Position, Ruleset};
 pub use search::{Algorithm, RemotenessSolver, Solver};
 pub use table::{Table, TableWriter};
-pub use theory::grundy::{nim_values, NimOracle, Periodicity};
+pub use theory::grundy::{nim_values, NimValueLookup, Periodicity};
 pub use theory::quotient::MisereQuotient;
 pub use value::{Outcome, Value};
