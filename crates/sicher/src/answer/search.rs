@@ -351,7 +351,7 @@ fn combined(a: SearchStats, b: SearchStats) -> SearchStats {
 /// Every child of `position` with its value by the plain baseline.
 fn plain_children(position: &Position, plain: &mut PlainRemoteness) -> Vec<(Position, Value)> {
     let game = plain.game().clone();
-    game.children(position)
+    game.children_prepared(position)
         .into_iter()
         .map(|child| {
             let value = plain.value(&child);

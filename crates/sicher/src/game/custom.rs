@@ -605,4 +605,20 @@ mod tests {
         drop((live, game));
         assert!(crate::game::parse_spec("function:kayles-alive").is_err());
     }
+
+    #[test]
+    fn children_over_a_failing_heap_are_its_error_not_a_short_list() {
+        use crate::game::{Game, Position, Ruleset};
+        let rules = rules("test:bad-children", Some((5, vec![vec![5]])));
+        let game = Game::new("k", Ruleset::Custom(rules), crate::Convention::Normal);
+        // Nothing prepared: children prepares the heaps it meets.
+        let error = game.children(&Position::new(vec![2, 6])).unwrap_err();
+        assert!(
+            error.to_string().starts_with("kayles.fn: heap 5: "),
+            "{error}"
+        );
+        let below = game.children(&Position::new(vec![4])).unwrap();
+        assert_eq!(below.len(), 4, "{below:?}");
+        assert!(game.children(&Position::new(vec![5])).is_err());
+    }
 }
