@@ -145,7 +145,7 @@
 pub mod answer;
 pub mod atomic_file;
 pub mod build;
-pub mod cancel;
+mod cancel;
 pub(crate) mod checksum;
 #[cfg(test)]
 mod code_map_tests;
