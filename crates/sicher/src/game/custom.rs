@@ -193,7 +193,7 @@ impl CustomRules {
     }
 
     /// The rules alive under `spec` (a table header's game), if any; else the rules a
-    /// table being opened carries under it ([`super::carried::with_carried`]).
+    /// table being opened carries under it (`with_carried` in `carried.rs`).
     pub fn find(spec: &str) -> Option<Self> {
         let registry = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
         registry

@@ -47,7 +47,8 @@ mod subtraction;
 
 use crate::error::Result;
 pub use crate::value::Convention;
-pub use carried::{with_carried, OptionLists};
+pub(crate) use carried::with_carried;
+pub use carried::OptionLists;
 pub use code::{Radix, TakeBreakCode};
 pub use custom::{CustomRules, HeapOptionsSource};
 pub use describe::{parse_description, parse_spec, resolve, shipped_games, ShippedGame};

@@ -54,11 +54,11 @@ use crate::game::Position;
 
 /// Bytes of search stack one ply may take (frame, heaps, candidate moves), as the
 /// memory check before a search counts it.
-pub const STACK_BYTES_PER_PLY: u64 = 256;
+pub(crate) const STACK_BYTES_PER_PLY: u64 = 256;
 
 /// What the answer layer needs of a top-down engine, so the real one and the baseline
 /// are interchangeable.
-pub trait TopDown: Send {
+pub(crate) trait TopDown: Send {
     /// `sicher(position)`: true when the player to move wins.
     fn is_win(&mut self, position: &Position) -> bool;
     /// One winning move (the position after it), or `None` when there is none.
