@@ -180,7 +180,13 @@ pub fn run(cli: &Cli) -> Result<()> {
     };
     match outcome {
         // A reader that stopped listening (`| head`) is not an error.
-        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(error)
+            if error
+                .io_error()
+                .is_some_and(|source| source.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(())
+        }
         other => other,
     }
 }

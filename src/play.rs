@@ -689,12 +689,9 @@ fn standing(to_move: Player, value: Value, level: u8) -> String {
 /// Hints that name flags `play` does not take are left out: `play` has no `--method`,
 /// `--max` or `--table`.
 fn without_foreign_hints(error: Error) -> Error {
-    match (error.hint(), &error) {
-        (Some(Hint::UseMisere) | None, _) => error,
-        (Some(_), Error::Input { message, .. }) => Error::input(message.clone()),
-        (Some(_), Error::Damaged { message, .. }) => Error::damaged(message.clone()),
-        (Some(_), Error::Resource { message, .. }) => Error::resource(message.clone()),
-        _ => error,
+    match error.hint() {
+        Some(Hint::UseMisere) | None => error,
+        Some(_) => error.without_hint(),
     }
 }
 

@@ -136,7 +136,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     }
     match comparison.first_disagreement {
         None => Ok(()),
-        Some((position, bottom_up)) => Err(Error::Disagreement(format!(
+        Some((position, bottom_up)) => Err(Error::disagreement(format!(
             "{} positions disagree; first: {position} is {} bottom-up but {} by {}",
             report.disagreements,
             super::output::label(bottom_up.is_win()),
@@ -175,7 +175,7 @@ fn run_partizan(args: &VerifyArgs, game: &sicher::game::partizan::PartizanGame) 
         comparison.checked
     )?;
     if let Some((position, class, truth)) = comparison.first_disagreement {
-        return Err(Error::Disagreement(format!(
+        return Err(Error::disagreement(format!(
             "{} positions disagree; first: {position} is class {class} by the chain but {truth} by the search",
             comparison.checked - comparison.agreements
         )));
@@ -200,7 +200,7 @@ fn run_partizan(args: &VerifyArgs, game: &sicher::game::partizan::PartizanGame) 
     )?;
     match labels.first_disagreement {
         None => Ok(()),
-        Some((position, labelled, searched, literal)) => Err(Error::Disagreement(format!(
+        Some((position, labelled, searched, literal)) => Err(Error::disagreement(format!(
             "{position} is class {labelled} by the labeller, {searched} by the search and {literal} by the literal recursion"
         ))),
     }

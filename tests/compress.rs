@@ -624,5 +624,5 @@ proptest! {
 }
 
 fn has_move(game: &Game, position: &Position) -> bool {
-    !game.children(position).is_empty()
+    !game.children(position).unwrap().is_empty()
 }

@@ -667,9 +667,9 @@ fn round_trips(game: &sicher::Game) {
     let _ = format!("{} {}", game.ruleset, game.canonical());
     // Scripted rules are checked heap by heap before any engine reads them (the entry
     // points call `prepare`); a script that fails there is an error, never a panic.
-    if game.ruleset.prepare(7).is_ok() {
-        let _ = game.children(&Position::new(vec![1, 2, 3, 7]));
-    }
+    let prepared = game.ruleset.prepare(7).is_ok();
+    let children = game.children(&Position::new(vec![1, 2, 3, 7]));
+    assert_eq!(children.is_ok(), prepared, "{:?}", children.err());
 }
 
 /// Description files, through `resolve` on a temporary `.toml` file.

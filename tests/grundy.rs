@@ -3,7 +3,7 @@
 
 use sicher::game::{resolve, Convention, Position, Ruleset};
 use sicher::theory::grundy::SolvedSequence as Solved;
-use sicher::theory::grundy::{nim_values, solve, Method, NimOracle};
+use sicher::theory::grundy::{nim_values, solve, Method, NimValueLookup};
 
 fn solve_spec(spec: &str, convention: Convention, max: u64) -> sicher::theory::grundy::Solution {
     let game = resolve(spec).unwrap().with_convention(convention);
@@ -151,7 +151,7 @@ fn misere_splitting_games_are_refused() {
 fn fast_path_answers_huge_kayles_positions() {
     let ruleset = resolve("kayles").unwrap().ruleset;
     let heaps = vec![1_000_000_000_000u64, 999_999_999_999, 17];
-    let oracle = NimOracle::new(&ruleset, 1_000_000_000_000, 1_000_000).unwrap();
+    let oracle = NimValueLookup::new(&ruleset, 1_000_000_000_000, 1_000_000).unwrap();
     let position = Position::new(heaps);
     let verdict = oracle.verdict(&position);
     let expected =
@@ -196,7 +196,7 @@ fn fast_path_moves_are_legal_and_winning() {
         "octal:0.51",
     ] {
         let ruleset = resolve(spec).unwrap().ruleset;
-        let oracle = NimOracle::new(&ruleset, 10_000_000_007, 200_000).unwrap();
+        let oracle = NimValueLookup::new(&ruleset, 10_000_000_007, 200_000).unwrap();
         assert!(oracle.periodicity().is_some(), "{spec}");
         let reference = nim_values(&ruleset, Method::Reference, 600).unwrap();
         for h in 0..600u64 {

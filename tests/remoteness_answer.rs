@@ -401,7 +401,7 @@ fn play_against_script(
         if record["by"] == "computer" {
             let position: Vec<u64> =
                 serde_json::from_value(record["position"].clone()).unwrap_or_default();
-            let mut moves = spec.children(&Position::new(position));
+            let mut moves = spec.children(&Position::new(position)).unwrap();
             moves.sort();
             moves.dedup();
             if !moves.is_empty() {
@@ -464,6 +464,7 @@ fn long_searches_with_endgame_tables_match_the_plain_solver() {
         let value = plain.value(&position);
         let mut expected: Vec<(Position, Value)> = game
             .children(&position)
+            .unwrap()
             .into_iter()
             .map(|child| {
                 let value = plain.value(&child);

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use sicher::answer::{Chain, Policy, Query, Remoteness};
 use sicher::build::{TableJob, TableRequest};
-use sicher::theory::grundy::{nim_values, solve, Method, NimOracle};
+use sicher::theory::grundy::{nim_values, solve, Method, NimValueLookup};
 use sicher::theory::quotient::{self, Budget};
 use sicher::{resolve, Convention, Domain, Game, Position, Table};
 
@@ -420,7 +420,7 @@ fn all_but_games_are_proved_and_answer_any_heap() {
         assert!(found.saltus > 0);
         // The periodic form against the brute force well past the values the proof used.
         let brute = Brute::Take(allowed).nim_values(600);
-        let oracle = NimOracle::new(&game.ruleset, 1 << 40, 1 << 12).unwrap();
+        let oracle = NimValueLookup::new(&game.ruleset, 1 << 40, 1 << 12).unwrap();
         for (n, &v) in brute.iter().enumerate() {
             assert_eq!(oracle.value(n as u64), u64::from(v), "{spec} G({n})");
         }

@@ -29,20 +29,26 @@ create_exception!(
     "Work refused because it would not fit: memory, sizes, counts, or a budget that ran out."
 );
 
-/// The Python exception for a library error.
+/// The Python exception for a library error, chosen by its kind.
 pub fn to_py(error: sicher::Error) -> PyErr {
     let text = error.to_string();
-    match error {
-        sicher::Error::Io { path, source } => {
-            let errno = source.raw_os_error();
+    let kind = error.kind();
+    match kind {
+        ErrorKind::NotFound | ErrorKind::Io => {
+            let source = error.io_error();
+            let errno = source.and_then(std::io::Error::raw_os_error);
+            let path = error.path().map(|path| path.display().to_string());
             // Python words it `[Errno 2] No such file or directory: 'path'`.
-            let os = source.to_string();
+            let os = source.map_or_else(|| text.clone(), ToString::to_string);
             let message = match os.find(" (os error") {
                 Some(at) => os[..at].to_string(),
-                None => format!("{}: {os}", path.display()),
+                None => match &path {
+                    Some(path) => format!("{path}: {os}"),
+                    None => os,
+                },
             };
-            let filename = path.display().to_string();
-            match (error_kind_of(&source), errno) {
+            let filename = path.unwrap_or_default();
+            match (kind, errno) {
                 (ErrorKind::NotFound, Some(errno)) => {
                     PyFileNotFoundError::new_err((errno, message, filename))
                 }
@@ -51,22 +57,12 @@ pub fn to_py(error: sicher::Error) -> PyErr {
                 (_, None) => PyOSError::new_err(message),
             }
         }
-        sicher::Error::Exists { .. } => PyFileExistsError::new_err(text),
-        sicher::Error::Interrupted => PyKeyboardInterrupt::new_err(text),
-        sicher::Error::Internal(_) => PyRuntimeError::new_err(text),
-        other => match other.kind() {
-            ErrorKind::Damaged => DamagedTableError::new_err(text),
-            ErrorKind::Resource => ResourceError::new_err(text),
-            _ => Error::new_err(text),
-        },
-    }
-}
-
-fn error_kind_of(source: &std::io::Error) -> ErrorKind {
-    if source.kind() == std::io::ErrorKind::NotFound {
-        ErrorKind::NotFound
-    } else {
-        ErrorKind::Io
+        ErrorKind::Exists => PyFileExistsError::new_err(text),
+        ErrorKind::Interrupted => PyKeyboardInterrupt::new_err(text),
+        ErrorKind::Internal => PyRuntimeError::new_err(text),
+        ErrorKind::Damaged => DamagedTableError::new_err(text),
+        ErrorKind::Resource => ResourceError::new_err(text),
+        _ => Error::new_err(text),
     }
 }
 

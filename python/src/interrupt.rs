@@ -129,7 +129,7 @@ impl Watch {
 fn settle<T>(outcome: std::thread::Result<sicher::Result<T>>, watch: &Watch) -> PyResult<T> {
     match outcome {
         Ok(Ok(value)) => Ok(value),
-        Ok(Err(sicher::Error::Interrupted)) => Err(watch.raised()),
+        Ok(Err(e)) if e.kind() == sicher::ErrorKind::Interrupted => Err(watch.raised()),
         // Whatever the work stopped with once tripped (say, the error of a Python
         // function that refused to go on) is the interruption.
         Ok(Err(_)) if watch.cancelled.load(Ordering::Relaxed) => Err(watch.raised()),

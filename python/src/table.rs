@@ -108,7 +108,7 @@ impl PyTable {
         // The first failing row's error (chunks keep their order), an interruption
         // before any.
         if cancel.is_cancelled() {
-            return Err(sicher::Error::Interrupted);
+            return Err(sicher::Error::interrupted());
         }
         match failures.into_iter().next() {
             Some(error) => Err(error),

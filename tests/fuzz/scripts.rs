@@ -212,7 +212,7 @@ fn sicher_literal(
     if let Some(&known) = memo.get(position) {
         return known;
     }
-    let children = game.children(position);
+    let children = game.children(position).unwrap();
     let win = if children.is_empty() {
         game.convention == Convention::Misere
     } else {

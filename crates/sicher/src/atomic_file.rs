@@ -187,10 +187,7 @@ pub fn write_bytes(destination: &Path, bytes: &[u8], replace: Replace) -> Result
 }
 
 fn exists_error(destination: &Path) -> Error {
-    Error::Exists {
-        path: destination.to_path_buf(),
-        irregular: false,
-    }
+    Error::exists(destination)
 }
 
 /// Refuses a destination that exists (unless it may be replaced) or is not a regular file,
@@ -201,10 +198,7 @@ pub fn check_destination(destination: &Path, replace: Replace) -> Result<()> {
         Err(e) => Err(Error::io(destination, e)),
         // Not a regular file: refused whatever `replace` says, so the answer never
         // suggests overwriting what would be refused anyway.
-        Ok(meta) if !meta.file_type().is_file() => Err(Error::Exists {
-            path: destination.to_path_buf(),
-            irregular: true,
-        }),
+        Ok(meta) if !meta.file_type().is_file() => Err(Error::exists_not_regular(destination)),
         Ok(_) if replace == Replace::Never => Err(exists_error(destination)),
         Ok(_) => Ok(()),
     }

@@ -493,7 +493,7 @@ impl TableJob {
 /// [`TableJob::prepare_ranked`] and [`TableJob::run_ranked`]): makes sure it was started
 /// for the same table as rank 0, then labels the chunks rank 0 hands it until rank 0
 /// ends the job. A failure is sent to rank 0 too, which ends the job and reports it; a
-/// worker stopped by rank 0 ends with [`Error::Interrupted`].
+/// worker stopped by rank 0 ends with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted).
 pub fn serve_table(request: &TableRequest, link: &dyn Link) -> Result<()> {
     let plan = match request.plan(Some(link.ranks())) {
         Ok(plan) => plan,
@@ -565,7 +565,7 @@ fn compare_plain(request: &TableRequest, plan: &Plan, labelled: &Labelled) -> Re
     }
     let baseline = plain.run(&|_| {})?;
     if baseline.labels != labelled.labels || baseline.remoteness != labelled.remoteness {
-        return Err(Error::Disagreement(format!(
+        return Err(Error::disagreement(format!(
             "the {} and plain labellers disagree on {}",
             plan.strategy(),
             request.domain.flags()

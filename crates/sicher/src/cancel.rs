@@ -1,6 +1,6 @@
 //! [`Cancel`]: a handle that stops a long computation from another thread (a binding's
 //! Ctrl-C, a server's timeout). The computation looks at it between steps and returns
-//! [`Error::Interrupted`]; nothing is printed, no signal handler installed.
+//! [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted); nothing is printed, no signal handler installed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -36,10 +36,10 @@ impl Cancel {
         self.0.load(Ordering::Relaxed)
     }
 
-    /// `Err(Error::Interrupted)` once cancelled: what a computation's loop returns.
+    /// an [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) error once cancelled: what a computation's loop returns.
     pub fn check(&self) -> Result<()> {
         if self.is_cancelled() {
-            Err(Error::Interrupted)
+            Err(Error::interrupted())
         } else {
             Ok(())
         }
@@ -57,6 +57,6 @@ mod tests {
         assert!(!other.is_cancelled() && other.check().is_ok());
         std::thread::spawn(move || cancel.cancel()).join().unwrap();
         assert!(other.is_cancelled());
-        assert!(matches!(other.check(), Err(Error::Interrupted)));
+        assert!(matches!(other.check(), Err(e) if e.kind() == crate::ErrorKind::Interrupted));
     }
 }

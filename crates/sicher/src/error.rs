@@ -8,58 +8,43 @@
 //! sicher at may end in a panic.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Result alias used across the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A failure with a one-line message.
+///
+/// Opaque: a caller branches on [`Error::kind`], reads [`Error::message`],
+/// [`Error::hint`] and, for file trouble, [`Error::path`] and [`Error::io_error`] (also
+/// the [`std::error::Error::source`]). Its `Display` is the one line a user is shown: the
+/// message, then `; ` and the hint's wording when there is one.
+pub struct Error {
+    repr: Repr,
+}
+
+/// What an [`Error`] holds; private, so that new kinds of detail break no caller.
 #[derive(Debug)]
-#[non_exhaustive]
-pub enum Error {
-    /// Bad input: a malformed game, description, script, heap or request, or one the
-    /// chosen rules or engine cannot answer.
-    Input {
-        /// What is wrong.
-        message: String,
-        /// What the user can do instead.
-        hint: Option<Hint>,
-    },
-    /// An I/O failure on a named file (a missing file is one, with
-    /// [`std::io::ErrorKind::NotFound`]).
+enum Repr {
+    /// Bad input (see [`ErrorKind::Input`]).
+    Input { message: String, hint: Option<Hint> },
+    /// An I/O failure on a named file.
     Io {
-        /// The file involved.
         path: PathBuf,
-        /// What the operating system said.
         source: std::io::Error,
     },
-    /// A file that would be written exists and may not be replaced.
-    Exists {
-        /// The file.
-        path: PathBuf,
-        /// True when it is not a regular file, which is never replaced.
-        irregular: bool,
-    },
-    /// A table, quotient or work directory that is damaged, truncated, of another
-    /// format version, or written for another game or domain.
-    Damaged {
-        /// What is wrong, naming the file.
-        message: String,
-        /// What the user can do about it.
-        hint: Option<Hint>,
-    },
-    /// Work refused because it would not fit: memory, sizes, counts.
-    Resource {
-        /// What was refused and why.
-        message: String,
-        /// What the user can do instead.
-        hint: Option<Hint>,
-    },
-    /// A verification found positions on which two engines disagree.
+    /// A file that would be written exists; `irregular` when it is not a regular file,
+    /// which is never replaced.
+    Exists { path: PathBuf, irregular: bool },
+    /// Damaged or foreign data.
+    Damaged { message: String, hint: Option<Hint> },
+    /// Work refused because it would not fit.
+    Resource { message: String, hint: Option<Hint> },
+    /// Two engines disagree.
     Disagreement(String),
-    /// The caller asked the work to stop (through its progress callback).
+    /// The caller asked the work to stop.
     Interrupted,
-    /// A fault in sicher itself: a broken invariant. Never the user's doing.
+    /// A broken invariant inside sicher.
     Internal(String),
 }
 
@@ -67,23 +52,31 @@ pub enum Error {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// [`Error::Input`].
+    /// Bad input: a malformed game, description, script, heap or request, or one the
+    /// chosen rules or engine cannot answer ([`Error::input`]).
     Input,
-    /// [`Error::Io`] for a file that does not exist.
+    /// An I/O failure on a file that does not exist ([`Error::io`] with
+    /// [`std::io::ErrorKind::NotFound`]).
     NotFound,
-    /// [`Error::Io`] otherwise.
+    /// Any other I/O failure on a named file ([`Error::io`]).
     Io,
-    /// [`Error::Exists`].
+    /// A file that would be written exists and may not be replaced ([`Error::exists`],
+    /// [`Error::exists_not_regular`]).
     Exists,
-    /// [`Error::Damaged`].
+    /// A table, quotient or work directory that is damaged, truncated, of another format
+    /// version, or written for another game or domain ([`Error::damaged`]).
     Damaged,
-    /// [`Error::Resource`].
+    /// Work refused because it would not fit: memory, sizes, counts
+    /// ([`Error::resource`]).
     Resource,
-    /// [`Error::Disagreement`].
+    /// A verification found positions on which two engines disagree
+    /// ([`Error::disagreement`]).
     Disagreement,
-    /// [`Error::Interrupted`].
+    /// The caller asked the work to stop ([`Error::interrupted`], what
+    /// [`crate::Cancel::check`] returns once cancelled).
     Interrupted,
-    /// [`Error::Internal`].
+    /// A fault in sicher itself: a broken invariant, never the user's doing
+    /// ([`Error::internal`]).
     Internal,
 }
 
@@ -140,127 +133,182 @@ pub enum TableKind {
 }
 
 impl Error {
+    fn new(repr: Repr) -> Self {
+        Error { repr }
+    }
+
     /// Bad input, from anything printable.
     pub fn input(message: impl Into<String>) -> Self {
-        Error::Input {
+        Error::new(Repr::Input {
             message: message.into(),
             hint: None,
-        }
+        })
     }
 
     /// Damaged or foreign data.
     pub fn damaged(message: impl Into<String>) -> Self {
-        Error::Damaged {
+        Error::new(Repr::Damaged {
             message: message.into(),
             hint: None,
-        }
+        })
     }
 
     /// Work refused for want of memory or room.
     pub fn resource(message: impl Into<String>) -> Self {
-        Error::Resource {
+        Error::new(Repr::Resource {
             message: message.into(),
             hint: None,
-        }
+        })
     }
 
     /// A broken invariant inside sicher.
     pub fn internal(message: impl Into<String>) -> Self {
-        Error::Internal(message.into())
+        Error::new(Repr::Internal(message.into()))
     }
 
     /// Wraps an I/O error with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io {
+        Error::new(Repr::Io {
             path: path.into(),
             source,
-        }
+        })
+    }
+
+    /// A file that would be written exists and may not be replaced (its hint is
+    /// [`Hint::Overwrite`]).
+    pub fn exists(path: impl Into<PathBuf>) -> Self {
+        Error::new(Repr::Exists {
+            path: path.into(),
+            irregular: false,
+        })
+    }
+
+    /// A file that would be written exists and is not a regular file, which sicher never
+    /// replaces (so no hint).
+    pub fn exists_not_regular(path: impl Into<PathBuf>) -> Self {
+        Error::new(Repr::Exists {
+            path: path.into(),
+            irregular: true,
+        })
+    }
+
+    /// Two engines disagree on positions, as the message says.
+    pub fn disagreement(message: impl Into<String>) -> Self {
+        Error::new(Repr::Disagreement(message.into()))
+    }
+
+    /// The work was stopped at the caller's request.
+    pub fn interrupted() -> Self {
+        Error::new(Repr::Interrupted)
     }
 
     /// The same error with a hint for the user (errors that carry none keep none).
     pub fn with_hint(mut self, new: Hint) -> Self {
-        if let Error::Input { hint, .. }
-        | Error::Damaged { hint, .. }
-        | Error::Resource { hint, .. } = &mut self
+        if let Repr::Input { hint, .. } | Repr::Damaged { hint, .. } | Repr::Resource { hint, .. } =
+            &mut self.repr
         {
             *hint = Some(new);
         }
         self
     }
 
+    /// The same error without the hint it was given (the one an existing file implies
+    /// stays: it is part of what the error is).
+    pub fn without_hint(mut self) -> Self {
+        if let Repr::Input { hint, .. } | Repr::Damaged { hint, .. } | Repr::Resource { hint, .. } =
+            &mut self.repr
+        {
+            *hint = None;
+        }
+        self
+    }
+
     /// What the error is about.
     pub fn kind(&self) -> ErrorKind {
-        match self {
-            Error::Input { .. } => ErrorKind::Input,
-            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+        match &self.repr {
+            Repr::Input { .. } => ErrorKind::Input,
+            Repr::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
                 ErrorKind::NotFound
             }
-            Error::Io { .. } => ErrorKind::Io,
-            Error::Exists { .. } => ErrorKind::Exists,
-            Error::Damaged { .. } => ErrorKind::Damaged,
-            Error::Resource { .. } => ErrorKind::Resource,
-            Error::Disagreement(_) => ErrorKind::Disagreement,
-            Error::Interrupted => ErrorKind::Interrupted,
-            Error::Internal(_) => ErrorKind::Internal,
+            Repr::Io { .. } => ErrorKind::Io,
+            Repr::Exists { .. } => ErrorKind::Exists,
+            Repr::Damaged { .. } => ErrorKind::Damaged,
+            Repr::Resource { .. } => ErrorKind::Resource,
+            Repr::Disagreement(_) => ErrorKind::Disagreement,
+            Repr::Interrupted => ErrorKind::Interrupted,
+            Repr::Internal(_) => ErrorKind::Internal,
         }
     }
 
     /// What the user can do about it, if anything is known.
     pub fn hint(&self) -> Option<&Hint> {
-        match self {
-            Error::Input { hint, .. }
-            | Error::Damaged { hint, .. }
-            | Error::Resource { hint, .. } => hint.as_ref(),
-            Error::Exists {
+        match &self.repr {
+            Repr::Input { hint, .. } | Repr::Damaged { hint, .. } | Repr::Resource { hint, .. } => {
+                hint.as_ref()
+            }
+            Repr::Exists {
                 irregular: false, ..
             } => Some(&Hint::Overwrite),
             _ => None,
         }
     }
 
+    /// The file the error is about, for I/O failures and existing files.
+    pub fn path(&self) -> Option<&Path> {
+        match &self.repr {
+            Repr::Io { path, .. } | Repr::Exists { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+
+    /// What the operating system said, for I/O failures.
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        match &self.repr {
+            Repr::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+
     /// The message without its hint.
     pub fn message(&self) -> String {
-        match self {
-            Error::Input { message, .. }
-            | Error::Damaged { message, .. }
-            | Error::Resource { message, .. }
-            | Error::Disagreement(message) => message.clone(),
-            Error::Io { path, source } => format!("{}: {}", path.display(), source),
-            Error::Exists {
+        match &self.repr {
+            Repr::Input { message, .. }
+            | Repr::Damaged { message, .. }
+            | Repr::Resource { message, .. }
+            | Repr::Disagreement(message) => message.clone(),
+            Repr::Io { path, source } => format!("{}: {}", path.display(), source),
+            Repr::Exists {
                 path,
                 irregular: false,
             } => format!("{} already exists", path.display()),
-            Error::Exists {
+            Repr::Exists {
                 path,
                 irregular: true,
             } => format!(
                 "{} exists and is not a regular file; sicher only replaces regular files",
                 path.display()
             ),
-            Error::Interrupted => "interrupted".to_string(),
-            Error::Internal(message) => format!("internal error: {message}"),
+            Repr::Interrupted => "interrupted".to_string(),
+            Repr::Internal(message) => format!("internal error: {message}"),
         }
     }
 
     /// The same error with `context` before its message (`stdin line 3: ...`); I/O
     /// errors, which name their file, and the message-less kinds are kept as they are.
-    pub fn context(self, context: impl fmt::Display) -> Self {
-        let prefix = |message: String| format!("{context}: {message}");
-        match self {
-            Error::Input { message, hint } => Error::Input {
-                message: prefix(message),
-                hint,
-            },
-            Error::Damaged { message, hint } => Error::Damaged {
-                message: prefix(message),
-                hint,
-            },
-            Error::Resource { message, hint } => Error::Resource {
-                message: prefix(message),
-                hint,
-            },
-            other => other,
+    pub fn context(mut self, context: impl fmt::Display) -> Self {
+        if let Repr::Input { message, .. }
+        | Repr::Damaged { message, .. }
+        | Repr::Resource { message, .. } = &mut self.repr
+        {
+            *message = format!("{context}: {message}");
         }
+        self
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.repr, f)
     }
 }
 
@@ -343,10 +391,8 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Io { source, .. } => Some(source),
-            _ => None,
-        }
+        self.io_error()
+            .map(|source| source as &(dyn std::error::Error + 'static))
     }
 }
 
@@ -381,5 +427,43 @@ mod tests {
             "t: corrupted table; throw the work away and start again"
         );
         assert_eq!(Error::internal("x").kind(), ErrorKind::Internal);
+    }
+
+    #[test]
+    fn an_opaque_error_tells_its_kind_path_and_source() {
+        use std::error::Error as _;
+        let missing = Error::io("t.tab", std::io::Error::from(std::io::ErrorKind::NotFound));
+        assert_eq!(missing.path(), Some(Path::new("t.tab")));
+        assert!(missing.io_error().is_some() && missing.source().is_some());
+        let exists = Error::exists("out.tab");
+        assert_eq!(exists.kind(), ErrorKind::Exists);
+        assert_eq!(exists.path(), Some(Path::new("out.tab")));
+        assert_eq!(
+            exists.to_string(),
+            "out.tab already exists; allow overwriting to replace it"
+        );
+        let odd = Error::exists_not_regular("dir");
+        assert_eq!(odd.hint(), None);
+        assert_eq!(
+            odd.to_string(),
+            "dir exists and is not a regular file; sicher only replaces regular files"
+        );
+        assert!(odd.source().is_none() && Error::input("x").path().is_none());
+        assert_eq!(Error::interrupted().to_string(), "interrupted");
+        assert_eq!(Error::interrupted().kind(), ErrorKind::Interrupted);
+        assert_eq!(Error::disagreement("d").kind(), ErrorKind::Disagreement);
+        let hinted = Error::input("bad heap")
+            .with_hint(Hint::LowerMax)
+            .context("line 3");
+        assert_eq!(
+            hinted.to_string(),
+            "line 3: bad heap; ask for fewer heap sizes"
+        );
+        let plain = hinted.without_hint();
+        assert_eq!(
+            (plain.kind(), plain.to_string()),
+            (ErrorKind::Input, "line 3: bad heap".to_string())
+        );
+        assert_eq!(Error::internal("x").to_string(), "internal error: x");
     }
 }

@@ -18,6 +18,37 @@
 #![doc = include_str!("../examples/library.rs")]
 //! ```
 //!
+//! # The public surface
+//!
+//! What is public is what this documentation shows; everything else is private to the
+//! crate and may change in any release (sicher is 0.x, so public items may too, each
+//! named in the changelog).
+//!
+//! - **The crate root** re-exports the everyday types: a [`Game`] (from [`resolve`] or
+//!   [`parse_spec`]) and its [`Position`]s, the [`Chain`] that answers them under a
+//!   [`Policy`] ([`Answer`], [`Solution`]), [`TableJob`] and [`Table`], [`nim_values`]
+//!   and [`NimValueLookup`], [`MisereQuotient`], the engines [`Solver`] and
+//!   [`RemotenessSolver`], [`Cancel`], and [`Error`] with its [`ErrorKind`] and [`Hint`].
+//! - **Facade modules**, public, each re-exporting what its private files define:
+//!   [`game`], [`domain`], [`theory`] (with [`theory::grundy`], [`theory::quotient`],
+//!   [`theory::closed`], [`theory::invariant`], [`theory::partizan`], [`theory::cgt`]),
+//!   [`search`], [`label`], [`table`], [`answer`], and the use cases [`build`],
+//!   [`verify`], [`play`] and (feature `picture`) `survey` and `picture`. A few of their
+//!   folders are public namespaces of free functions: [`theory::closed::wythoff`],
+//!   [`theory::closed::moore`], [`theory::quotient::nim`], [`theory::quotient::tame`],
+//!   [`search::plain`] (the baseline solvers), [`game::partizan`], and
+//!   [`label::cluster`] (the transport `sicher-mpi` implements).
+//! - **Plumbing** the binaries share: [`error`], [`value`], [`atomic_file`] (files that
+//!   appear whole; the temporaries a signal handler removes) and [`memory`].
+//!
+//! [`Error`] is opaque: branch on [`Error::kind`], show it with `Display` (one line: the
+//! message, then the [`Hint`]'s wording). A call stopped through the [`Cancel`] or the
+//! progress callback it takes ends with [`ErrorKind::Interrupted`]. Nothing panics on
+//! what a caller gives it ([`Game::children`] prepares scripted rules itself and returns
+//! their failure). The types a caller shares between threads ([`Game`],
+//! [`Table`], [`Error`], [`Cancel`]) are `Send + Sync`; [`Chain`] and the engines are
+//! `Send`, used through `&mut`.
+//!
 //! # Layers
 //!
 //! Each layer uses only the ones above it in this list, never one beside or below it
@@ -145,7 +176,7 @@
 pub mod answer;
 pub mod atomic_file;
 pub mod build;
-pub mod cancel;
+mod cancel;
 pub(crate) mod checksum;
 #[cfg(test)]
 mod code_map_tests;
@@ -173,6 +204,31 @@ pub use error::{Error, ErrorKind, Hint, Result};
 pub use game::{parse_spec, resolve, Convention, Game, Heap, Position, Ruleset};
 pub use search::{Algorithm, RemotenessSolver, Solver};
 pub use table::{Table, TableWriter};
-pub use theory::grundy::{nim_values, NimOracle, Periodicity};
+pub use theory::grundy::{nim_values, NimValueLookup, Periodicity};
 pub use theory::quotient::MisereQuotient;
 pub use value::{Outcome, Value};
+
+/// The public types a caller shares between threads stay shareable: no `unsafe impl`
+/// is needed anywhere (the Python package holds these in its objects as they are).
+#[cfg(test)]
+mod thread_tests {
+    fn send_and_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+
+    #[test]
+    fn shared_types_are_send_and_sync() {
+        send_and_sync::<crate::Error>();
+        send_and_sync::<crate::Game>();
+        send_and_sync::<crate::Position>();
+        send_and_sync::<crate::Table>();
+        send_and_sync::<crate::Cancel>();
+        send_and_sync::<crate::MisereQuotient>();
+        send_and_sync::<crate::game::partizan::PartizanGame>();
+        // Asked (and grown) through `&mut self`: moved to a worker thread, not shared.
+        send::<crate::Chain>();
+        send::<crate::NimValueLookup>();
+        send::<crate::answer::PartizanChain>();
+        send::<crate::Solver>();
+        send::<crate::RemotenessSolver>();
+    }
+}

@@ -679,7 +679,7 @@ mod tests {
             let game = resolve(spec).unwrap();
             for heaps in &positions {
                 let from = Position::new(heaps.clone());
-                let mut children = game.children(&from);
+                let mut children = game.children_prepared(&from);
                 children.sort();
                 children.dedup();
                 // Every position of at most 4 heaps up to 9 tokens each with no more

@@ -97,7 +97,7 @@ pub fn heap_series(game: &Game, max: u64) -> Result<Series> {
 
 /// [`heap_series`], calling `progress` with the heap sizes done as it goes (a caller's
 /// progress may stop the work by unwinding), and stopping with
-/// [`Error::Interrupted`] soon after `cancel` is cancelled.
+/// [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) soon after `cancel` is cancelled.
 pub fn heap_series_with(
     game: &Game,
     max: u64,

@@ -138,7 +138,7 @@ pub fn sort_moves(moves: &mut [(Position, Value)]) {
 
 /// The winning moves among valued moves (those whose child the opponent loses), sorted
 /// as positions.
-pub fn winning_moves_among(moves: &[(Position, Value)]) -> Vec<Position> {
+pub(crate) fn winning_moves_among(moves: &[(Position, Value)]) -> Vec<Position> {
     let mut winning: Vec<Position> = moves
         .iter()
         .filter(|(_, child)| !child.is_win())
@@ -202,7 +202,7 @@ pub enum Evidence {
         /// Heaps `1..=max_heap` are covered.
         max_heap: u64,
         /// Set when the quotient is final (every heap size) by the periodicity theorem.
-        periodicity: Option<crate::theory::quotient::Periodicity>,
+        periodicity: Option<crate::theory::quotient::QuotientPeriod>,
     },
     /// The table that held the answer.
     Table {

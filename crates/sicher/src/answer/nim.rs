@@ -8,7 +8,7 @@ use crate::error::{Error, Hint, Result};
 use crate::game::{Game, Heap, Position};
 use crate::table::{BodyKind, Table};
 use crate::theory::grundy::applies;
-use crate::theory::grundy::NimOracle;
+use crate::theory::grundy::NimValueLookup;
 use crate::theory::grundy::Nimber;
 use crate::value::Value;
 
@@ -17,7 +17,7 @@ const LIST_ALL_LIMIT: u64 = 1 << 22;
 
 /// Nim-values, computed as far as positions need them (or read from a table).
 pub struct NimSource {
-    oracle: NimOracle,
+    oracle: NimValueLookup,
     /// Positions whose largest heap is at most this fall back to the next source when
     /// the values cannot cover them; `None`: the values' failure is the answer.
     fallback_up_to: Option<Heap>,
@@ -30,7 +30,7 @@ impl NimSource {
     pub fn computing(game: &Game, max_len: u64, fallback_up_to: Option<Heap>) -> Result<Self> {
         check_applies(game)?;
         Ok(NimSource {
-            oracle: NimOracle::growing(&game.ruleset, max_len)?,
+            oracle: NimValueLookup::growing(&game.ruleset, max_len)?,
             fallback_up_to,
         })
     }
@@ -67,7 +67,7 @@ impl NimSource {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let oracle = NimOracle::from_values(&game.ruleset, values, period)
+        let oracle = NimValueLookup::from_values(&game.ruleset, values, period)
             .map_err(|e| e.context(format_args!("{}: corrupted table header", path.display())))?;
         Ok(NimSource {
             oracle,

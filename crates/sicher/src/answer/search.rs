@@ -4,7 +4,7 @@
 //! a misère quotient lent by the chain covers ([`SearchSource::take_quotient`]); the
 //! remoteness from the valued search
 //! ([`RemotenessSolver`](crate::search::RemotenessSolver)), to which this layer hands
-//! what the search may not import itself (`remote.rs`): the misère quotient that
+//! what the search may not import itself (`remoteness.rs`): the misère quotient that
 //! orders its moves (`theory.rs`) and endgame tables labelled bottom-up on the fly
 //! (`endgame.rs`), both brought in only once a short search alone has not finished.
 //! [`Remoteness::Required`] runs the valued search alone; [`Remoteness::IfAvailable`]
@@ -16,7 +16,7 @@
 //!
 //! # Files of `search/`
 //!
-//! - `remote.rs`: the remoteness search run short alone first, then with theory and an
+//! - `remoteness.rs`: the remoteness search run short alone first, then with theory and an
 //!   endgame table brought in for a long one.
 //! - `theory.rs`: the misère quotient the remoteness search orders moves by, built as far
 //!   as the positions asked about need.
@@ -24,7 +24,7 @@
 //!   domain that pays for itself.
 
 mod endgame;
-mod remote;
+mod remoteness;
 mod theory;
 
 use std::sync::{Arc, Mutex};
@@ -77,7 +77,7 @@ pub struct SearchSource {
 
 /// The engine that answers remoteness.
 enum Valued {
-    Search(Box<remote::Remote>),
+    Search(Box<remoteness::Remote>),
     Plain(Box<PlainRemoteness>),
 }
 
@@ -177,7 +177,7 @@ impl SearchSource {
         } = self;
         self.valued.get_or_insert_with(|| match engine {
             Engine::Alphabeta => {
-                let mut remote = remote::Remote::new(game, *config, *algorithm);
+                let mut remote = remoteness::Remote::new(game, *config, *algorithm);
                 if hook.lock().is_ok_and(|hook| hook.is_some()) {
                     remote.set_progress(forward(hook));
                 }
@@ -351,7 +351,7 @@ fn combined(a: SearchStats, b: SearchStats) -> SearchStats {
 /// Every child of `position` with its value by the plain baseline.
 fn plain_children(position: &Position, plain: &mut PlainRemoteness) -> Vec<(Position, Value)> {
     let game = plain.game().clone();
-    game.children(position)
+    game.children_prepared(position)
         .into_iter()
         .map(|child| {
             let value = plain.value(&child);

@@ -193,7 +193,7 @@ impl CustomRules {
     }
 
     /// The rules alive under `spec` (a table header's game), if any; else the rules a
-    /// table being opened carries under it ([`super::carried::with_carried`]).
+    /// table being opened carries under it (`with_carried` in `carried.rs`).
     pub fn find(spec: &str) -> Option<Self> {
         let registry = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
         registry
@@ -604,5 +604,21 @@ mod tests {
         );
         drop((live, game));
         assert!(crate::game::parse_spec("function:kayles-alive").is_err());
+    }
+
+    #[test]
+    fn children_over_a_failing_heap_are_its_error_not_a_short_list() {
+        use crate::game::{Game, Position, Ruleset};
+        let rules = rules("test:bad-children", Some((5, vec![vec![5]])));
+        let game = Game::new("k", Ruleset::Custom(rules), crate::Convention::Normal);
+        // Nothing prepared: children prepares the heaps it meets.
+        let error = game.children(&Position::new(vec![2, 6])).unwrap_err();
+        assert!(
+            error.to_string().starts_with("kayles.fn: heap 5: "),
+            "{error}"
+        );
+        let below = game.children(&Position::new(vec![4])).unwrap();
+        assert_eq!(below.len(), 4, "{below:?}");
+        assert!(game.children(&Position::new(vec![5])).is_err());
     }
 }

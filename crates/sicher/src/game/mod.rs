@@ -45,8 +45,10 @@ mod rules;
 mod script;
 mod subtraction;
 
+use crate::error::Result;
 pub use crate::value::Convention;
-pub use carried::{with_carried, OptionLists};
+pub(crate) use carried::with_carried;
+pub use carried::OptionLists;
 pub use code::{Radix, TakeBreakCode};
 pub use custom::{CustomRules, HeapOptionsSource};
 pub use describe::{parse_description, parse_spec, resolve, shipped_games, ShippedGame};
@@ -164,11 +166,19 @@ impl Game {
         child(position, removed, added)
     }
 
-    /// Every position one move away, each once, in generation order. Rules given as a
-    /// script or a function are read from their checked cache: call
-    /// [`Ruleset::prepare`] with the largest heap first (every engine's entry point does),
-    /// which is where a failing script becomes an error.
-    pub fn children(&self, position: &Position) -> Vec<Position> {
+    /// Every position one move away, each once, in generation order. The rules are made
+    /// ready for the position's largest heap first ([`Ruleset::prepare`]), so rules given
+    /// as a script or a function that fails on a heap give its error here rather than a
+    /// silently short list.
+    pub fn children(&self, position: &Position) -> Result<Vec<Position>> {
+        let largest = position.heaps().iter().copied().max().unwrap_or(0);
+        self.ruleset.prepare(largest)?;
+        Ok(self.children_prepared(position))
+    }
+
+    /// [`Game::children`] for engines whose entry point prepared the rules for every heap
+    /// they meet (moves only lead to smaller heaps): no check in their loops.
+    pub(crate) fn children_prepared(&self, position: &Position) -> Vec<Position> {
         let mut out = Vec::new();
         let _ = self
             .ruleset

@@ -383,7 +383,7 @@ mod tests {
                 let mut expected: Vec<BTreeSet<Position>> = vec![BTreeSet::new(); positions.len()];
                 let index = |p: &Position| positions.iter().position(|q| q == p);
                 for (q, parent) in positions.iter().enumerate() {
-                    for child in game.children(parent) {
+                    for child in game.children_prepared(parent) {
                         if let Some(c) = index(&child) {
                             expected[c].insert(positions[q].clone());
                         }

@@ -477,7 +477,7 @@ impl Plan {
     /// Makes sure every rank of the job behind `link` was started for the same labelling
     /// (version, formats, game, domain, kind, work directory, ranks): call it on every
     /// rank before anything else. Rank 0 gets the error naming what differs; workers end
-    /// with [`Error::Interrupted`].
+    /// with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted).
     pub fn agree(&self, link: &dyn Link) -> Result<()> {
         cluster::agree(link, &self.terms())
     }
@@ -544,7 +544,7 @@ impl Plan {
     /// A worker of a job (any rank but 0): labels the chunks rank 0 hands it until rank 0
     /// ends the job, `Ok` once the table is written; when the plan is not shared it only
     /// waits. A failure here is also sent to rank 0, which stops the job; a worker
-    /// stopped by rank 0 ends with [`Error::Interrupted`].
+    /// stopped by rank 0 ends with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted).
     pub fn serve(&self, link: &dyn Link) -> Result<()> {
         fn serve_with<A: Atom>(
             labeller: Result<&dyn ChunkLabeller<A>>,

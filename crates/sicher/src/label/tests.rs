@@ -220,7 +220,7 @@ fn naive_wins(game: &Game, p: &Position, memo: &mut hashbrown::HashMap<Position,
     if let Some(&w) = memo.get(p) {
         return w;
     }
-    let children = game.children(p);
+    let children = game.children_prepared(p);
     let w = if children.is_empty() {
         game.terminal_is_win()
     } else {
@@ -302,7 +302,7 @@ fn naive_remoteness(
         return r;
     }
     let children: Vec<u32> = game
-        .children(p)
+        .children_prepared(p)
         .iter()
         .map(|c| naive_remoteness(game, c, memo))
         .collect();

@@ -7,7 +7,7 @@
 //! killer heuristics, `guide.rs` the nim-value ordering, and [`plain`] is the naive
 //! memoised solver kept as a measuring stick.
 //!
-//! `remote/` answers a richer question, the remoteness (how many moves best play
+//! `remoteness/` answers a richer question, the remoteness (how many moves best play
 //! takes to the end), by windowed alpha-beta over scores that encode it:
 //! [`RemotenessSolver`], with the variants of [`Algorithm`], on one thread or several
 //! sharing a table. What it takes from outside: [`Outcomes`] from theory (`theory.rs`)
@@ -27,7 +27,7 @@
 //! - `theory.rs`: [`Outcomes`], exact outcomes handed in from theory.
 //! - `endgame.rs`: [`Endgame`], exact remotenesses of small positions handed in.
 //! - `plain.rs`: [`plain`], the plain memoised solvers kept as a baseline.
-//! - `remote/`: the remoteness search ([`RemotenessSolver`]).
+//! - `remoteness/`: the remoteness search ([`RemotenessSolver`]).
 //! - `partizan.rs`: the partizan search, `sicher(s, p)` top-down with the player to
 //!   move in the key.
 
@@ -39,14 +39,14 @@ mod key;
 mod ordering;
 mod partizan;
 pub mod plain;
-mod remote;
+mod remoteness;
 mod solver;
 mod table;
 mod theory;
 
 pub use endgame::Endgame;
 pub use partizan::PartizanSolver;
-pub use remote::{Algorithm, RemotenessSolver, RemotenessStats};
+pub use remoteness::{Algorithm, RemotenessSolver, RemotenessStats};
 pub use solver::{ProgressHook, SearchConfig, SearchStats, Solver};
 pub use theory::Outcomes;
 
@@ -54,11 +54,11 @@ use crate::game::Position;
 
 /// Bytes of search stack one ply may take (frame, heaps, candidate moves), as the
 /// memory check before a search counts it.
-pub const STACK_BYTES_PER_PLY: u64 = 256;
+pub(crate) const STACK_BYTES_PER_PLY: u64 = 256;
 
 /// What the answer layer needs of a top-down engine, so the real one and the baseline
 /// are interchangeable.
-pub trait TopDown: Send {
+pub(crate) trait TopDown: Send {
     /// `sicher(position)`: true when the player to move wins.
     fn is_win(&mut self, position: &Position) -> bool;
     /// One winning move (the position after it), or `None` when there is none.

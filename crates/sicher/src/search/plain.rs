@@ -50,13 +50,13 @@ impl PlainSolver {
 
     /// One winning move (the position after it), or `None` when the position is unsafe.
     pub fn winning_move(&mut self, position: &Position) -> Option<Position> {
-        let children = self.game.children(position);
+        let children = self.game.children_prepared(position);
         children.into_iter().find(|child| !self.is_win(child))
     }
 
     /// Every winning move (the positions after them), in generation order.
     pub fn winning_moves(&mut self, position: &Position) -> Vec<Position> {
-        let children = self.game.children(position);
+        let children = self.game.children_prepared(position);
         children
             .into_iter()
             .filter(|child| !self.is_win(child))
@@ -74,7 +74,7 @@ fn sicher(
         return win;
     }
     *nodes += 1;
-    let children = game.children(position);
+    let children = game.children_prepared(position);
     let win = if children.is_empty() {
         game.terminal_is_win()
     } else {
@@ -142,7 +142,7 @@ fn remote(
         return known;
     }
     *nodes += 1;
-    let children = game.children(position);
+    let children = game.children_prepared(position);
     let mut fastest_win = None;
     let mut longest = 0;
     for child in &children {

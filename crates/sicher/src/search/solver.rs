@@ -241,7 +241,7 @@ impl Solver {
 
     /// One winning move (the position after it), or `None` when the position is unsafe.
     pub fn winning_move(&mut self, position: &Position) -> Option<Position> {
-        let children = self.game.children(position);
+        let children = self.game.children_prepared(position);
         if let Some(child) = children.iter().find(|c| self.peek(c) == Some(false)) {
             return Some(child.clone());
         }
@@ -250,7 +250,7 @@ impl Solver {
 
     /// Every winning move (the positions after them), in generation order.
     pub fn winning_moves(&mut self, position: &Position) -> Vec<Position> {
-        let children = self.game.children(position);
+        let children = self.game.children_prepared(position);
         children
             .into_iter()
             .filter(|child| !self.is_win(child))

@@ -41,18 +41,19 @@ pub use list::{Filter, Listing};
 #[cfg(test)]
 pub(crate) use predict::mispredicted;
 pub use reader::Table;
-pub use writer::{pack, write, write_stored, TableWriter, WRITER_BYTES};
+pub(crate) use writer::{pack, write_stored};
+pub use writer::{write, TableWriter, WRITER_BYTES};
 
 /// Where tables go when no path is given, and where `check GAME` looks for them.
 pub const DEFAULT_DIR: &str = "tables";
 /// File extension of tables.
-pub const EXTENSION: &str = "table";
+pub(crate) const EXTENSION: &str = "table";
 /// The zstd level compressed tables are written at: within 1% of level 19's size on
 /// sparse residuals, at a fraction of its time.
-pub const ZSTD_LEVEL: i32 = 15;
+pub(crate) const ZSTD_LEVEL: i32 = 15;
 /// Decoded blocks a compressed table keeps (64 MiB); a table with no more blocks keeps
 /// every block it has decoded.
-pub const CACHE_BLOCKS: usize = 1024;
+pub(crate) const CACHE_BLOCKS: usize = 1024;
 
 /// The default file name for a game's table over a domain, e.g.
 /// `octal-0.77-misere-total60.table` (`...-remoteness.table` for remoteness tables).

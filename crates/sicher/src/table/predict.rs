@@ -252,7 +252,7 @@ fn nim_value(values: &Option<Vec<u32>>, h: Heap) -> u64 {
 /// The exact prediction a writer uses for outcome tables of `game` over `domain` when
 /// its caller gave none: the theory that decides every position where there is one (the
 /// nim-sum, Moore's rule), the tame misère rule otherwise for one-heap rules, else none.
-/// A learned misère quotient is the caller's to give (see `theory::quotient::learn`).
+/// A learned misère quotient is the caller's to give (see `theory/quotient/learn.rs`).
 pub(crate) fn choose(game: &Game, domain: Domain) -> Prediction {
     let fits = |p: Prediction| {
         Predictor::build(&p, game, domain)

@@ -231,5 +231,5 @@ pub(crate) fn unexpected(from: usize, message: &Message) -> Error {
 
 /// The error a worker ends with when rank 0 stopped the job (rank 0 says why).
 pub(crate) fn aborted() -> Error {
-    Error::Interrupted
+    Error::interrupted()
 }

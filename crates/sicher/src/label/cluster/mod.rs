@@ -51,13 +51,13 @@ use crate::error::{Error, Result};
 
 /// Makes sure every rank was started on the same `terms`: workers tell rank 0 theirs,
 /// rank 0 compares and answers. A disagreement is rank 0's error (naming what differs);
-/// a worker then ends with [`Error::Interrupted`], as when rank 0 stops the job.
+/// a worker then ends with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted), as when rank 0 stops the job.
 pub(crate) fn agree(link: &dyn Link, terms: &Terms) -> Result<()> {
     if link.rank() != 0 {
         send(link, 0, &Message::Hello(Box::new(terms.clone())))?;
         return match wait(link)? {
             (0, Message::Agreed) => Ok(()),
-            (0, Message::Abort) => Err(Error::Interrupted),
+            (0, Message::Abort) => Err(Error::interrupted()),
             (from, other) => Err(unexpected(from, &other)),
         };
     }

@@ -10,7 +10,7 @@
 //! - `moore.rs`: Moore's Nim_k: the binary columns rule and every winning move.
 //! - `moore_search.rs`: the digit-by-digit search for Moore's winning moves.
 
-pub mod golden;
+mod golden;
 pub mod moore;
 mod moore_search;
 pub mod wythoff;

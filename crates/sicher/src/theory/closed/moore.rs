@@ -62,7 +62,7 @@ pub fn is_unsafe(heaps: &[u64], k: u32, convention: Convention) -> bool {
 /// Capping k at the number of heaps changes nothing here: a column never holds more
 /// ones than there are heaps.
 #[inline]
-pub fn is_unsafe_in(
+pub(crate) fn is_unsafe_in(
     heaps: impl Iterator<Item = u64> + Clone,
     k: u32,
     convention: Convention,

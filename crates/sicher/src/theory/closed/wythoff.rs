@@ -19,7 +19,7 @@
 //! Wythoff's Nim among the tame games, whose normal and misère Sprague-Grundy values
 //! differ only by 0 and 1 trading places: so it is at these four positions.
 //!
-//! Every function is O(1) up to the exact integer square roots of [`super::golden`], and
+//! Every function is O(1) up to the exact integer square roots of `golden.rs`, and
 //! correct for heaps up to `u64::MAX`.
 
 use super::golden::{floor_k_phi, partner};

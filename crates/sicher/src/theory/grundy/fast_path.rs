@@ -15,9 +15,10 @@ use crate::theory::invariant::{self, HeapInvariant};
 /// period, which makes every heap size cheap.
 const DIRECT_LIMIT: u64 = 1 << 16;
 
-/// Nim-values of every heap size for one ruleset: computed ones (grown on demand), and
-/// beyond them the proved periodic form when there is one.
-pub struct NimOracle {
+/// Nim-values of every heap size for one ruleset, looked up: computed ones (grown on
+/// demand), and beyond them the proved periodic form when there is one. Theory, not an
+/// answer source: the answer layer's `NimSource` asks it.
+pub struct NimValueLookup {
     ruleset: Ruleset,
     /// The values computed so far; `None` for Nim and for stored values.
     sequence: Option<Box<dyn Sequence>>,
@@ -59,16 +60,16 @@ pub fn applies(game: &Game) -> bool {
     game.convention == Convention::Normal && game.ruleset.moves_one_heap()
 }
 
-impl NimOracle {
+impl NimValueLookup {
     /// Prepares nim-values for heaps up to `largest`, computing at most `max_len` values:
     /// when `largest` is beyond that, a period must be proved within them.
     pub fn new(ruleset: &Ruleset, largest: Heap, max_len: u64) -> Result<Self> {
-        let mut oracle = Self::growing(ruleset, max_len)?;
-        oracle.cover(largest)?;
-        Ok(oracle)
+        let mut lookup = Self::growing(ruleset, max_len)?;
+        lookup.cover(largest)?;
+        Ok(lookup)
     }
 
-    /// An oracle with no values yet, that computes at most `max_len` of them as
+    /// A lookup with no values yet, that computes at most `max_len` of them as
     /// [`cover`](Self::cover) asks.
     pub fn growing(ruleset: &Ruleset, max_len: u64) -> Result<Self> {
         check_request(ruleset, max_len)?;
@@ -77,7 +78,7 @@ impl NimOracle {
         } else {
             Some(engine(ruleset, Method::Fast, max_len.min(DIRECT_LIMIT))?)
         };
-        Ok(NimOracle {
+        Ok(NimValueLookup {
             ruleset: ruleset.clone(),
             sequence,
             max_len,
@@ -169,7 +170,7 @@ impl NimOracle {
                 ));
             }
         }
-        Ok(NimOracle {
+        Ok(NimValueLookup {
             ruleset: ruleset.clone(),
             sequence: None,
             max_len: 0,
@@ -344,7 +345,7 @@ impl NimOracle {
 /// combines them, and nim-sum 0 is unsafe. A winning move lowers one heap's value to the
 /// rest's nim-sum, so the option is looked up by value (through the proved period for
 /// heaps beyond the computed values).
-impl HeapInvariant for NimOracle {
+impl HeapInvariant for NimValueLookup {
     type Element = u64;
 
     fn identity(&self) -> u64 {

@@ -14,7 +14,7 @@
 //!   and proved for all-but subtraction games.
 //! - `solution.rs`: complete solutions: the sequence, its period and its proof.
 //! - `fast_path.rs`: the normal-play fast path at any heap size: XOR verdicts and
-//!   winning moves ([`NimOracle`]).
+//!   winning moves ([`NimValueLookup`]).
 
 mod arithmetic;
 mod fast_path;
@@ -24,7 +24,7 @@ mod solution;
 mod values;
 
 pub use arithmetic::{find_arithmetic, prove_all_but};
-pub use fast_path::{applies, NimOracle, Verdict, WinningMove};
+pub use fast_path::{applies, NimValueLookup, Verdict, WinningMove};
 pub use mex::{mex, Marks, MexSet};
 pub use period::{find_proved, find_proved_by_scan, PeriodFinder, Periodicity, ProofBound};
 pub use solution::{default_max, lone_heap_outcomes, solve, Solution, SolvedSequence};

@@ -300,7 +300,7 @@ pub fn nim_values(ruleset: &Ruleset, method: Method, len: u64) -> Result<Vec<Nim
     nim_values_cancellable(ruleset, method, len, &Cancel::new())
 }
 
-/// [`nim_values`], stopping with [`crate::Error::Interrupted`] soon after `cancel` is
+/// [`nim_values`], stopping with [`crate::ErrorKind::Interrupted`] soon after `cancel` is
 /// cancelled (it is looked at every few values).
 pub fn nim_values_cancellable(
     ruleset: &Ruleset,

@@ -21,7 +21,7 @@
 //! A [`MisereQuotient`] for heaps `1..=N` is **exact for every position whose heaps are
 //! at most `N`**: it is accepted only after the verification theorem checked every
 //! transition pair of that closure. When the pretending function has repeated long
-//! enough for the periodicity theorem ([`periodic`]: Plambeck and Siegel 2008, after Guy
+//! enough for the periodicity theorem (`periodic.rs`: Plambeck and Siegel 2008, after Guy
 //! and Smith), the quotient is **final**: exact for every heap size, with
 //! `Φ(n + p) = Φ(n)` from the pre-period on ([`MisereQuotient::periodicity`]). Otherwise
 //! it is *established for heaps ≤ N* and says nothing about larger heaps.
@@ -58,11 +58,11 @@ mod congruence;
 mod construct;
 mod extend;
 mod layout;
-pub mod learn;
+pub(crate) mod learn;
 mod monoid;
 pub mod nim;
 mod options;
-pub mod periodic;
+mod periodic;
 mod presentation;
 mod recalibrate;
 mod stage;
@@ -75,7 +75,7 @@ use std::ops::ControlFlow;
 use crate::game::Ruleset;
 
 pub use budget::{Budget, Stop};
-pub use periodic::Periodicity;
+pub use periodic::QuotientPeriod;
 
 /// Largest heap range a construction accepts.
 pub const MAX_HEAPS: u64 = 1 << 16;
@@ -108,8 +108,8 @@ pub struct MisereQuotient {
     /// Heaps that split elements of the previous quotient and needed recalibration.
     pub recalibrations: Vec<u64>,
     /// When the periodicity theorem applies: the quotient is final, exact for every heap
-    /// size, and heaps beyond `max_heap` take the element of [`Periodicity::fold`].
-    pub periodicity: Option<Periodicity>,
+    /// size, and heaps beyond `max_heap` take the element of [`QuotientPeriod::fold`].
+    pub periodicity: Option<QuotientPeriod>,
 }
 
 /// How far a construction has come: reported once per heap.
@@ -324,7 +324,7 @@ impl MisereQuotient {
 
     /// Visits the options of a lone heap `h`: all of them, or beyond `max_heap` of a final
     /// quotient one per way of leaving heaps of the same elements
-    /// ([`periodic::for_each_folded_option`]); the flag says which.
+    /// (`periodic.rs`); the flag says which.
     pub fn for_each_heap_option<F>(
         &self,
         ruleset: &Ruleset,

@@ -42,9 +42,10 @@ use std::ops::ControlFlow;
 
 use crate::game::Ruleset;
 
-/// The pretending function's period, proved for every heap size.
+/// A misère quotient's period (of its pretending function), proved for every heap size;
+/// the nim-values' period is [`crate::theory::grundy::Periodicity`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Periodicity {
+pub struct QuotientPeriod {
     /// `Φ(n + period) = Φ(n)` for every heap `n ≥ preperiod` (at least 1).
     pub preperiod: u64,
     /// The period `p`.
@@ -53,7 +54,7 @@ pub struct Periodicity {
     pub proved_at: u64,
 }
 
-impl Periodicity {
+impl QuotientPeriod {
     /// The heap of at most `preperiod + period - 1` whose element heap `h` has.
     #[inline]
     pub fn fold(&self, h: u64) -> u64 {
@@ -79,7 +80,7 @@ fn reach(ruleset: &Ruleset) -> Option<(u64, u64)> {
 
 /// The least period (with its least pre-period) that the theorem proves from the
 /// pretending function of heaps `1..=N` (`elements[h - 1]` is `Φ(h)` in `Q_N`), if any.
-pub fn find(ruleset: &Ruleset, elements: &[u32]) -> Option<Periodicity> {
+pub fn find(ruleset: &Ruleset, elements: &[u32]) -> Option<QuotientPeriod> {
     let (k, m) = reach(ruleset)?;
     let n = elements.len() as u64;
     let phi = |h: u64| elements[h as usize - 1];
@@ -89,7 +90,7 @@ pub fn find(ruleset: &Ruleset, elements: &[u32]) -> Option<Periodicity> {
         let n0 = bad.map_or(1, |x| x + 1 - p).max(1);
         let need = m.checked_mul(n0 + p)?.checked_add(k)?;
         if need <= n {
-            return Some(Periodicity {
+            return Some(QuotientPeriod {
                 preperiod: n0,
                 period: p,
                 proved_at: need,
@@ -105,7 +106,7 @@ pub fn find(ruleset: &Ruleset, elements: &[u32]) -> Option<Periodicity> {
 /// options for octal codes instead of `O(k h)`. Every option visited is a real move.
 pub fn for_each_folded_option<F>(
     ruleset: &Ruleset,
-    period: &Periodicity,
+    period: &QuotientPeriod,
     h: u64,
     mut visit: F,
 ) -> ControlFlow<()>
@@ -149,7 +150,7 @@ mod tests {
 
     #[test]
     fn fold_keeps_small_heaps_and_reduces_large_ones() {
-        let p = Periodicity {
+        let p = QuotientPeriod {
             preperiod: 5,
             period: 4,
             proved_at: 20,

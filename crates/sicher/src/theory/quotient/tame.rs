@@ -327,7 +327,7 @@ impl TameAnalysis {
 /// fickle heaps of values 0 and 1 only, lost exactly when an odd number are 1 (nim-sum
 /// 1); with one, it is lost exactly at nim-sum 0, as in normal play.
 #[inline]
-pub fn misere_nim_safe(nim_sum: u64, firm: bool) -> bool {
+pub(crate) fn misere_nim_safe(nim_sum: u64, firm: bool) -> bool {
     if firm {
         nim_sum != 0
     } else {
@@ -339,7 +339,7 @@ pub fn misere_nim_safe(nim_sum: u64, firm: bool) -> bool {
 /// counting as firm: whether the player to move wins. Exact for misère Nim (the values
 /// are the sizes) and for heaps whose genus is that of a nim heap of their value.
 #[inline]
-pub fn tame_misere_safe(values: impl IntoIterator<Item = u64>) -> bool {
+pub(crate) fn tame_misere_safe(values: impl IntoIterator<Item = u64>) -> bool {
     let (mut nim_sum, mut firm) = (0, false);
     for v in values {
         nim_sum ^= v;

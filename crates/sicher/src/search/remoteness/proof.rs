@@ -92,7 +92,7 @@ impl RemotenessSolver {
                     let witness = match witness {
                         Some(witness) => witness,
                         None => {
-                            let mut children = game.children(&position);
+                            let mut children = game.children_prepared(&position);
                             children.sort();
                             let found = self.first_at_most(&children, at_most);
                             found.expect("a claim that holds has a witness").clone()

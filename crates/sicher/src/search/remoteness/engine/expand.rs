@@ -14,8 +14,8 @@ use super::{
 };
 use crate::game::Heap;
 use crate::search::key::Combine;
-use crate::search::remote::score::{lift_beta, shrink, MIN};
-use crate::search::remote::table::Wanted;
+use crate::search::remoteness::score::{lift_beta, shrink, MIN};
+use crate::search::remoteness::table::Wanted;
 
 impl Engine {
     /// Generates the moves of the top frame and orders them. Finishes the frame at

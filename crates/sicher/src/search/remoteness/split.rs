@@ -76,7 +76,7 @@ impl RemotenessSolver {
         let mut children: Vec<Position> = self
             .engine
             .game()
-            .children(position)
+            .children_prepared(position)
             .iter()
             .map(|child| self.engine.canonical(child))
             .collect();

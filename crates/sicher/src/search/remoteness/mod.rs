@@ -505,7 +505,7 @@ impl RemotenessSolver {
     /// position after it and that position's value; `None` when there is no move.
     pub fn best_move(&mut self, position: &Position) -> Option<(Position, Value)> {
         let score = self.score(position);
-        let mut children = self.engine.game().children(position);
+        let mut children = self.engine.game().children_prepared(position);
         children.sort();
         let (child, child_score) = self.best_child(&children, score)?;
         let convention = self.engine.game().convention;
@@ -516,7 +516,7 @@ impl RemotenessSolver {
     /// moves (to unsafe positions) by increasing remoteness, then the others by
     /// decreasing remoteness; ties by position.
     pub fn moves(&mut self, position: &Position) -> Vec<(Position, Value)> {
-        let children = self.engine.game().children(position);
+        let children = self.engine.game().children_prepared(position);
         let scores: Vec<Score> = if self.start_threads() {
             self.scores_together(&children)
         } else {
