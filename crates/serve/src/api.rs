@@ -12,14 +12,16 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::{json, Value as JsonValue};
-use sicher::answer::{Chain, Oracle, Query, Remoteness, TableSource};
+use sicher::answer::{
+    AnswerRecord, Chain, Oracle, Query, Remoteness, SolutionRecord, SolveRecord, TableName,
+    TableSource,
+};
 use sicher::game::{shipped_games, Heap};
 use sicher::theory::grundy::{default_max, nim_values, solve, Method};
 use sicher::{Game, Position};
 
 use crate::catalog;
 use crate::error::{ApiError, ApiResult};
-use crate::records::{AnswerRecord, SolutionRecord, SolveRecord};
 use crate::report::report;
 use crate::routes::AppState;
 use crate::why::why;
@@ -165,7 +167,7 @@ async fn describe(State(state): State<AppState>, body: Bytes) -> ApiResult<Json<
 async fn check(
     State(state): State<AppState>,
     Params(q): Params<Q>,
-) -> ApiResult<Json<AnswerRecord>> {
+) -> ApiResult<Json<AnswerRecord<'static>>> {
     let game = game_of(&state, &q)?;
     let position = position_of(&state, &q, &game)?;
     let query = Query {
@@ -177,7 +179,7 @@ async fn check(
         .run(move |allowance| {
             let mut chain = Chain::new(&game, &allowance.policy(&game))?;
             chain.set_search_progress(allowance.hook());
-            Ok(AnswerRecord::new(&chain.answer(&position, query)?))
+            Ok(AnswerRecord::new(&chain.answer(&position, query)?).into_owned())
         })
         .await?;
     Ok(Json(record))
@@ -189,7 +191,7 @@ async fn batch(
     State(state): State<AppState>,
     Params(q): Params<Q>,
     body: Bytes,
-) -> ApiResult<Json<Vec<AnswerRecord>>> {
+) -> ApiResult<Json<Vec<AnswerRecord<'static>>>> {
     let game = game_of(&state, &q)?;
     let limits = state.workers.limits();
     let (max_batch, max_heaps) = (limits.max_batch, limits.max_heaps);
@@ -225,7 +227,7 @@ async fn batch(
                 }
                 allowance.check();
                 let answer = chain.answer(&Position::new(heaps.to_vec()), query)?;
-                records.push(AnswerRecord::new(&answer));
+                records.push(AnswerRecord::new(&answer).into_owned());
                 Ok(())
             })?;
             Ok(records)
@@ -259,7 +261,8 @@ async fn solve_position(
                 &position,
                 &solved,
                 valued,
-                started.elapsed().as_secs_f64(),
+                started.elapsed(),
+                TableName::FileName,
             ))
         })
         .await?;
@@ -270,7 +273,7 @@ async fn solve_position(
 async fn solution(
     State(state): State<AppState>,
     Params(q): Params<Q>,
-) -> ApiResult<Json<SolutionRecord>> {
+) -> ApiResult<Json<SolutionRecord<'static>>> {
     let game = game_of(&state, &q)?;
     // No further than the library computes by default: the plain mex engine is quadratic.
     let cap = state
@@ -284,7 +287,7 @@ async fn solution(
         .workers
         .run(move |allowance| {
             let solution = solve(&game, max, &mut |_| allowance.check())?;
-            Ok(SolutionRecord::new(&game, solution))
+            Ok(SolutionRecord::whole(&game, solution))
         })
         .await?;
     Ok(Json(record))
