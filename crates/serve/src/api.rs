@@ -13,8 +13,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::{json, Value as JsonValue};
 use sicher::answer::{
-    AnswerRecord, Chain, Oracle, Query, Remoteness, SolutionRecord, SolveRecord, TableName,
-    TableSource,
+    AnswerRecord, Oracle, Query, Remoteness, SolutionRecord, SolveRecord, TableName, TableSource,
 };
 use sicher::game::{shipped_games, Heap};
 use sicher::theory::grundy::{default_max, nim_values, solve, Method};
@@ -96,6 +95,15 @@ fn remoteness_of(q: &Q) -> ApiResult<Remoteness> {
     }
 }
 
+/// What `check` asks: a winning move unless `move=no`, the remoteness as
+/// [`remoteness_of`] reads it.
+fn query_of(q: &Q) -> ApiResult<Query> {
+    Ok(Query {
+        best_move: q.get("move").is_none_or(|m| m != "no"),
+        remoteness: remoteness_of(q)?,
+    })
+}
+
 /// What the page needs to know of a game.
 #[derive(Serialize)]
 struct GameInfo {
@@ -170,15 +178,11 @@ async fn check(
 ) -> ApiResult<Json<AnswerRecord<'static>>> {
     let game = game_of(&state, &q)?;
     let position = position_of(&state, &q, &game)?;
-    let query = Query {
-        best_move: q.get("move").is_none_or(|m| m != "no"),
-        remoteness: remoteness_of(&q)?,
-    };
+    let query = query_of(&q)?;
     let record = state
         .workers
         .run(move |allowance| {
-            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
-            chain.set_search_progress(allowance.hook());
+            let mut chain = allowance.chain(&game)?;
             Ok(AnswerRecord::new(&chain.answer(&position, query)?).into_owned())
         })
         .await?;
@@ -201,15 +205,11 @@ async fn batch(
             "a batch holds at most {max_batch} positions"
         )));
     }
-    let query = Query {
-        best_move: q.get("move").is_none_or(|m| m != "no"),
-        remoteness: remoteness_of(&q)?,
-    };
+    let query = query_of(&q)?;
     let records = state
         .workers
         .run(move |allowance| {
-            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
-            chain.set_search_progress(allowance.hook());
+            let mut chain = allowance.chain(&game)?;
             let mut records = Vec::new();
             sicher::game::for_each_line(&body[..], |heaps| {
                 if records.len() == max_batch {
@@ -248,8 +248,7 @@ async fn solve_position(
         .workers
         .run(move |allowance| {
             let started = Instant::now();
-            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
-            chain.set_search_progress(allowance.hook());
+            let mut chain = allowance.chain(&game)?;
             let query = Query {
                 best_move: true,
                 remoteness,
