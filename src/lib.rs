@@ -7,7 +7,7 @@
 //! - `lib.rs`: the command ([`Cli`], [`Command`]) and its dispatch.
 //! - `args.rs`: arguments shared by several commands, resolved into a game, a policy of
 //!   answer sources and search settings.
-//! - `output.rs`: the safe/unsafe wording, the JSON answer record, quiet progress.
+//! - `output.rs`: the safe/unsafe wording, writing JSON (records: `sicher::answer`), quiet progress.
 //! - `errors.rs`: the library's errors in this program's words: hints as its flags,
 //!   kinds as exit codes.
 //! - `time_limit.rs`: `--time-limit` of `check` and `solve`, kept by a watchdog thread.

@@ -1,5 +1,5 @@
 //! What every command shares when it talks to people and programs: the safe/unsafe
-//! wording, the JSON answer record, and progress indicators that stay quiet when
+//! wording, writing JSON (the records are the library's, `sicher::answer`), and progress indicators that stay quiet when
 //! nobody is watching.
 
 use std::io::IsTerminal;
@@ -8,9 +8,8 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use sicher::answer::{Answer, Query, Remoteness, SourceKind};
+use sicher::answer::{Answer, AnswerRecord, Query, Remoteness, SourceKind};
 use sicher::error::{Error, Result};
-use sicher::game::Position;
 use sicher::value::{Outcome, Value};
 
 /// `"safe"` when the player to move wins, `"unsafe"` when they lose.
@@ -21,40 +20,6 @@ pub fn label(win: bool) -> &'static str {
 /// The verdict in words, for human-readable output.
 pub fn verdict(win: bool) -> &'static str {
     Outcome::from_win(win).in_words()
-}
-
-/// One answered position, as `check` prints it with `--json`.
-#[derive(Debug, Serialize)]
-pub struct AnswerRecord<'a> {
-    /// The position asked about (heaps ascending).
-    pub position: &'a [u64],
-    /// True when the player to move wins.
-    pub win: bool,
-    /// `"safe"` or `"unsafe"`.
-    pub label: &'static str,
-    /// The position after one winning move, or `None` when there is none.
-    #[serde(rename = "move")]
-    pub winning_move: Option<&'a [u64]>,
-    /// Which source answered: `"search"`, `"table"` or `"grundy"`.
-    pub source: &'static str,
-    /// Moves until the game ends under best play (the winner hurrying, the loser holding
-    /// out), or `None` when the answering source did not compute it.
-    pub remoteness: Option<u32>,
-}
-
-impl<'a> AnswerRecord<'a> {
-    /// The record of an answer.
-    pub fn new(answer: &'a Answer) -> Self {
-        let win = answer.value.is_win();
-        AnswerRecord {
-            position: answer.position.heaps(),
-            win,
-            label: label(win),
-            winning_move: answer.best_move.as_ref().map(Position::heaps),
-            source: answer.source.name(),
-            remoteness: answer.value.remoteness(),
-        }
-    }
 }
 
 /// Appends the human-readable line of an answer to `query`: position, verdict in words,

@@ -235,11 +235,7 @@ fn play(args: &PlayArgs) -> Result<()> {
         First::Computer => Player::Computer,
         _ => Player::You,
     };
-    let clock = Arc::new(Thinking {
-        since: Mutex::new(Instant::now()),
-        bar: Mutex::new(ProgressBar::hidden()),
-        busy: AtomicBool::new(true),
-    });
+    let clock = Thinking::started();
     if args.time_limit > 0 {
         // The time limit holds from the start: readying huge heaps or computing their
         // nim-values is thinking too, which no search hook hears.
@@ -337,99 +333,19 @@ fn play(args: &PlayArgs) -> Result<()> {
                     }
                     outln!("your move:")?;
                 }
-                let to = loop {
-                    let Some(line) = lines.next() else {
-                        if interactive {
-                            // Ctrl-D at the prompt: the player left.
-                            return if human { outln!("") } else { quit(&session) };
-                        }
-                        return Err(Error::input(format!(
-                            "the input ended with the game unfinished at {} (your move)",
-                            session.position()
-                        )));
-                    };
-                    let line = line.map_err(|e| Error::io("<stdin>", e))?;
-                    match command(&line) {
-                        Some(Command::Quit) => {
-                            return if human { Ok(()) } else { quit(&session) };
-                        }
-                        Some(Command::Help) => {
-                            if human {
-                                outln!("{COMMANDS}")?;
-                                outln!("your move:")?;
-                            }
-                            continue;
-                        }
-                        Some(Command::Hint) => {
-                            if human {
-                                show_hint(&clock, &mut session)?;
-                                outln!("your move:")?;
-                            }
-                            continue;
-                        }
-                        Some(Command::Moves) => {
-                            if human {
-                                list_moves(&session, usize::MAX)?;
-                                outln!("your move:")?;
-                            }
-                            continue;
-                        }
-                        Some(Command::Level(typed)) => {
-                            let changed = match typed {
-                                None => Ok(None),
-                                Some(text) => typed_level(&text).map(Some),
-                            };
-                            match changed {
-                                Ok(Some(level)) => session.change_level(level)?,
-                                Ok(None) => {}
-                                Err(error) if interactive => {
-                                    outln!("{}; try again (or type help):", error.message())?;
-                                    continue;
-                                }
-                                Err(error) => return Err(error),
-                            }
-                            if human {
-                                outln!(
-                                    "the computer plays at level {} of {MAX_LEVEL} ({}); your move:",
-                                    session.level(),
-                                    level_words(session.level())
-                                )?;
-                            }
-                            continue;
-                        }
-                        Some(Command::Undo) => {
-                            if !session.undo() {
-                                if human {
-                                    outln!("nothing to undo: you have not moved yet; your move:")?;
-                                }
-                                continue;
-                            }
-                            if human {
-                                outln!("taken back to {}", session.position())?;
-                            }
-                            break None;
-                        }
-                        None => {}
-                    }
-                    match session.parse_move(&line) {
-                        Ok(to) => break Some(to),
-                        Err(error) if interactive => {
-                            outln!("{}; try again (or type help):", error.message())?
-                        }
-                        Err(error) => {
-                            return Err(Error::input(format!(
-                                "move {}: {}",
-                                session.plies() + 1,
-                                error.message()
-                            )))
-                        }
-                    }
+                let reading = Reading {
+                    clock: &clock,
+                    interactive,
+                    human,
+                    prompt: "your move:",
                 };
-                let Some(to) = to else {
+                match reading.your_move(&mut session, &mut lines)? {
+                    YourMove::To(to) => (to, false),
                     // After undo: your turn again, from the position taken back to.
-                    continue;
-                };
-                (to, false)
+                    YourMove::Undone => continue,
+                    YourMove::Left if human => return Ok(()),
+                    YourMove::Left => return quit(&session),
+                }
             }
         };
         let by = session.to_move();
@@ -445,6 +361,182 @@ fn play(args: &PlayArgs) -> Result<()> {
                 remoteness: value.remoteness(),
                 random,
             })?;
+        }
+    }
+}
+
+/// What reading your move needs of a game in progress, impartial ([`Session`]) or
+/// partizan ([`PartizanSession`]): the in-game commands work alike in both.
+trait Playing {
+    /// The current position.
+    fn position(&self) -> &Position;
+    /// Moves made so far.
+    fn plies(&self) -> u64;
+    /// The level the computer plays at.
+    fn level(&self) -> u8;
+    /// Changes the level, keeping the random choices' sequence.
+    fn change_level(&mut self, level: u8) -> Result<()>;
+    /// Takes your last move back (with the computer's reply); false when you have not
+    /// moved yet.
+    fn undo(&mut self) -> Result<bool>;
+    /// Reads a move as typed.
+    fn parse_move(&self, text: &str) -> Result<Position>;
+    /// The best move of the player to move.
+    fn best_move(&mut self) -> Result<Option<Position>>;
+    /// The number of the move to `to` in the list, from 1.
+    fn move_number(&self, to: &Position) -> Option<usize>;
+    /// Every move, numbered (the `moves` command).
+    fn list_every_move(&self) -> Result<()>;
+}
+
+impl Playing for Session {
+    fn position(&self) -> &Position {
+        Session::position(self)
+    }
+    fn plies(&self) -> u64 {
+        Session::plies(self)
+    }
+    fn level(&self) -> u8 {
+        Session::level(self)
+    }
+    fn change_level(&mut self, level: u8) -> Result<()> {
+        Session::change_level(self, level)
+    }
+    fn undo(&mut self) -> Result<bool> {
+        Ok(Session::undo(self))
+    }
+    fn parse_move(&self, text: &str) -> Result<Position> {
+        Session::parse_move(self, text)
+    }
+    fn best_move(&mut self) -> Result<Option<Position>> {
+        Session::best_move(self)
+    }
+    fn move_number(&self, to: &Position) -> Option<usize> {
+        Session::move_number(self, to)
+    }
+    fn list_every_move(&self) -> Result<()> {
+        list_moves(self, usize::MAX)
+    }
+}
+
+/// How your move is read: from which clock, whether a person types at a terminal
+/// (mistakes are answered, not fatal), whether words are printed (not `--json`), and
+/// the prompt repeated after a command.
+struct Reading<'a> {
+    clock: &'a Thinking,
+    interactive: bool,
+    human: bool,
+    prompt: &'a str,
+}
+
+/// What reading your move came to.
+enum YourMove {
+    /// The move typed.
+    To(Position),
+    /// `undo` took your last move back: your turn again.
+    Undone,
+    /// You left: `quit`, or the end of input at a terminal.
+    Left,
+}
+
+impl Reading<'_> {
+    /// Reads lines until one is a move, answering the in-game commands (help, hint,
+    /// moves, level, undo, quit) on the way; a script's bad line or early end is an
+    /// error.
+    fn your_move<S: Playing, R: BufRead>(
+        &self,
+        session: &mut S,
+        lines: &mut InputLines<R>,
+    ) -> Result<YourMove> {
+        let (human, interactive, prompt) = (self.human, self.interactive, self.prompt);
+        loop {
+            let Some(line) = lines.next() else {
+                if interactive {
+                    // Ctrl-D at the prompt: the player left.
+                    if human {
+                        outln!("")?;
+                    }
+                    return Ok(YourMove::Left);
+                }
+                return Err(Error::input(format!(
+                    "the input ended with the game unfinished at {} (your move)",
+                    session.position()
+                )));
+            };
+            let line = line.map_err(|e| Error::io("<stdin>", e))?;
+            match command(&line) {
+                Some(Command::Quit) => return Ok(YourMove::Left),
+                Some(Command::Help) => {
+                    if human {
+                        outln!("{COMMANDS}")?;
+                        outln!("{prompt}")?;
+                    }
+                    continue;
+                }
+                Some(Command::Hint) => {
+                    if human {
+                        show_hint(self.clock, session)?;
+                        outln!("{prompt}")?;
+                    }
+                    continue;
+                }
+                Some(Command::Moves) => {
+                    if human {
+                        session.list_every_move()?;
+                        outln!("{prompt}")?;
+                    }
+                    continue;
+                }
+                Some(Command::Level(typed)) => {
+                    let changed = match typed {
+                        None => Ok(None),
+                        Some(text) => typed_level(&text).map(Some),
+                    };
+                    match changed {
+                        Ok(Some(level)) => session.change_level(level)?,
+                        Ok(None) => {}
+                        Err(error) if interactive => {
+                            outln!("{}; try again (or type help):", error.message())?;
+                            continue;
+                        }
+                        Err(error) => return Err(error),
+                    }
+                    if human {
+                        outln!(
+                            "the computer plays at level {} of {MAX_LEVEL} ({}); {prompt}",
+                            session.level(),
+                            level_words(session.level())
+                        )?;
+                    }
+                    continue;
+                }
+                Some(Command::Undo) => {
+                    if !session.undo()? {
+                        if human {
+                            outln!("nothing to undo: you have not moved yet; {prompt}")?;
+                        }
+                        continue;
+                    }
+                    if human {
+                        outln!("taken back to {}", session.position())?;
+                    }
+                    return Ok(YourMove::Undone);
+                }
+                None => {}
+            }
+            match session.parse_move(&line) {
+                Ok(to) => return Ok(YourMove::To(to)),
+                Err(error) if interactive => {
+                    outln!("{}; try again (or type help):", error.message())?
+                }
+                Err(error) => {
+                    return Err(Error::input(format!(
+                        "move {}: {}",
+                        session.plies() + 1,
+                        error.message()
+                    )))
+                }
+            }
         }
     }
 }
@@ -468,6 +560,15 @@ struct Thinking {
 }
 
 impl Thinking {
+    /// A clock counting from now, busy (the game is being set up).
+    fn started() -> Arc<Thinking> {
+        Arc::new(Thinking {
+            since: Mutex::new(Instant::now()),
+            bar: Mutex::new(ProgressBar::hidden()),
+            busy: AtomicBool::new(true),
+        })
+    }
+
     /// When the question now asked began.
     fn since(&self) -> Instant {
         *self.since.lock().unwrap_or_else(PoisonError::into_inner)
@@ -535,8 +636,8 @@ fn thinking<S, T>(
     result
 }
 
-/// The best move, as a line.
-fn show_hint(clock: &Thinking, session: &mut Session) -> Result<()> {
+/// The best move of the player to move, as a line.
+fn show_hint(clock: &Thinking, session: &mut impl Playing) -> Result<()> {
     let best = thinking(clock, session, |s| s.best_move())?;
     let number = best.as_ref().and_then(|to| session.move_number(to));
     outln!("{}", hint_line(best.as_ref(), number))
@@ -570,12 +671,17 @@ fn show_moves(session: &Session, interactive: bool) -> Result<()> {
             examples.join(", ")
         );
     }
-    let rows = if interactive {
+    list_moves(session, screen_rows(interactive))
+}
+
+/// How many rows of moves to show before your turn: what the screen holds below the
+/// position and prompt on a terminal, all of them for a script.
+fn screen_rows(interactive: bool) -> usize {
+    if interactive {
         terminal_rows().saturating_sub(10).max(8)
     } else {
         usize::MAX
-    };
-    list_moves(session, rows)
+    }
 }
 
 /// The numbered moves in columns, at most `max_rows` rows of them.
@@ -585,8 +691,12 @@ fn list_moves(session: &Session, max_rows: usize) -> Result<()> {
             "more than {LISTED_MOVES} moves: too many to list; type the position your move leads to"
         );
     }
-    let labels: Vec<String> = session
-        .moves()
+    numbered_moves(session.moves(), max_rows)
+}
+
+/// `moves` numbered from 1 in columns, at most `max_rows` rows of them.
+fn numbered_moves(moves: &[Position], max_rows: usize) -> Result<()> {
+    let labels: Vec<String> = moves
         .iter()
         .enumerate()
         .map(|(i, to)| format!("{:>3}. to {to}", i + 1))

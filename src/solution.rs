@@ -1,49 +1,14 @@
 //! `solve GAME` with no heaps: the complete solution of a one-heap ruleset (its
 //! nim-sequence or lone-heap outcomes, period and proof), in words and as JSON.
 
-use serde::Serialize;
-
 use std::io::Write;
 
 use super::output::{progress_bar, write_numbers};
 use super::stdout_error;
+use sicher::answer::{solution_note, SolutionRecord};
 use sicher::error::Result;
-use sicher::game::{Convention, Game};
-use sicher::theory::grundy::{default_max, solve, Solution, SolvedSequence};
-
-/// The JSON record of a complete solution.
-#[derive(Serialize)]
-struct SolutionRecord<'a> {
-    game: String,
-    /// The game as named on the command line.
-    name: String,
-    play: String,
-    /// True when the solution covers every heap size (proved period or closed form).
-    solved: bool,
-    preperiod: Option<u64>,
-    period: Option<u64>,
-    /// `s` with G(n + period) = G(n) + s from the pre-period on (0: ordinary periodicity).
-    saltus: Option<u64>,
-    proved_at: Option<u64>,
-    /// Largest heap size computed.
-    computed_to: u64,
-    /// Normal play: G(0) up to the end of the first period, or its first
-    /// [`SHOWN_VALUES`] without `--all-values`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    values: Option<&'a [u32]>,
-    /// Misère play: whether a lone heap is safe (true: the player to move wins), as many
-    /// as `values` holds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    outcomes: Option<&'a [bool]>,
-    /// How many values (or outcomes) the whole record holds: heap 0 to the end of the
-    /// first period, or all computed when no period was found.
-    values_total: u64,
-    /// False when `values` (or `outcomes`) is cut to its first [`SHOWN_VALUES`];
-    /// `--all-values` prints them all.
-    values_complete: bool,
-    closed_form: Option<&'static str>,
-    note: String,
-}
+use sicher::game::Game;
+use sicher::theory::grundy::{default_max, solve, SolvedSequence};
 
 /// How many values of each part a complete solution shows without `--all-values`.
 pub const SHOWN_VALUES: usize = 1000;
@@ -60,48 +25,15 @@ pub fn solve_game(
     let bar = progress_bar(max.saturating_add(1), quiet, "heaps");
     let solution = solve(game, max, &mut |done| bar.set_position(done))?;
     bar.finish_and_clear();
-    let note = describe(game, &solution);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let total = match &solution.sequence {
-        SolvedSequence::NimValues(v) => v.len(),
-        SolvedSequence::Outcomes(o) => o.len(),
-    };
     // A period can be 149 459 values long (0.16): a bounded prefix by default, with the
     // pre-period, period and saltus that say the rest.
-    let shown = if all_values {
-        total
-    } else {
-        total.min(SHOWN_VALUES)
-    };
-    let (values, outcomes) = match &solution.sequence {
-        SolvedSequence::NimValues(v) => (Some(&v[..shown]), None),
-        SolvedSequence::Outcomes(o) => (None, Some(&o[..shown])),
-    };
+    let shown = if all_values { usize::MAX } else { SHOWN_VALUES };
     if json {
-        let found = solution.periodicity;
-        return super::output::write_json(
-            &mut out,
-            &SolutionRecord {
-                game: solution.ruleset.clone(),
-                name: game.name.clone(),
-                play: solution.convention.to_string(),
-                solved: solution.proved(),
-                preperiod: found.map(|f| f.preperiod),
-                period: found.map(|f| f.period),
-                saltus: found.map(|f| f.saltus),
-                proved_at: found.and_then(|f| f.proved_at),
-                computed_to: solution.computed.saturating_sub(1),
-                values,
-                outcomes,
-                values_total: total as u64,
-                values_complete: shown == total,
-                closed_form: solution.closed_form,
-                note,
-            },
-        );
+        return super::output::write_json(&mut out, &SolutionRecord::new(game, &solution, shown));
     }
-    writeln!(out, "{note}").map_err(stdout_error)?;
+    writeln!(out, "{}", solution_note(game, &solution)).map_err(stdout_error)?;
     if let Some(found) = solution.periodicity {
         let n0 = found.preperiod as usize;
         let end = n0 + found.period as usize;
@@ -174,71 +106,4 @@ pub fn solve_game(
         .map_err(stdout_error)?;
     }
     Ok(())
-}
-
-/// One paragraph saying what the solution is, in words.
-fn describe(game: &Game, solution: &Solution) -> String {
-    let play = match solution.convention {
-        Convention::Normal => "normal play",
-        Convention::Misere => "misere play",
-    };
-    let subject = match solution.convention {
-        Convention::Normal => "the nim-sequence",
-        Convention::Misere => "a lone heap's outcome (safe or unsafe)",
-    };
-    let capital = match solution.convention {
-        Convention::Normal => "The nim-sequence",
-        Convention::Misere => "A lone heap's outcome (safe or unsafe)",
-    };
-    let head = format!("{}, {play}", game.title());
-    if let Some(form) = solution.closed_form {
-        return format!("{head}: solved in closed form: {form}");
-    }
-    let computed_to = solution.computed.saturating_sub(1);
-    match solution.periodicity {
-        Some(found) if found.saltus > 0 => match found.proved_at {
-            Some(at) => format!(
-                "{head}: solved. {capital} is arithmetic periodic: G(n + {p}) = G(n) + {s} for n >= {n0} (period {p}, saltus {s}), proved by the arithmetic-periodicity test for all-but subtraction games with the values up to n = {at}",
-                p = found.period,
-                s = found.saltus,
-                n0 = found.preperiod
-            ),
-            None => format!(
-                "{head}: not solved. {capital} looks arithmetic periodic, G(n + {p}) = G(n) + {s} for n >= {n0} (period {p}, saltus {s}), observed in the values up to n = {computed_to} and not proved: {}",
-                if solution.arithmetic_theorem {
-                    "the test needs more values (raise --max)"
-                } else {
-                    "no arithmetic-periodicity theorem covers this ruleset"
-                },
-                p = found.period,
-                s = found.saltus,
-                n0 = found.preperiod
-            ),
-        },
-        Some(found) => match found.proved_at {
-            Some(at) => format!(
-                "{head}: solved. {} has period {} from n = {}, proved by the periodicity theorem with the values up to n = {at}",
-                capital, found.period, found.preperiod
-            ),
-            None => format!(
-                "{head}: not solved. {} looks periodic with period {} from n = {} in the values up to n = {computed_to}, but {}",
-                capital,
-                found.period,
-                found.preperiod,
-                if solution.no_theorem {
-                    "no periodicity theorem covers this ruleset, so that is not a proof"
-                } else {
-                    "the theorem needs more values to prove it (raise --max)"
-                }
-            ),
-        },
-        None => format!(
-            "{head}: not solved. No period found in {subject} up to n = {computed_to}{}",
-            if solution.no_theorem {
-                " (and no periodicity theorem covers this ruleset)"
-            } else {
-                "; raise --max to look further"
-            }
-        ),
-    }
 }

@@ -5,17 +5,15 @@
 use super::time_limit::{TimeLimitArgs, Watchdog};
 use std::time::Instant;
 
-use clap::Args;
-use serde::Serialize;
-
 use super::args::{
     chain_for, forced_convention, game_or_first_heap, game_word, resolve_game, start_heaps,
     MethodArg, MethodArgs, RemotenessArgs, SearchArgs,
 };
-use super::output::{label, per_second, print_json, spinner, verdict_with_remoteness};
+use super::output::{per_second, print_json, spinner, verdict_with_remoteness};
 use super::{partizan, solution, EXAMPLES_SOLVE};
+use clap::Args;
 use sicher::answer::PartizanPolicy;
-use sicher::answer::{Evidence, Policy, Query, Remoteness};
+use sicher::answer::{Evidence, Policy, Query, Remoteness, SolveRecord, TableName};
 use sicher::error::{Error, Hint, Result};
 use sicher::game::partizan::PartizanGame;
 use sicher::game::Position;
@@ -77,73 +75,6 @@ pub struct SolveArgs {
     /// default at most 1000 of each, with how many there are).
     #[arg(long)]
     pub all_values: bool,
-}
-
-/// The JSON record `solve` prints for a position.
-#[derive(Serialize)]
-struct Record {
-    game: String,
-    /// The game as named on the command line.
-    name: String,
-    position: Vec<u64>,
-    win: bool,
-    label: &'static str,
-    /// Moves until the game ends under best play, or `None` when the answering source
-    /// did not compute it.
-    remoteness: Option<u32>,
-    /// Which source answered: `"search"`, `"table"` or `"grundy"`.
-    source: &'static str,
-    /// The same, under the name older versions used.
-    method: &'static str,
-    /// Every winning move (the positions after them); with `--remoteness`, every move as
-    /// a [`MoveRecord`].
-    moves: Moves,
-    /// False when some heap was too large to list all its winning moves.
-    moves_complete: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nim_values: Option<Vec<u64>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nim_sum: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    table: Option<String>,
-    /// Misère quotient answers: the quotient's order and the heaps it covers.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    quotient_order: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    quotient_heaps: Option<u64>,
-    /// True when the quotient is final (every heap size, by the periodicity theorem).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    quotient_final: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    closed_form: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stats: Option<SearchStats>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    table_bytes: Option<usize>,
-    seconds: f64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nodes_per_second: Option<f64>,
-}
-
-/// The moves `solve` lists.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Moves {
-    /// The winning moves, as the positions they lead to.
-    Winning(Vec<Vec<u64>>),
-    /// Every move with its value, best first.
-    Valued(Vec<MoveRecord>),
-}
-
-/// One move with what it is worth to the mover.
-#[derive(Serialize)]
-struct MoveRecord {
-    /// The position the move leads to.
-    to: Vec<u64>,
-    /// True when the mover wins by it.
-    win: bool,
-    /// Moves until the game ends if it is played and both then play best.
-    remoteness: Option<u32>,
 }
 
 /// `solve` for a partizan game: with heaps, the class and each player's winning moves
@@ -260,77 +191,16 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let solved = solved?;
     let elapsed = started.elapsed();
     let win = solved.answer.value.is_win();
-    let source = solved.answer.source.name();
     let valued = query.remoteness == Remoteness::Required;
-    let moves = if valued {
-        Moves::Valued(
-            solved
-                .moves
-                .iter()
-                .map(|(to, child)| MoveRecord {
-                    to: to.heaps().to_vec(),
-                    win: !child.is_win(),
-                    remoteness: child.remoteness().map(|r| r + 1),
-                })
-                .collect(),
-        )
-    } else {
-        Moves::Winning(
-            solved
-                .winning_moves
-                .iter()
-                .map(|m| m.heaps().to_vec())
-                .collect(),
-        )
-    };
-    let mut record = Record {
-        game: game.canonical(),
-        name: game.name.clone(),
-        position: position.heaps().to_vec(),
-        win,
-        label: label(win),
-        remoteness: solved.answer.value.remoteness(),
-        source,
-        method: source,
-        moves,
-        moves_complete: solved.complete,
-        nim_values: None,
-        nim_sum: None,
-        table: None,
-        quotient_order: None,
-        quotient_heaps: None,
-        quotient_final: false,
-        closed_form: None,
-        stats: None,
-        table_bytes: None,
-        seconds: elapsed.as_secs_f64(),
-        nodes_per_second: None,
-    };
-    match &solved.evidence {
-        Evidence::NimValues { values, nim_sum } => {
-            record.nim_values = Some(values.clone());
-            record.nim_sum = Some(*nim_sum);
-        }
-        Evidence::Table { path } => record.table = Some(path.display().to_string()),
-        Evidence::MisereNim => {}
-        Evidence::ClosedForm { rule } => record.closed_form = Some(rule),
-        Evidence::Quotient {
-            order,
-            max_heap,
-            periodicity,
-        } => {
-            record.quotient_order = Some(*order);
-            record.quotient_heaps = Some(*max_heap);
-            record.quotient_final = periodicity.is_some();
-        }
-        Evidence::Search { stats, table_bytes } => {
-            record.stats = Some(*stats);
-            record.table_bytes = Some(*table_bytes);
-            record.nodes_per_second = Some(per_second(stats.nodes, elapsed));
-        }
-    }
     if args.json {
-        return print_json(&record);
+        return print_json(&SolveRecord::new(
+            &game,
+            &position,
+            &solved,
+            valued,
+            elapsed,
+            TableName::Path,
+        ));
     }
     let named = game_word(game_name.as_deref(), &game);
     outln!(

@@ -3,15 +3,13 @@
 //! records work as in the impartial game, each side with its own moves.
 
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use indicatif::ProgressBar;
 use serde::Serialize;
 
 use super::{
-    clock_seed, columns, command, level_words, terminal_columns, terminal_rows, thinking,
-    typed_level, Command, First, InputLines, PlayArgs, Side, Thinking, COMMANDS,
+    clock_seed, level_words, numbered_moves, screen_rows, thinking, First, InputLines, PlayArgs,
+    Playing, Reading, Side, Thinking, YourMove, COMMANDS,
 };
 use crate::output::{plural, print_json};
 use sicher::answer::PartizanPolicy;
@@ -95,11 +93,7 @@ pub fn play(args: &PlayArgs, game: PartizanGame) -> Result<()> {
         First::Left => Player::Left,
         First::Right => Player::Right,
     };
-    let clock = Arc::new(Thinking {
-        since: Mutex::new(Instant::now()),
-        bar: Mutex::new(ProgressBar::hidden()),
-        busy: std::sync::atomic::AtomicBool::new(true),
-    });
+    let clock = Thinking::started();
     if args.time_limit > 0 {
         // The partizan chain has no progress hook: the watching thread keeps the limit.
         clock.clone().watch(Duration::from_secs(args.time_limit));
@@ -223,102 +217,25 @@ pub fn play(args: &PlayArgs, game: PartizanGame) -> Result<()> {
             (to, random)
         } else {
             if human {
-                list_moves(&session, interactive)?;
+                numbered_moves(session.moves(), screen_rows(interactive))?;
                 if args.hint {
-                    show_hint(&clock, &mut session)?;
+                    super::show_hint(&clock, &mut session)?;
                 }
                 outln!("your move ({}):", mover.title())?;
             }
             let prompt = format!("your move ({}):", mover.title());
-            let to = loop {
-                let Some(line) = lines.next() else {
-                    if interactive {
-                        return if human { outln!("") } else { quit(&session) };
-                    }
-                    return Err(Error::input(format!(
-                        "the input ended with the game unfinished at {} (your move)",
-                        session.position()
-                    )));
-                };
-                let line = line.map_err(|e| Error::io("<stdin>", e))?;
-                match command(&line) {
-                    Some(Command::Quit) => {
-                        return if human { Ok(()) } else { quit(&session) };
-                    }
-                    Some(Command::Help) => {
-                        if human {
-                            outln!("{COMMANDS}")?;
-                            outln!("{prompt}")?;
-                        }
-                        continue;
-                    }
-                    Some(Command::Hint) => {
-                        if human {
-                            show_hint(&clock, &mut session)?;
-                            outln!("{prompt}")?;
-                        }
-                        continue;
-                    }
-                    Some(Command::Moves) => {
-                        if human {
-                            list_moves(&session, false)?;
-                            outln!("{prompt}")?;
-                        }
-                        continue;
-                    }
-                    Some(Command::Level(typed)) => {
-                        let changed = match typed {
-                            None => Ok(None),
-                            Some(text) => typed_level(&text).map(Some),
-                        };
-                        match changed {
-                            Ok(Some(level)) => session.change_level(level)?,
-                            Ok(None) => {}
-                            Err(error) if interactive => {
-                                outln!("{}; try again (or type help):", error.message())?;
-                                continue;
-                            }
-                            Err(error) => return Err(error),
-                        }
-                        if human {
-                            outln!(
-                                "the computer plays at level {} of {MAX_LEVEL} ({}); {prompt}",
-                                session.level(),
-                                level_words(session.level())
-                            )?;
-                        }
-                        continue;
-                    }
-                    Some(Command::Undo) => {
-                        if !session.undo()? {
-                            if human {
-                                outln!("nothing to undo: you have not moved yet; {prompt}")?;
-                            }
-                            continue;
-                        }
-                        if human {
-                            outln!("taken back to {}", session.position())?;
-                        }
-                        break None;
-                    }
-                    None => {}
-                }
-                match session.parse_move(&line) {
-                    Ok(to) => break Some(to),
-                    Err(error) if interactive => {
-                        outln!("{}; try again (or type help):", error.message())?
-                    }
-                    Err(error) => {
-                        return Err(Error::input(format!(
-                            "move {}: {}",
-                            session.plies() + 1,
-                            error.message()
-                        )))
-                    }
-                }
+            let reading = Reading {
+                clock: &clock,
+                interactive,
+                human,
+                prompt: &prompt,
             };
-            let Some(to) = to else { continue };
-            (to, false)
+            match reading.your_move(&mut session, &mut lines)? {
+                YourMove::To(to) => (to, false),
+                YourMove::Undone => continue,
+                YourMove::Left if human => return Ok(()),
+                YourMove::Left => return quit(&session),
+            }
         };
         session.play(to)?;
         if args.json {
@@ -348,29 +265,32 @@ fn quit(session: &PartizanSession) -> Result<()> {
     })
 }
 
-/// The best move of the side to move, as a line.
-fn show_hint(clock: &Thinking, session: &mut PartizanSession) -> Result<()> {
-    let best = thinking(clock, session, |s| s.best_move())?;
-    let number = best.as_ref().and_then(|to| session.move_number(to));
-    outln!("{}", super::hint_line(best.as_ref(), number))
-}
-
-/// The numbered moves of the side to move, in columns (as many rows as the screen
-/// holds on a terminal, all of them otherwise).
-fn list_moves(session: &PartizanSession, interactive: bool) -> Result<()> {
-    let labels: Vec<String> = session
-        .moves()
-        .iter()
-        .enumerate()
-        .map(|(i, to)| format!("{:>3}. to {to}", i + 1))
-        .collect();
-    let rows = if interactive {
-        terminal_rows().saturating_sub(10).max(8)
-    } else {
-        usize::MAX
-    };
-    for line in columns(&labels, terminal_columns(), rows) {
-        outln!("{line}")?;
+impl Playing for PartizanSession {
+    fn position(&self) -> &Position {
+        PartizanSession::position(self)
     }
-    Ok(())
+    fn plies(&self) -> u64 {
+        PartizanSession::plies(self)
+    }
+    fn level(&self) -> u8 {
+        PartizanSession::level(self)
+    }
+    fn change_level(&mut self, level: u8) -> Result<()> {
+        PartizanSession::change_level(self, level)
+    }
+    fn undo(&mut self) -> Result<bool> {
+        PartizanSession::undo(self)
+    }
+    fn parse_move(&self, text: &str) -> Result<Position> {
+        PartizanSession::parse_move(self, text)
+    }
+    fn best_move(&mut self) -> Result<Option<Position>> {
+        PartizanSession::best_move(self)
+    }
+    fn move_number(&self, to: &Position) -> Option<usize> {
+        PartizanSession::move_number(self, to)
+    }
+    fn list_every_move(&self) -> Result<()> {
+        numbered_moves(self.moves(), usize::MAX)
+    }
 }

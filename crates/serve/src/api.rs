@@ -12,14 +12,15 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::{json, Value as JsonValue};
-use sicher::answer::{Chain, Oracle, Query, Remoteness, TableSource};
+use sicher::answer::{
+    AnswerRecord, Oracle, Query, Remoteness, SolutionRecord, SolveRecord, TableName, TableSource,
+};
 use sicher::game::{shipped_games, Heap};
 use sicher::theory::grundy::{default_max, nim_values, solve, Method};
 use sicher::{Game, Position};
 
 use crate::catalog;
 use crate::error::{ApiError, ApiResult};
-use crate::records::{AnswerRecord, SolutionRecord, SolveRecord};
 use crate::report::report;
 use crate::routes::AppState;
 use crate::why::why;
@@ -94,6 +95,15 @@ fn remoteness_of(q: &Q) -> ApiResult<Remoteness> {
     }
 }
 
+/// What `check` asks: a winning move unless `move=no`, the remoteness as
+/// [`remoteness_of`] reads it.
+fn query_of(q: &Q) -> ApiResult<Query> {
+    Ok(Query {
+        best_move: q.get("move").is_none_or(|m| m != "no"),
+        remoteness: remoteness_of(q)?,
+    })
+}
+
 /// What the page needs to know of a game.
 #[derive(Serialize)]
 struct GameInfo {
@@ -165,19 +175,15 @@ async fn describe(State(state): State<AppState>, body: Bytes) -> ApiResult<Json<
 async fn check(
     State(state): State<AppState>,
     Params(q): Params<Q>,
-) -> ApiResult<Json<AnswerRecord>> {
+) -> ApiResult<Json<AnswerRecord<'static>>> {
     let game = game_of(&state, &q)?;
     let position = position_of(&state, &q, &game)?;
-    let query = Query {
-        best_move: q.get("move").is_none_or(|m| m != "no"),
-        remoteness: remoteness_of(&q)?,
-    };
+    let query = query_of(&q)?;
     let record = state
         .workers
         .run(move |allowance| {
-            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
-            chain.set_search_progress(allowance.hook());
-            Ok(AnswerRecord::new(&chain.answer(&position, query)?))
+            let mut chain = allowance.chain(&game)?;
+            Ok(AnswerRecord::new(&chain.answer(&position, query)?).into_owned())
         })
         .await?;
     Ok(Json(record))
@@ -189,7 +195,7 @@ async fn batch(
     State(state): State<AppState>,
     Params(q): Params<Q>,
     body: Bytes,
-) -> ApiResult<Json<Vec<AnswerRecord>>> {
+) -> ApiResult<Json<Vec<AnswerRecord<'static>>>> {
     let game = game_of(&state, &q)?;
     let limits = state.workers.limits();
     let (max_batch, max_heaps) = (limits.max_batch, limits.max_heaps);
@@ -199,15 +205,11 @@ async fn batch(
             "a batch holds at most {max_batch} positions"
         )));
     }
-    let query = Query {
-        best_move: q.get("move").is_none_or(|m| m != "no"),
-        remoteness: remoteness_of(&q)?,
-    };
+    let query = query_of(&q)?;
     let records = state
         .workers
         .run(move |allowance| {
-            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
-            chain.set_search_progress(allowance.hook());
+            let mut chain = allowance.chain(&game)?;
             let mut records = Vec::new();
             sicher::game::for_each_line(&body[..], |heaps| {
                 if records.len() == max_batch {
@@ -225,7 +227,7 @@ async fn batch(
                 }
                 allowance.check();
                 let answer = chain.answer(&Position::new(heaps.to_vec()), query)?;
-                records.push(AnswerRecord::new(&answer));
+                records.push(AnswerRecord::new(&answer).into_owned());
                 Ok(())
             })?;
             Ok(records)
@@ -246,8 +248,7 @@ async fn solve_position(
         .workers
         .run(move |allowance| {
             let started = Instant::now();
-            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
-            chain.set_search_progress(allowance.hook());
+            let mut chain = allowance.chain(&game)?;
             let query = Query {
                 best_move: true,
                 remoteness,
@@ -259,7 +260,8 @@ async fn solve_position(
                 &position,
                 &solved,
                 valued,
-                started.elapsed().as_secs_f64(),
+                started.elapsed(),
+                TableName::FileName,
             ))
         })
         .await?;
@@ -270,7 +272,7 @@ async fn solve_position(
 async fn solution(
     State(state): State<AppState>,
     Params(q): Params<Q>,
-) -> ApiResult<Json<SolutionRecord>> {
+) -> ApiResult<Json<SolutionRecord<'static>>> {
     let game = game_of(&state, &q)?;
     // No further than the library computes by default: the plain mex engine is quadratic.
     let cap = state
@@ -284,7 +286,7 @@ async fn solution(
         .workers
         .run(move |allowance| {
             let solution = solve(&game, max, &mut |_| allowance.check())?;
-            Ok(SolutionRecord::new(&game, solution))
+            Ok(SolutionRecord::whole(&game, solution))
         })
         .await?;
     Ok(Json(record))

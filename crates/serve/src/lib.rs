@@ -12,6 +12,7 @@
 //!   catalog.rs: games from names and specs, never from paths
 //!   work.rs: computing slots, deadlines, memory per search
 //!   report.rs: a position with every move valued; why.rs: the theory behind it
+//!   (the JSON records of check, solve and solution are the library's, `sicher::answer`)
 //! ```
 
 #![deny(missing_docs)]
@@ -25,7 +26,6 @@ mod notation;
 mod page;
 mod partizan;
 mod pictures;
-mod records;
 mod report;
 mod routes;
 mod uwapi;

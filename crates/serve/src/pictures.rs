@@ -4,7 +4,6 @@
 use axum::extract::{Query as Params, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use sicher::answer::Chain;
 use sicher::picture::{write_map_png, write_plot_png, MapMode};
 use sicher::survey::{heap_series, map_bytes_needed, plot_bytes_needed, two_heap_map};
 
@@ -51,8 +50,7 @@ pub async fn map(State(state): State<AppState>, Params(q): Params<Q>) -> ApiResu
     let bytes = state
         .workers
         .run(move |allowance| {
-            let mut chain = Chain::new(&game, &allowance.policy(&game))?;
-            chain.set_search_progress(allowance.hook());
+            let mut chain = allowance.chain(&game)?;
             let map = two_heap_map(&mut chain, max, remoteness, &mut |_| allowance.check())?;
             let mut bytes = Vec::new();
             write_map_png(&map, scale, mode, &mut bytes)?;

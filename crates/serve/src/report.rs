@@ -60,8 +60,7 @@ pub struct Report {
 
 /// Values `position` of `game` and each of its moves within `allowance`.
 pub fn report(game: &Game, position: &Position, allowance: &Allowance) -> ApiResult<Report> {
-    let mut chain = Chain::new(game, &allowance.policy(game))?;
-    chain.set_search_progress(allowance.hook());
+    let mut chain = allowance.chain(game)?;
     let query = Query {
         best_move: true,
         remoteness: Remoteness::IfAvailable,

@@ -165,7 +165,7 @@ fn period(game: &Game, allowance: &Allowance) -> Option<PeriodWhy> {
                 saltus: p.map(|p| p.saltus),
                 proved_at: p.and_then(|p| p.proved_at),
                 computed_to: solution.computed.saturating_sub(1),
-                note: crate::records::note(game, &solution),
+                note: sicher::answer::solution_note(game, &solution),
             }
         });
     keep(cache, key, found.clone());

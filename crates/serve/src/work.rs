@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Once};
 use std::time::Instant;
 
-use sicher::answer::{on_the_fly_budget, Policy};
+use sicher::answer::{on_the_fly_budget, Chain, Policy};
 use sicher::search::{ProgressHook, SearchConfig};
 use sicher::theory::grundy::default_max;
 use sicher::Game;
@@ -144,6 +144,14 @@ impl Allowance {
                 std::panic::panic_any(PastDeadline);
             }
         })
+    }
+
+    /// The answer chain of `game` under [`policy`](Self::policy), its search heeding the
+    /// deadline ([`hook`](Self::hook)).
+    pub fn chain(&self, game: &Game) -> sicher::Result<Chain> {
+        let mut chain = Chain::new(game, &self.policy(game))?;
+        chain.set_search_progress(self.hook());
+        Ok(chain)
     }
 
     /// The answer policy for `game` within these bounds: tables only from `--tables`, a

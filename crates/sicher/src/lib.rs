@@ -142,7 +142,8 @@
 //! - `table/`: tables on disk: the container, compressed blocks, predictions, the writer
 //!   and the memory-mapped reader.
 //! - `answer/`: the answer layer: the [`answer::Oracle`] sources and the [`Chain`] that
-//!   asks them in a [`Policy`]'s order.
+//!   asks them in a [`Policy`]'s order; the JSON records of answers, here because both
+//!   front ends print them (the server cannot depend on the command line, which embeds it).
 //! - `build.rs`: the use case that builds a table (the labeller joined to the table
 //!   writer: [`TableJob`]); a module of the library, not a Cargo build script.
 //! - `verify.rs`: the use case behind `sicher verify`: bottom-up labels against top-down

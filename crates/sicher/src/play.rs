@@ -106,8 +106,7 @@ pub struct Session {
     known: Option<Known>,
     /// Earlier positions with who was to move there, for undo.
     history: Vec<(Position, Player)>,
-    level: u8,
-    rng: SplitMix,
+    strength: Strength,
 }
 
 impl Session {
@@ -130,8 +129,7 @@ impl Session {
             moves_complete,
             known: None,
             history: Vec::new(),
-            level: MAX_LEVEL,
-            rng: SplitMix(0),
+            strength: Strength::perfect(),
         })
     }
 
@@ -145,15 +143,12 @@ impl Session {
     /// moves is random with probability `(MAX_LEVEL - level) / MAX_LEVEL`; `seed` makes
     /// the random choices repeatable.
     pub fn set_level(&mut self, level: u8, seed: u64) -> Result<()> {
-        check_level(level)?;
-        self.level = level;
-        self.rng = SplitMix(seed);
-        Ok(())
+        self.strength.set(level, seed)
     }
 
     /// The level the computer plays at.
     pub fn level(&self) -> u8 {
-        self.level
+        self.strength.level
     }
 
     /// The current position.
@@ -220,13 +215,8 @@ impl Session {
         if self.moves.is_empty() {
             return Ok(None);
         }
-        let chance = u64::from(MAX_LEVEL - self.level);
-        if chance > 0 && self.rng.below(u64::from(MAX_LEVEL)) < chance {
-            let pick = self.rng.below(self.moves.len() as u64) as usize;
-            return Ok(Some(Reply {
-                to: self.moves[pick].clone(),
-                random: true,
-            }));
+        if let Some(reply) = self.strength.random_reply(&self.moves) {
+            return Ok(Some(reply));
         }
         Ok(self.best_move()?.map(|to| Reply { to, random: false }))
     }
@@ -255,9 +245,7 @@ impl Session {
     /// Changes the computer's level during a game (0 to [`MAX_LEVEL`]), keeping the
     /// random choices' sequence.
     pub fn change_level(&mut self, level: u8) -> Result<()> {
-        check_level(level)?;
-        self.level = level;
-        Ok(())
+        self.strength.change(level)
     }
 
     /// Plays a move (the position it leads to), which must be legal.
@@ -402,14 +390,54 @@ impl Session {
     }
 }
 
-/// Refuses a level outside 0 to [`MAX_LEVEL`].
-fn check_level(level: u8) -> Result<()> {
-    if level > MAX_LEVEL {
-        return Err(Error::input(format!(
-            "level {level} is out of range: 0 (random moves) to {MAX_LEVEL} (perfect play)"
-        )));
+/// How well the computer plays, for both kinds of session: its level and the random
+/// choices below the top one.
+struct Strength {
+    level: u8,
+    rng: SplitMix,
+}
+
+impl Strength {
+    /// Perfect play, no random move.
+    fn perfect() -> Self {
+        Strength {
+            level: MAX_LEVEL,
+            rng: SplitMix(0),
+        }
     }
-    Ok(())
+
+    /// Plays at `level` with random choices repeatable from `seed`.
+    fn set(&mut self, level: u8, seed: u64) -> Result<()> {
+        self.change(level)?;
+        self.rng = SplitMix(seed);
+        Ok(())
+    }
+
+    /// Plays at `level` from now on, keeping the random choices' sequence; refuses a level
+    /// outside 0 to [`MAX_LEVEL`].
+    fn change(&mut self, level: u8) -> Result<()> {
+        if level > MAX_LEVEL {
+            return Err(Error::input(format!(
+                "level {level} is out of range: 0 (random moves) to {MAX_LEVEL} (perfect play)"
+            )));
+        }
+        self.level = level;
+        Ok(())
+    }
+
+    /// With the level's probability a random one of `moves` (not empty), else `None`:
+    /// the best move is the caller's to find.
+    fn random_reply(&mut self, moves: &[Position]) -> Option<Reply> {
+        let chance = u64::from(MAX_LEVEL - self.level);
+        if chance > 0 && self.rng.below(u64::from(MAX_LEVEL)) < chance {
+            let pick = self.rng.below(moves.len() as u64) as usize;
+            return Some(Reply {
+                to: moves[pick].clone(),
+                random: true,
+            });
+        }
+        None
+    }
 }
 
 /// The number (from 1) of the move to `to` among `moves` (ascending), when they are all

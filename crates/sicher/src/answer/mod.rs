@@ -29,12 +29,16 @@
 //!   the answer layer lends it.
 //! - `partizan.rs`: the partizan answer chain ([`PartizanChain`]): outcome period,
 //!   canonical forms, then the partizan search, each answer naming its source.
+//! - `record.rs`: the JSON records of answers ([`AnswerRecord`], [`SolveRecord`],
+//!   [`SolutionRecord`]) that the command line prints
+//!   and the server sends, defined once.
 
 mod chain;
 mod closed;
 mod nim;
 mod partizan;
 mod quotient;
+mod record;
 mod search;
 mod table;
 
@@ -46,6 +50,7 @@ pub use partizan::{
     PartizanSolution, PartizanSource,
 };
 pub use quotient::{on_the_fly_budget, QuotientSource};
+pub use record::{solution_note, AnswerRecord, SolutionRecord, SolveRecord, TableName};
 pub use search::SearchSource;
 pub use table::TableSource;
 

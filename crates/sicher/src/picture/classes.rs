@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use super::colour::Rgb;
-use super::file::save_atomically;
+use super::file::{encode_png_rows, save_atomically};
 use super::map::MAX_IMAGE_SIDE;
 use crate::atomic_file::Replace;
 use crate::error::{Error, Result};
@@ -71,26 +71,22 @@ fn encode(
     side: u32,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut encoder = png::Encoder::new(out, side, side);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header()?;
-    let mut stream = writer.stream_writer()?;
-    let n = (max + 1) as usize;
-    let mut row = vec![0u8; side as usize * 3];
-    for b in 0..n {
-        for (a, pixels) in row.chunks_exact_mut(3 * scale as usize).enumerate() {
-            let rgb = colour(classes[b * n + a]);
-            pixels
-                .chunks_exact_mut(3)
-                .for_each(|p| p.copy_from_slice(&rgb));
+    encode_png_rows((side, side), out, |stream| {
+        let n = (max + 1) as usize;
+        let mut row = vec![0u8; side as usize * 3];
+        for b in 0..n {
+            for (a, pixels) in row.chunks_exact_mut(3 * scale as usize).enumerate() {
+                let rgb = colour(classes[b * n + a]);
+                pixels
+                    .chunks_exact_mut(3)
+                    .for_each(|p| p.copy_from_slice(&rgb));
+            }
+            for _ in 0..scale {
+                stream.write_all(&row)?;
+            }
         }
-        for _ in 0..scale {
-            stream.write_all(&row)?;
-        }
-    }
-    stream.finish()?;
-    Ok(())
+        Ok(())
+    })
 }
 
 /// The class letters as text: one line per second heap `b`, one letter per first heap
@@ -146,15 +142,11 @@ pub fn save_sequence_png(
         pixel.copy_from_slice(&rgb);
     }
     save_atomically(path, replace, |out| {
-        let mut encoder = png::Encoder::new(out, width, height);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header()?;
-        let mut stream = writer.stream_writer()?;
-        for _ in 0..height {
-            stream.write_all(&row)?;
-        }
-        stream.finish()?;
-        Ok(())
+        encode_png_rows((width, height), out, |stream| {
+            for _ in 0..height {
+                stream.write_all(&row)?;
+            }
+            Ok(())
+        })
     })
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::canvas::Canvas;
 use super::colour::{Rgb, BACKGROUND};
-use super::file::save_atomically;
+use super::file::{encode_png, save_atomically};
 use super::map::{map_pixels, map_png_size, Map, MapMode};
 use super::text::{self, Align};
 use crate::atomic_file::Replace;
@@ -163,7 +163,7 @@ fn draw_title(canvas: &mut Canvas, title: &str, width: u32) -> Result<()> {
         }
     };
     // Two lines share the margin: each at most half of it, less a little leading.
-    let mut size = if lines.len() == 1 {
+    let size = if lines.len() == 1 {
         TITLE_SIZE
     } else {
         TITLE_SIZE * 0.8
@@ -174,9 +174,7 @@ fn draw_title(canvas: &mut Canvas, title: &str, width: u32) -> Result<()> {
         .collect::<Result<Vec<f32>>>()?
         .into_iter()
         .fold(0.0, f32::max);
-    if widest > room {
-        size = (size * room / widest).max(SMALLEST_TITLE);
-    }
+    let size = text::shrunk(size, widest, room, SMALLEST_TITLE);
     let step = text::height(size)? + 1.0;
     let top = if lines.len() == 1 { 10.0 } else { 3.0 };
     for (i, line) in lines.iter().enumerate() {
@@ -192,17 +190,6 @@ fn draw_title(canvas: &mut Canvas, title: &str, width: u32) -> Result<()> {
     Ok(())
 }
 
-/// Encodes RGB8 pixels as a PNG.
-fn encode(pixels: &[u8], width: u32, height: u32, out: &mut dyn Write) -> std::io::Result<()> {
-    let mut encoder = png::Encoder::new(out, width, height);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header()?;
-    writer.write_image_data(pixels)?;
-    writer.finish()?;
-    Ok(())
-}
-
 /// Writes the framed map (title, axes with ticks and names, the map at
 /// [`frame_offset`]) as an RGB8 PNG to `writer`.
 pub fn write_framed_map_png(
@@ -213,7 +200,7 @@ pub fn write_framed_map_png(
     mut writer: impl Write,
 ) -> Result<()> {
     let (pixels, width, height) = draw(map, scale, mode, title)?;
-    encode(&pixels, width, height, &mut writer).map_err(|e| Error::io("PNG output", e))
+    encode_png(&pixels, (width, height), &mut writer).map_err(|e| Error::io("PNG output", e))
 }
 
 /// Writes the framed map as a PNG file at `path`, atomically as [`super::save_map_png`].
@@ -226,7 +213,9 @@ pub fn save_framed_map_png(
     replace: Replace,
 ) -> Result<()> {
     let (pixels, width, height) = draw(map, scale, mode, title)?;
-    save_atomically(path, replace, |out| encode(&pixels, width, height, out))
+    save_atomically(path, replace, |out| {
+        encode_png(&pixels, (width, height), out)
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::cell::MapCell;
 use super::colour::{remoteness_colour, Rgb, BACKGROUND, SAFE, UNKNOWN, UNSAFE};
-use super::file::save_atomically;
+use super::file::{encode_png_rows, save_atomically};
 use super::legend::{self, Remoteness, LEGEND_HEIGHT, LEGEND_WIDTH};
 use crate::atomic_file::Replace;
 use crate::error::{Error, Result};
@@ -223,15 +223,9 @@ impl<'a> Picture<'a> {
     }
 
     fn encode(&self, out: &mut dyn Write) -> io::Result<()> {
-        let mut encoder = png::Encoder::new(out, self.width, self.height);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header()?;
-        let mut stream = writer.stream_writer()?;
-        self.rows(|row| stream.write_all(row))?;
-        stream.finish()?;
-        writer.finish()?;
-        Ok(())
+        encode_png_rows((self.width, self.height), out, |stream| {
+            self.rows(|row| stream.write_all(row))
+        })
     }
 
     /// Hands every pixel row, top to bottom, to `emit` (RGB8, `width` pixels).

@@ -7,7 +7,7 @@
 //! plotters (its bitmap backend, drawing into memory) draws the shapes; all text is drawn
 //! afterwards with the embedded font (`text.rs`). The PNG is encoded with the `png` crate.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 
 use plotters::coord::Shift;
@@ -15,7 +15,7 @@ use plotters::prelude::*;
 
 use super::canvas::Canvas;
 use super::colour::Rgb;
-use super::file::save_atomically;
+use super::file::{encode_png, save_atomically};
 use super::text::{self, Align};
 use crate::atomic_file::Replace;
 use crate::error::{Error, Result};
@@ -152,7 +152,7 @@ pub fn plot_bytes((width, height): (u32, u32)) -> u64 {
 pub fn write_plot_png(series: &Series, size: (u32, u32), writer: impl Write) -> Result<()> {
     let pixels = render(series, size)?;
     let mut writer = writer;
-    encode(&pixels, size, &mut writer).map_err(|e| Error::io("PNG output", e))
+    encode_png(&pixels, size, &mut writer).map_err(|e| Error::io("PNG output", e))
 }
 
 /// Draws the plot and writes it as a PNG file at `path`, through a temporary file in the
@@ -165,17 +165,7 @@ pub fn save_plot_png(
     replace: Replace,
 ) -> Result<()> {
     let pixels = render(series, size)?;
-    save_atomically(path, replace, |out| encode(&pixels, size, out))
-}
-
-fn encode(pixels: &[u8], (width, height): (u32, u32), out: &mut dyn Write) -> io::Result<()> {
-    let mut encoder = png::Encoder::new(out, width, height);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header()?;
-    writer.write_image_data(pixels)?;
-    writer.finish()?;
-    Ok(())
+    save_atomically(path, replace, |out| encode_png(&pixels, size, out))
 }
 
 /// The plot's RGB8 pixels, row by row.
@@ -313,9 +303,19 @@ impl Layout {
         let axis_label = text::height(AXIS_SIZE)?;
         let y_area = (TICK_LENGTH + 4.0 + widest + 10.0 + axis_label + 8.0).ceil() as u32;
 
-        let title_size = shrunk(TITLE_SIZE, text::width(&series.title, TITLE_SIZE)?, room);
+        let title_size = text::shrunk(
+            TITLE_SIZE,
+            text::width(&series.title, TITLE_SIZE)?,
+            room,
+            SMALLEST_TEXT,
+        );
         let summary = series.proof_summary();
-        let summary_size = shrunk(SUMMARY_SIZE, text::width(&summary, SUMMARY_SIZE)?, room);
+        let summary_size = text::shrunk(
+            SUMMARY_SIZE,
+            text::width(&summary, SUMMARY_SIZE)?,
+            room,
+            SMALLEST_TEXT,
+        );
 
         Ok(Layout {
             x_range: (-x_pad, x_max + x_pad),
@@ -366,16 +366,6 @@ fn key_lines(series: &Series, room: f32) -> Result<Vec<Vec<(RGBColor, String, i3
         }
     }
     Ok(lines)
-}
-
-/// `size`, or less so that text `width` wide at `size` fits in `room`; never below
-/// [`SMALLEST_TEXT`] (a longer line is clipped at the picture's edge).
-fn shrunk(size: f32, width: f32, room: f32) -> f32 {
-    if width <= room {
-        size
-    } else {
-        (size * room / width).max(SMALLEST_TEXT)
-    }
 }
 
 fn integer(value: f64) -> String {

@@ -43,6 +43,16 @@ pub(super) fn width(text: &str, size: f32) -> Result<f32> {
     Ok(end)
 }
 
+/// `size`, or less so that text `width` wide at `size` fits in `room`; never below
+/// `smallest` (a longer line is clipped at the picture's edge).
+pub(super) fn shrunk(size: f32, width: f32, room: f32, smallest: f32) -> f32 {
+    if width <= room {
+        size
+    } else {
+        (size * room / width).max(smallest)
+    }
+}
+
 /// From the top of the tallest letter to the bottom of the deepest, at `size`.
 pub(super) fn height(size: f32) -> Result<f32> {
     let scaled = font()?.as_scaled(PxScale::from(size));

@@ -1,6 +1,6 @@
 //! A game of a partizan heap game against the computer: you play Left or Right, either
 //! may start, and every answer comes from the partizan chain (the outcome period,
-//! canonical forms, the search). The computer plays perfectly at [`MAX_LEVEL`]: the
+//! canonical forms, the search). The computer plays perfectly at [`MAX_LEVEL`](super::MAX_LEVEL): the
 //! fastest win where the remoteness can be searched within the chain's budget, else a
 //! winning move; when lost, the move that holds out longest where that is known.
 
@@ -10,7 +10,7 @@ use crate::game::partizan::PartizanGame;
 use crate::game::Position;
 use crate::value::Player;
 
-use super::{check_level, number_of, parse_typed, Reply, SplitMix, LISTED_MOVES, MAX_LEVEL};
+use super::{number_of, parse_typed, Reply, Strength, LISTED_MOVES};
 
 /// The value of the position for the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,8 +35,7 @@ pub struct PartizanSession {
     standing: Option<Standing>,
     /// Earlier positions with who was to move there, for undo.
     history: Vec<(Position, Player)>,
-    level: u8,
-    rng: SplitMix,
+    strength: Strength,
 }
 
 impl PartizanSession {
@@ -59,8 +58,7 @@ impl PartizanSession {
             ended: None,
             standing: None,
             history: Vec::new(),
-            level: MAX_LEVEL,
-            rng: SplitMix(0),
+            strength: Strength::perfect(),
         };
         session.refresh()?;
         Ok(session)
@@ -68,22 +66,17 @@ impl PartizanSession {
 
     /// Plays below perfection, as [`Session::set_level`](super::Session::set_level).
     pub fn set_level(&mut self, level: u8, seed: u64) -> Result<()> {
-        check_level(level)?;
-        self.level = level;
-        self.rng = SplitMix(seed);
-        Ok(())
+        self.strength.set(level, seed)
     }
 
     /// Changes the level during a game, keeping the random choices' sequence.
     pub fn change_level(&mut self, level: u8) -> Result<()> {
-        check_level(level)?;
-        self.level = level;
-        Ok(())
+        self.strength.change(level)
     }
 
     /// The level the computer plays at.
     pub fn level(&self) -> u8 {
-        self.level
+        self.strength.level
     }
 
     /// The game.
@@ -206,13 +199,8 @@ impl PartizanSession {
         if self.ended.is_some() || self.moves.is_empty() {
             return Ok(None);
         }
-        let chance = u64::from(MAX_LEVEL - self.level);
-        if chance > 0 && self.rng.below(u64::from(MAX_LEVEL)) < chance {
-            let pick = self.rng.below(self.moves.len() as u64) as usize;
-            return Ok(Some(Reply {
-                to: self.moves[pick].clone(),
-                random: true,
-            }));
+        if let Some(reply) = self.strength.random_reply(&self.moves) {
+            return Ok(Some(reply));
         }
         Ok(self.best_move()?.map(|to| Reply { to, random: false }))
     }
