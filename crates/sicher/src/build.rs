@@ -742,3 +742,111 @@ pub fn build_partizan(
         threads,
     })
 }
+
+/// A partizan table shared between the ranks of a job (`sicher-mpi table`): where it
+/// goes, how it is stored, and how the labelling is resumed and cut.
+#[derive(Clone, Debug)]
+pub struct PartizanShared {
+    /// Where the table goes (its work directory is `FILE.work` beside it).
+    pub path: PathBuf,
+    /// How the body is stored.
+    pub storage: Storage,
+    /// Whether an existing file there may be replaced.
+    pub replace: Replace,
+    /// Start over instead of resuming from the work directory.
+    pub restart: bool,
+    /// How often finished tiers are checkpointed (`None`: the default interval).
+    pub checkpoint_every: Option<Duration>,
+    /// Threads each rank labels on (`None`: one per core).
+    pub threads: Option<usize>,
+    /// Positions per chunk of a tier, when forced (tests).
+    pub chunk_positions: Option<u64>,
+}
+
+impl PartizanShared {
+    fn work(&self) -> WorkDir {
+        WorkDir::beside(&self.path)
+            .checkpoint_every(self.checkpoint_every)
+            .restart(self.restart)
+    }
+
+    fn pool(&self) -> Result<rayon::ThreadPool> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads.unwrap_or(0))
+            .build()
+            .map_err(|e| Error::resource(format!("cannot start the labelling threads: {e}")))
+    }
+
+    /// Rank 0: labels a partizan game's domain with the other ranks of `link` (each
+    /// running [`PartizanShared::serve`] with the same arguments), writes the table (the
+    /// bytes [`build_partizan`] writes), removes the work directory and tells every rank
+    /// the job is done. On failure the caller ends the job ([`cluster::release`] with
+    /// `false`); the finished tiers stay in the work directory for the same call to
+    /// resume.
+    pub fn build(
+        &self,
+        game: &crate::game::partizan::PartizanGame,
+        domain: Domain,
+        link: &dyn Link,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<PartizanBuilt> {
+        let ranker = Ranker::new(domain)?;
+        crate::atomic_file::check_destination(&self.path, self.replace)?;
+        let work = self.work();
+        let started = Instant::now();
+        let pool = self.pool()?;
+        let threads = pool.current_num_threads();
+        let (sides, resumed_positions) = label::label_partizan_ranked(
+            game,
+            &ranker,
+            &work,
+            link,
+            self.chunk_positions,
+            Some(&pool),
+            progress,
+        )?;
+        let label_seconds = started.elapsed().as_secs_f64();
+        let header = write_partizan(&self.path, game, domain, &sides, self.storage, self.replace)?;
+        work.remove()?;
+        cluster::release(link, true)?;
+        Ok(PartizanBuilt {
+            header,
+            label_seconds,
+            resumed_positions,
+            threads,
+        })
+    }
+
+    /// A worker (any rank but 0): labels the chunks rank 0 hands it until rank 0 ends
+    /// the job; a worker stopped by rank 0 ends with [`Error::Interrupted`].
+    pub fn serve(
+        &self,
+        game: &crate::game::partizan::PartizanGame,
+        domain: Domain,
+        link: &dyn Link,
+    ) -> Result<()> {
+        let ranker = match Ranker::new(domain) {
+            Ok(ranker) => ranker,
+            Err(error) => {
+                cluster::refuse(link, &error);
+                return Err(error);
+            }
+        };
+        let pool = match self.pool() {
+            Ok(pool) => pool,
+            Err(error) => {
+                cluster::refuse(link, &error);
+                return Err(error);
+            }
+        };
+        let work = self.work();
+        label::serve_partizan(
+            game,
+            &ranker,
+            &work,
+            link,
+            self.chunk_positions,
+            Some(&pool),
+        )
+    }
+}

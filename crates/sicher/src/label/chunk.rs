@@ -19,6 +19,7 @@ use super::options::Options;
 use super::tiers::{visit_tier, Scratch, Tiers};
 use super::window::{Atom, Window};
 use crate::domain::{ChildRanks, Partitions, Ranker, Runs, Strides};
+use crate::error::Result;
 use crate::game::{Game, Heap};
 
 /// Chunks smaller than this are labelled on the calling thread: a rayon job costs more.
@@ -38,6 +39,12 @@ pub(crate) trait ChunkLabeller<A: Atom>: Sync {
         ranks: Range<u64>,
         scratch: &mut Scratch,
     ) -> u64;
+
+    /// A failure met while labelling the last chunk (a terminal script's, say), which
+    /// its labels may not be kept after; most labellers cannot fail.
+    fn failure(&self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// How far a chunk labeller reads: the tiers moves reach below, nothing above.
@@ -74,8 +81,12 @@ where
 
 /// Calls `visit(scratch, rank, heaps)` for every rank of `ranks` (all of one tier),
 /// unranking only the first of each run and stepping to the next.
-fn visit_ranks<F>(partitions: &Partitions, ranks: Range<u64>, main: &mut Scratch, visit: F)
-where
+pub(crate) fn visit_ranks<F>(
+    partitions: &Partitions,
+    ranks: Range<u64>,
+    main: &mut Scratch,
+    visit: F,
+) where
     F: Fn(&mut Scratch, u64, &[Heap]) + Sync,
 {
     over_runs(ranks, main, |scratch, run| {
@@ -93,7 +104,7 @@ where
 
 /// Calls `visit(runs, rank)` for every rank of `ranks` (all of one tier), the position
 /// as runs of equal heaps stepped from rank to rank.
-fn visit_ranks_runs<F>(
+pub(crate) fn visit_ranks_runs<F>(
     partitions: &Partitions,
     strides: &Strides,
     ranks: Range<u64>,

@@ -15,7 +15,8 @@
 //! - `backward.rs`: backward labelling: every unsafe position marks its parents safe.
 //! - `remoteness.rs`: remoteness labelling, retrograde, tier by tier.
 //! - `partizan.rs`: partizan games, every position labelled for both players to move on
-//!   the same tiers, window and work directory.
+//!   the same tiers, window and work directory, on one machine or in chunks shared
+//!   between the ranks of a job.
 //! - `plain.rs`: the baseline labeller the others are measured against.
 //! - `tiers.rs`: walking a domain's tiers of equal total, in parallel within a tier.
 //! - `window.rs`: the labels being built, held for the window of tiers moves reach.
@@ -55,7 +56,10 @@ mod tiers;
 mod window;
 mod work;
 
-pub use partizan::{estimate_partizan_bytes, label_partizan, Sides, LEFT_WINS, RIGHT_WINS};
+pub use partizan::{
+    estimate_partizan_bytes, label_partizan, label_partizan_ranked, serve_partizan, Sides,
+    LEFT_WINS, RIGHT_WINS,
+};
 pub use plan::{Labelled, Plan};
 pub use remoteness::Remotenesses;
 pub(crate) use window::Packer;
