@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::args::GameArgs;
 use super::output::{per_second, print_json, progress_bar};
 use sicher::atomic_file::Replace;
-use sicher::build::{PartizanShared, TableBuilt, TableJob, TableRequest};
+use sicher::build::{PartizanTable, TableBuilt, TableJob, TableRequest};
 use sicher::domain::Domain;
 use sicher::error::{Error, Result};
 use sicher::game::Game;
@@ -488,7 +488,7 @@ struct ClassCounts {
 pub fn partizan_request(
     args: &TableArgs,
     game: &sicher::game::partizan::PartizanGame,
-) -> Result<(Domain, PartizanShared)> {
+) -> Result<(Domain, PartizanTable)> {
     for (given, flag) in [
         (args.remoteness, "--remoteness"),
         (args.compare_plain, "--compare-plain"),
@@ -510,7 +510,7 @@ pub fn partizan_request(
             domain,
         )),
     };
-    let shared = PartizanShared {
+    let shared = PartizanTable {
         path,
         storage: if args.uncompressed {
             table::Storage::Flat
@@ -526,6 +526,7 @@ pub fn partizan_request(
         checkpoint_every: checkpoint_interval(),
         threads: args.label.threads.map(|t| t as usize),
         chunk_positions: None,
+        cancel: sicher::Cancel::new(),
     };
     Ok((domain, shared))
 }
@@ -539,17 +540,7 @@ fn run_partizan(
 ) -> Result<()> {
     let (domain, request) = partizan_request(args, game)?;
     run_partizan_job(args, game, domain, &request, started, None, |progress| {
-        sicher::build::build_partizan(
-            game,
-            domain,
-            &request.path,
-            request.storage,
-            request.replace,
-            request.restart,
-            request.checkpoint_every,
-            request.threads,
-            progress,
-        )
+        request.build_alone(game, domain, progress)
     })
 }
 
@@ -559,7 +550,7 @@ pub fn run_partizan_job(
     args: &TableArgs,
     game: &sicher::game::partizan::PartizanGame,
     domain: Domain,
-    request: &PartizanShared,
+    request: &PartizanTable,
     started: Instant,
     ranks: Option<usize>,
     build: impl FnOnce(&(dyn Fn(u64) + Sync)) -> Result<sicher::build::PartizanBuilt>,

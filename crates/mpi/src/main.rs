@@ -19,7 +19,7 @@ use mpi::traits::Communicator;
 // conventions and the error wording.
 use sicher_cli as cli;
 
-use sicher::build::{serve_table, PartizanShared, TableJob, TableRequest};
+use sicher::build::{serve_table, PartizanTable, TableJob, TableRequest};
 use sicher::error::{Error, ErrorKind as Kind};
 use sicher::game::partizan::PartizanGame;
 use sicher::game::Game;
@@ -193,7 +193,7 @@ fn partizan_table(
     args: &MpiTableArgs,
     game: &PartizanGame,
     domain: sicher::domain::Domain,
-    shared: &PartizanShared,
+    shared: &PartizanTable,
     started: Instant,
     link: &dyn Link,
 ) -> i32 {

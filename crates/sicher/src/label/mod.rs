@@ -12,6 +12,9 @@
 //! - `plan.rs`: a labelling about to run ([`Plan`]): domain, strategy, threads, work
 //!   directory and memory, known before anything is allocated.
 //! - `forward.rs`: forward labelling: safe when some move reaches an unsafe position.
+//! - `kernel.rs`: the rules every labeller but the plain reference shares: safe by a
+//!   move to an unsafe position or by the terminal rule, children gathered by rank, the
+//!   remoteness pulled from the children's.
 //! - `backward.rs`: backward labelling: every unsafe position marks its parents safe.
 //! - `remoteness.rs`: remoteness labelling, retrograde, tier by tier.
 //! - `partizan.rs`: partizan games, every position labelled for both players to move on
@@ -44,6 +47,7 @@ mod chunk;
 pub mod cluster;
 mod drive;
 mod forward;
+mod kernel;
 mod nim_values;
 mod one_heap;
 mod options;
@@ -57,8 +61,8 @@ mod window;
 mod work;
 
 pub use partizan::{
-    estimate_partizan_bytes, label_partizan, label_partizan_ranked, serve_partizan, Sides,
-    LEFT_WINS, RIGHT_WINS,
+    estimate_partizan_bytes, label_partizan, label_partizan_cancellable, label_partizan_ranked,
+    serve_partizan, Sides, LEFT_WINS, RIGHT_WINS,
 };
 pub use plan::{Labelled, Plan};
 pub use remoteness::Remotenesses;

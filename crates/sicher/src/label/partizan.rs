@@ -26,6 +26,7 @@ use super::options::Options;
 use super::tiers::{visit_tier_runs_with, visit_tier_with, Scratch, Tiers};
 use super::window::{Atom, Window};
 use super::work::{Identity, Store, WorkDir, WORK_FORMAT};
+use crate::cancel::Cancel;
 use crate::domain::{Partitions, Ranker, Runs, Strides};
 use crate::error::{Error, Result};
 use crate::game::partizan::{PartizanGame, Terminal};
@@ -125,6 +126,8 @@ struct Forward<'a> {
     runs: Option<(&'a Partitions, Strides, [Options; 2], bool)>,
     /// The first failure of a terminal script, reported once the tier is done.
     failure: Mutex<Option<Error>>,
+    /// Ends the labelling between two tiers once cancelled.
+    cancel: Cancel,
 }
 
 impl<'a> Forward<'a> {
@@ -158,6 +161,7 @@ impl<'a> Forward<'a> {
             splits: game.left.splits_without_taking() || game.right.splits_without_taking(),
             runs,
             failure: Mutex::new(None),
+            cancel: Cancel::new(),
         }
     }
 }
@@ -278,6 +282,10 @@ impl TierLabeller<SideCell> for Forward<'_> {
             |_, rank, heaps| self.label_heaps(window, rank, heaps),
         )
     }
+
+    fn stop(&self) -> Result<()> {
+        self.cancel.check()
+    }
 }
 
 /// Labels chunks of tiers of a `--total` domain for both players, for the ranks of a
@@ -388,8 +396,22 @@ pub fn label_partizan(
     work: Option<&WorkDir>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Sides, u64)> {
+    label_partizan_cancellable(game, ranker, work, progress, &Cancel::new())
+}
+
+/// [`label_partizan`], ended between two tiers with [`Error::Interrupted`] once `cancel`
+/// is cancelled (the tiers finished before stay in the work directory, for the same call
+/// to resume).
+pub fn label_partizan_cancellable(
+    game: &PartizanGame,
+    ranker: &Ranker,
+    work: Option<&WorkDir>,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
+) -> Result<(Sides, u64)> {
     check(game, ranker)?;
-    let labeller = Forward::new(game, ranker);
+    let mut labeller = Forward::new(game, ranker);
+    labeller.cancel = cancel.clone();
     let tiers = Tiers::of(ranker, false);
     let count = ranker.count();
     let mut store = match work {
