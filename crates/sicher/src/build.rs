@@ -10,8 +10,8 @@
 //!
 //! # Files
 //!
-//! - `build/partizan.rs`: partizan tables ([`PartizanTable`]), labelled alone or shared
-//!   between the ranks of a job.
+//! - `partizan.rs` (in `build/`): partizan tables ([`PartizanTable`]), labelled alone
+//!   or shared between the ranks of a job.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -114,6 +114,7 @@
 //!   asks them in a [`Policy`]'s order.
 //! - `build.rs`: the use case that builds a table (the labeller joined to the table
 //!   writer: [`TableJob`]); a module of the library, not a Cargo build script.
+//! - `build/`: the tables `build.rs` builds for partizan games.
 //! - `verify.rs`: the use case behind `sicher verify`: bottom-up labels against top-down
 //!   answers.
 //! - `survey.rs`: the use case behind pictures: the positions and series they show
