@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::args::GameArgs;
 use super::output::{per_second, print_json, progress_bar};
 use sicher::atomic_file::Replace;
-use sicher::build::{TableBuilt, TableJob, TableRequest};
+use sicher::build::{PartizanTable, TableBuilt, TableJob, TableRequest};
 use sicher::domain::Domain;
 use sicher::error::{Error, Result};
 use sicher::game::Game;
@@ -464,6 +464,12 @@ struct PartizanReport {
     label_seconds: f64,
     positions_per_second: f64,
     resumed_positions: u64,
+    /// `sicher-mpi`: the ranks of the job (`threads` is per rank), and whether they
+    /// shared the tiers (else rank 0 labelled alone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ranks: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shared: Option<bool>,
 }
 
 /// Positions per outcome class.
@@ -476,13 +482,13 @@ struct ClassCounts {
     P: u64,
 }
 
-/// `sicher table` for a partizan game: every position labelled for both players to move,
-/// written as a partizan table.
-fn run_partizan(
+/// The partizan table `sicher table` (or `sicher-mpi table`) is asked for: its domain
+/// and where and how it is written; flags that do not apply to partizan games are
+/// refused.
+pub fn partizan_request(
     args: &TableArgs,
     game: &sicher::game::partizan::PartizanGame,
-    started: Instant,
-) -> Result<()> {
+) -> Result<(Domain, PartizanTable)> {
     for (given, flag) in [
         (args.remoteness, "--remoteness"),
         (args.compare_plain, "--compare-plain"),
@@ -496,8 +502,6 @@ fn run_partizan(
         }
     }
     let domain = args.domain.domain()?;
-    let ranker = sicher::Ranker::new(domain)?;
-    let entries = ranker.count();
     let path = match &args.output {
         Some(path) => path.clone(),
         None => Path::new(table::DEFAULT_DIR).join(table::default_partizan_file_name(
@@ -506,6 +510,54 @@ fn run_partizan(
             domain,
         )),
     };
+    let shared = PartizanTable {
+        path,
+        storage: if args.uncompressed {
+            table::Storage::Flat
+        } else {
+            table::Storage::Compressed
+        },
+        replace: if args.force {
+            Replace::RegularFile
+        } else {
+            Replace::Never
+        },
+        restart: args.restart,
+        checkpoint_every: checkpoint_interval(),
+        threads: args.label.threads.map(|t| t as usize),
+        chunk_positions: None,
+        cancel: sicher::Cancel::new(),
+    };
+    Ok((domain, shared))
+}
+
+/// `sicher table` for a partizan game: every position labelled for both players to move,
+/// written as a partizan table.
+fn run_partizan(
+    args: &TableArgs,
+    game: &sicher::game::partizan::PartizanGame,
+    started: Instant,
+) -> Result<()> {
+    let (domain, request) = partizan_request(args, game)?;
+    run_partizan_job(args, game, domain, &request, started, None, |progress| {
+        request.build_alone(game, domain, progress)
+    })
+}
+
+/// Announces a partizan table, checks its memory, builds it through `build` with a
+/// progress bar and reports; `ranks` is the size of an MPI job.
+pub fn run_partizan_job(
+    args: &TableArgs,
+    game: &sicher::game::partizan::PartizanGame,
+    domain: Domain,
+    request: &PartizanTable,
+    started: Instant,
+    ranks: Option<usize>,
+    build: impl FnOnce(&(dyn Fn(u64) + Sync)) -> Result<sicher::build::PartizanBuilt>,
+) -> Result<()> {
+    let ranker = sicher::Ranker::new(domain)?;
+    let entries = ranker.count();
+    let path = request.path.clone();
     let needed = sicher::label::estimate_partizan_bytes(&ranker);
     if !args.label.quiet {
         eprintln!(
@@ -523,28 +575,8 @@ fn run_partizan(
             sicher::error::Hint::ForceMemory,
         )?;
     }
-    let replace = if args.force {
-        Replace::RegularFile
-    } else {
-        Replace::Never
-    };
-    let storage = if args.uncompressed {
-        table::Storage::Flat
-    } else {
-        table::Storage::Compressed
-    };
     let bar = progress_bar(entries, args.label.quiet, "positions");
-    let built = sicher::build::build_partizan(
-        game,
-        domain,
-        &path,
-        storage,
-        replace,
-        args.restart,
-        checkpoint_interval(),
-        args.label.threads.map(|t| t as usize),
-        &|n| bar.inc(n),
-    );
+    let built = build(&|n| bar.inc(n));
     bar.finish_and_clear();
     let built = built?;
     let header = &built.header;
@@ -579,6 +611,9 @@ fn run_partizan(
             std::time::Duration::from_secs_f64(built.label_seconds),
         ),
         resumed_positions: built.resumed_positions,
+        ranks,
+        // A `--heaps` domain is labelled by rank 0 alone.
+        shared: ranks.map(|_| matches!(domain, Domain::Total { .. })),
     };
     if args.json {
         return print_json(&report);
@@ -608,6 +643,16 @@ fn run_partizan(
         report.threads,
         if report.threads == 1 { "" } else { "s" }
     )?;
+    if let (Some(ranks), Some(shared)) = (ranks, report.shared) {
+        outln!(
+            "  ranks:          {ranks} ({})",
+            if shared {
+                "each tier shared out in chunks"
+            } else {
+                "rank 0 labelled alone: the domain is not shared out"
+            }
+        )?;
+    }
     if built.resumed_positions > 0 {
         outln!(
             "  resumed:        {} positions were labelled by an earlier run",

@@ -802,3 +802,99 @@ fn partizan_tables_on_the_command_line() {
     };
     assert_eq!(classes(&alone), classes(&searched));
 }
+
+/// A cancelled handle ends every partizan long call with `Interrupted`, quickly: the
+/// labeller (between tiers), the outcome sequence's search, canonical forms, the search
+/// and the chain; a handle cancelled from another thread stops a labelling under way.
+#[test]
+fn a_cancelled_handle_ends_every_partizan_long_call() {
+    use sicher::error::ErrorKind;
+    use sicher::Cancel;
+    use std::time::{Duration, Instant};
+    let interrupted = |kind: ErrorKind| kind == ErrorKind::Interrupted;
+    let splitting = parse_partizan_spec("partizan-octal:0.77/0.07").unwrap();
+    let cancelled = Cancel::new();
+    cancelled.cancel();
+    let ranker = sicher::Ranker::new(sicher::domain::Domain::Total { total: 40 }).unwrap();
+    let error =
+        sicher::label::label_partizan_cancellable(&splitting, &ranker, None, &|_| {}, &cancelled)
+            .unwrap_err();
+    assert!(interrupted(error.kind()), "{error}");
+    let error = OutcomeSequence::compute_cancellable(&splitting, 64, &cancelled).unwrap_err();
+    assert!(interrupted(error.kind()), "{error}");
+    let mut solver = PartizanSolver::new(&splitting);
+    solver.set_cancel(cancelled.clone());
+    let error = solver.wins(&[12, 13, 14], Player::Left).unwrap_err();
+    assert!(interrupted(error.kind()), "{error}");
+    let mut forms = HeapForms::new(&splitting, 200_000, 4096).unwrap();
+    forms.set_cancel(cancelled.clone());
+    let error = forms.form(20).unwrap_err();
+    assert!(interrupted(error.kind()), "{error}");
+    let error = PartizanChain::new_cancellable(&splitting, PartizanPolicy::default(), &cancelled)
+        .err()
+        .expect("a cancelled chain");
+    assert!(interrupted(error.kind()), "{error}");
+    // A chain answers again once a fresh handle is set, as an uncancelled one does.
+    let mut chain = PartizanChain::new(&splitting, PartizanPolicy::default()).unwrap();
+    chain.set_cancel(cancelled.clone());
+    let position = Position::new(vec![12, 13, 14]);
+    let error = chain.class(&position).unwrap_err();
+    assert!(interrupted(error.kind()), "{error}");
+    chain.set_cancel(Cancel::new());
+    let mut fresh = PartizanChain::new(&splitting, PartizanPolicy::default()).unwrap();
+    assert_eq!(
+        chain.class(&Position::new(vec![5, 6])).unwrap(),
+        fresh.class(&Position::new(vec![5, 6])).unwrap()
+    );
+    // Cancelled from another thread while labelling: it stops within a tier or two.
+    let cancel = Cancel::new();
+    let ranker = sicher::Ranker::new(sicher::domain::Domain::Total { total: 70 }).unwrap();
+    let started = Instant::now();
+    let result = std::thread::scope(|scope| {
+        let alarm = cancel.clone();
+        scope.spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            alarm.cancel();
+        });
+        sicher::label::label_partizan_cancellable(&splitting, &ranker, None, &|_| {}, &cancel)
+    });
+    let error = result.expect_err("a labelling of 70 tokens outlasts 0.1 s");
+    assert!(interrupted(error.kind()), "{error}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// `check` on a partizan game with no proved period (a splitting code) searches lone
+/// heaps only within a budget for the observed sequence (it searched every lone heap up
+/// to 64 first, 8.9 s), and answers as the definition does.
+#[test]
+fn check_of_a_splitting_partizan_game_is_quick_and_right() {
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    let output = std::process::Command::new(common::sicher_bin())
+        .args(["check", "partizan-octal:0.77/0.07", "5"])
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "5: class L: Left wins whoever starts\n"
+    );
+    assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
+    let g = parse_partizan_spec("partizan-octal:0.77/0.07").unwrap();
+    let chain = PartizanChain::new(&g, PartizanPolicy::default()).unwrap();
+    let sequence = chain.sequence().unwrap();
+    assert!(!sequence.proved);
+    assert!(sequence.outcomes.len() >= 8 && sequence.outcomes.len() <= 65);
+    // The observed heaps agree with a fresh search of each.
+    let mut solver = PartizanSolver::new(&g);
+    for (n, &(left, right)) in sequence.outcomes.iter().enumerate() {
+        let heaps: Vec<u64> = if n == 0 { vec![] } else { vec![n as u64] };
+        assert_eq!(solver.wins(&heaps, Player::Left).unwrap(), left, "{n}");
+        assert_eq!(solver.wins(&heaps, Player::Right).unwrap(), right, "{n}");
+    }
+}

@@ -14,6 +14,7 @@ use sicher::value::Player;
 use sicher::Position;
 
 use crate::errors::{input, to_py, ResourceError};
+use crate::interrupt::on_helper_thread;
 
 /// A partizan game and its chain of answers, built on first use and kept.
 pub struct Partizan {
@@ -46,7 +47,9 @@ impl Partizan {
         }
     }
 
-    /// Runs `work` with the chain, without the GIL.
+    /// Runs `work` with the chain, without the GIL, on a helper thread that Ctrl-C
+    /// stops through the chain's cancellation handle (`KeyboardInterrupt`; what the
+    /// chain learnt before stays, a call cut short leaves nothing half done).
     pub fn with_chain<T: Send>(
         &self,
         py: Python<'_>,
@@ -54,14 +57,19 @@ impl Partizan {
     ) -> PyResult<T> {
         let (game, policy) = (&self.game, self.policy);
         let chain = &self.chain;
-        py.detach(|| {
+        on_helper_thread(py, |watch| {
+            let cancel = watch.cancel().clone();
             let mut guard = chain.lock().unwrap_or_else(|e| e.into_inner());
-            if guard.is_none() {
-                *guard = Some(PartizanChain::new(game, policy)?);
+            match guard.as_mut() {
+                Some(chain) => chain.set_cancel(cancel),
+                None => *guard = Some(PartizanChain::new_cancellable(game, policy, &cancel)?),
             }
-            work(guard.as_mut().expect("just built"))
+            let chain = guard.as_mut().expect("just built");
+            let result = work(chain);
+            // The handle dies with this call: the next one sets its own.
+            chain.set_cancel(sicher::Cancel::new());
+            result
         })
-        .map_err(to_py)
     }
 }
 

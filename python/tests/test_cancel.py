@@ -170,3 +170,23 @@ def test_from_options_messages():
     assert "2^63" in str(caught.value)
     with pytest.raises(sicher.Error, match="a float") as caught:
         sicher.Game.from_options(lambda n: [[1.5]] if n else []).check([2])
+
+
+@main_thread_only
+def test_ctrl_c_stops_a_partizan_search_and_the_game_goes_on():
+    # A splitting partizan code in misere play: no period is proved, no canonical
+    # forms apply, and the search of these heaps takes far longer than 0.3 s.
+    game = sicher.Game("partizan-octal:0.77/0.07", misere=True)
+    threads = native_threads()
+    started = time.monotonic()
+    interrupt_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        game.outcome_class([20, 21, 22, 23])
+    assert time.monotonic() - started < 5
+    # The timer's thread ends after its signal; no thread of the call is left behind.
+    time.sleep(0.3)
+    assert native_threads() <= threads
+    # The game still answers, as a fresh one does.
+    assert game.outcome_class([5, 6]) == sicher.Game(
+        "partizan-octal:0.77/0.07", misere=True
+    ).outcome_class([5, 6])

@@ -178,3 +178,32 @@ fn bad_partizan_requests_are_json_errors() {
         assert!(error.contains(words), "{path}: {error}");
     }
 }
+
+/// A partizan request past the server's time limit ends with the usual 503 (the
+/// partizan engines are cancelled at the limit), and the server goes on.
+#[test]
+fn a_partizan_search_past_its_time_limit_is_a_503() {
+    let server = Server::start(&["--time-limit", "0.3", "--searches", "1"]);
+    let started = std::time::Instant::now();
+    let response = server
+        .get("/api/partizan?game=partizan-octal:0.77/0.07&play=misere&heaps=13,13,14&to_move=left");
+    assert_eq!(response.status, 503, "{}", response.text());
+    assert!(
+        response.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("time-limit"),
+        "{}",
+        response.text()
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let after = server.json(
+        "/api/partizan?game=partizan-subtraction:1,3/2,3&heaps=6&to_move=left",
+        200,
+    );
+    assert_eq!(after["class"], "L");
+}

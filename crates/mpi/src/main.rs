@@ -19,8 +19,9 @@ use mpi::traits::Communicator;
 // conventions and the error wording.
 use sicher_cli as cli;
 
-use sicher::build::{serve_table, TableJob, TableRequest};
+use sicher::build::{serve_table, PartizanTable, TableJob, TableRequest};
 use sicher::error::{Error, ErrorKind as Kind};
+use sicher::game::partizan::PartizanGame;
 use sicher::game::Game;
 use sicher::label::cluster::{self, local_links, Link};
 
@@ -106,19 +107,47 @@ fn run(link: &dyn Link, local_ranks: usize) -> i32 {
     let started = Instant::now();
     // A rank ending on its own clock would leave the others waiting on it: the job's
     // time is the scheduler's to bound (the work directory resumes either way).
-    let request = if args.table.time_limit > 0 {
-        Err(sicher::Error::input(
+    let refused = (args.table.time_limit > 0).then(|| {
+        sicher::Error::input(
             "sicher-mpi table takes no --time-limit: bound the job with the scheduler's limit; the same command resumes from the work directory",
-        ))
-    } else {
-        cli::table::request(&args.table)
+        )
+    });
+    let threads = |given: Option<usize>| {
+        given.or_else(|| {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            Some((cores / local_ranks).max(1))
+        })
     };
+    // Partizan games label both players' moves into a table of their own.
+    let partizan = match refused {
+        Some(error) => Err(error),
+        None => cli::partizan::game(
+            args.table.game.game.as_deref(),
+            args.table.game.forced_convention(),
+        ),
+    };
+    let partizan = partizan.and_then(|found| {
+        found
+            .map(|game| {
+                let (domain, mut shared) = cli::table::partizan_request(&args.table, &game)?;
+                shared.chunk_positions = args.chunk_positions;
+                shared.threads = threads(shared.threads);
+                let _ = WORK_DIR.set(sicher::label::WorkDir::beside(&shared.path).path().into());
+                Ok((game, domain, shared))
+            })
+            .transpose()
+    });
+    match partizan {
+        Ok(Some((game, domain, shared))) => {
+            return partizan_table(args, &game, domain, &shared, started, link)
+        }
+        Ok(None) => {}
+        Err(error) => return refuse(link, &error),
+    }
+    let request = cli::table::request(&args.table);
     let request = request.map(|(game, mut request)| {
         request.chunk_positions = args.chunk_positions;
-        if request.threads.is_none() {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            request.threads = Some((cores / local_ranks).max(1));
-        }
+        request.threads = threads(request.threads);
         let _ = WORK_DIR.set(sicher::label::WorkDir::beside(&request.path).path().into());
         (game, request)
     });
@@ -137,6 +166,55 @@ fn run(link: &dyn Link, local_ranks: usize) -> i32 {
         };
     }
     match request.and_then(|(game, request)| table(args, &game, request, started, link)) {
+        Ok(()) => 0,
+        Err(error) => {
+            let _ = cluster::release(link, false);
+            say(&cli::errors::render(&error));
+            cli::errors::exit_code(&error)
+        }
+    }
+}
+
+/// A job that cannot start (its arguments): rank 0 says why and ends the job, the other
+/// ranks tell rank 0 and wait for the end; returns this rank's exit code.
+fn refuse(link: &dyn Link, error: &Error) -> i32 {
+    if link.rank() != 0 {
+        cluster::refuse(link, error);
+    } else {
+        let _ = cluster::release(link, false);
+        say(&cli::errors::render(error));
+    }
+    cli::errors::exit_code(error)
+}
+
+/// A partizan game's table: rank 0 announces, labels with the other ranks, writes and
+/// reports it; the other ranks label the chunks it hands them.
+fn partizan_table(
+    args: &MpiTableArgs,
+    game: &PartizanGame,
+    domain: sicher::domain::Domain,
+    shared: &PartizanTable,
+    started: Instant,
+    link: &dyn Link,
+) -> i32 {
+    if link.rank() != 0 {
+        return match shared.serve(game, domain, link) {
+            // Stopped by rank 0, which says why.
+            Err(error) if error.kind() == Kind::Interrupted => 0,
+            Err(error) => cli::errors::exit_code(&error),
+            Ok(()) => 0,
+        };
+    }
+    let built = cli::table::run_partizan_job(
+        &args.table,
+        game,
+        domain,
+        shared,
+        started,
+        Some(link.ranks()),
+        |progress| shared.build(game, domain, link, progress),
+    );
+    match built {
         Ok(()) => 0,
         Err(error) => {
             let _ = cluster::release(link, false);

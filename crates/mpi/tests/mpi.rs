@@ -154,6 +154,111 @@ fn tables_are_byte_identical_for_any_ranks_and_chunks() {
     );
 }
 
+/// A partizan game's table is the same file `sicher table` writes, for 1, 2 and 3 ranks
+/// and any chunk size: one-heap moves (children ranked from runs), a scripted terminal
+/// rule (each move generated and ranked), and a `--heaps` domain rank 0 labels alone.
+#[test]
+fn partizan_tables_are_byte_identical_for_any_ranks_and_chunks() {
+    let _serial = serial();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("small.toml"), SMALL_HEAPS_LOSE).unwrap();
+    let cases: [(&[&str], &str, bool); 4] = [
+        (
+            &["partizan-octal:0.77/0.07", "--total", "30", "--misere"],
+            "97",
+            true,
+        ),
+        (
+            &[
+                "partizan-subtraction:1,3/2,3",
+                "--total",
+                "26",
+                "--uncompressed",
+            ],
+            "300",
+            true,
+        ),
+        (&["small.toml", "--total", "22"], "61", true),
+        (
+            &[
+                "partizan-subtraction:1,2/1,3",
+                "--heaps",
+                "3",
+                "--max",
+                "12",
+            ],
+            "50",
+            false,
+        ),
+    ];
+    for (i, (args, chunk, shared)) in cases.iter().enumerate() {
+        let expected = format!("pref{i}.table");
+        reference(dir.path(), args, &expected);
+        for ranks in 1..=3 {
+            let name = format!("pmpi{i}-{ranks}.table");
+            let mut command = mpirun(dir.path(), ranks);
+            command
+                .arg(SICHER_MPI)
+                .arg("table")
+                .args(*args)
+                .args(["-o", &name, "--quiet", "--json"]);
+            if ranks == 2 {
+                command.args(["--chunk-positions", chunk]);
+            }
+            let output = command.output().unwrap();
+            let err = stderr(&output);
+            assert!(output.status.success(), "{args:?} {ranks}: {err}");
+            assert!(own_lines(&err).is_empty(), "{err}");
+            let report = String::from_utf8_lossy(&output.stdout);
+            let said = format!("\"ranks\":{ranks},\"shared\":{shared}");
+            assert!(report.contains(&said), "{args:?}: {report}");
+            assert!(report.contains("\"classes\""), "{args:?}: {report}");
+            assert_eq!(
+                read(&dir.path().join(&expected)),
+                read(&dir.path().join(&name)),
+                "{args:?} on {ranks} ranks"
+            );
+            assert!(!dir.path().join(format!("{name}.work")).exists());
+        }
+    }
+    // Flags that do not apply to partizan games are refused by rank 0 in one line.
+    let output = mpirun(dir.path(), 2)
+        .args([
+            SICHER_MPI,
+            "table",
+            "partizan-subtraction:1/2",
+            "--total",
+            "9",
+        ])
+        .args(["--remoteness", "-o", "r.table"])
+        .output()
+        .unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    let lines = own_lines(&err);
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(lines[0].contains("--remoteness does not apply"), "{err}");
+}
+
+/// A scripted partizan game whose terminal rule is not "no move": a player who faces
+/// only heaps smaller than 2 loses; Left takes 1 or 2, Right takes 1 or 3.
+const SMALL_HEAPS_LOSE: &str = r#"
+name = "small-heaps-lose"
+rules = "script"
+options = """
+fn options(n, player) {
+    let takes = if player == "left" { [1, 2] } else { [1, 3] };
+    let out = [];
+    for t in takes { if t <= n { out.push([n - t]); } }
+    out
+}
+fn terminal(heaps, player) {
+    for h in heaps { if h >= 2 { return (); } }
+    "lose"
+}
+"""
+"#;
+
 #[test]
 fn ranks_started_with_different_arguments_refuse_together() {
     let _serial = serial();
@@ -183,11 +288,11 @@ fn ranks_started_with_different_arguments_refuse_together() {
 const KILLED: [&str; 4] = ["kayles", "--total", "46", "--misere"];
 
 /// Starts the job checkpointing after every tier, in chunks of `chunk` positions.
-fn spawn_job(dir: &Path, chunk: &str) -> Child {
+fn spawn_job(dir: &Path, killed: &[&str], chunk: &str) -> Child {
     mpirun(dir, 3)
         .arg(SICHER_MPI)
         .arg("table")
-        .args(KILLED)
+        .args(killed)
         .args(["-o", "k.table", "--quiet", "--chunk-positions", chunk])
         .env("SICHER_CHECKPOINT_SECONDS", "0")
         .stdout(Stdio::null())
@@ -233,16 +338,38 @@ fn tiers_done(dir: &Path) -> Option<u64> {
 
 #[test]
 fn a_killed_worker_ends_the_job_and_the_same_command_resumes() {
+    let err = killed_and_resumed(&KILLED, "bits", 30);
+    assert!(
+        err.contains("resuming: ") && err.contains(" of 47 tiers already done"),
+        "{err}"
+    );
+}
+
+/// A partizan job (a byte a position, both players' labels) is killed, refuses tampered
+/// work and resumes as an impartial one does.
+#[test]
+fn a_killed_worker_of_a_partizan_job_ends_it_and_the_same_command_resumes() {
+    let killed = ["partizan-octal:0.77/0.07", "--total", "50", "--misere"];
+    let err = killed_and_resumed(&killed, "cells", 34);
+    assert!(err.contains("resumed: "), "{err}");
+}
+
+/// Kills rank 1 of a 3-rank job of `killed` once tier `cut` (cut into chunks) is done,
+/// checks rank 0's one line and that tampered copies of the work directory (chunk files
+/// with extension `ext` swapped or forged) are refused in one line, then resumes with the
+/// same command and compares with `sicher table`. Returns the resumed run's stderr and
+/// stdout.
+fn killed_and_resumed(killed: &[&str], ext: &str, cut: u64) -> String {
     let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
-    reference(dir.path(), &KILLED, "ref.table");
+    reference(dir.path(), killed, "ref.table");
     // Smaller chunks (more files to sync at each checkpoint) slow a run that beat the kill.
     let mut chunk = 1000;
     let output = loop {
-        let mut job = spawn_job(dir.path(), &chunk.to_string());
+        let mut job = spawn_job(dir.path(), killed, &chunk.to_string());
         let deadline = Instant::now() + Duration::from_secs(60);
-        // Tiers from 30 on are cut into chunks.
-        while tiers_done(dir.path()).is_none_or(|t| t < 30) {
+        // Tiers from `cut` on are cut into chunks.
+        while tiers_done(dir.path()).is_none_or(|t| t < cut) {
             if job.try_wait().unwrap().is_some() || Instant::now() > deadline {
                 break;
             }
@@ -277,7 +404,7 @@ fn a_killed_worker_ends_the_job_and_the_same_command_resumes() {
     let work = dir.path().join("k.table.work");
     let tier = (0..=done)
         .rev()
-        .find(|t| work.join(format!("tier-{t:06}-0001.bits")).exists())
+        .find(|t| work.join(format!("tier-{t:06}-0001.{ext}")).exists())
         .expect("a tier in chunks");
     for (tamper, needle) in [("swap", "holds other tiers or ranks"), ("forge", "damaged")] {
         let copy = dir.path().join("t.table.work");
@@ -287,8 +414,8 @@ fn a_killed_worker_ends_the_job_and_the_same_command_resumes() {
             std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
         }
         let (a, b) = (
-            copy.join(format!("tier-{tier:06}-0000.bits")),
-            copy.join(format!("tier-{tier:06}-0001.bits")),
+            copy.join(format!("tier-{tier:06}-0000.{ext}")),
+            copy.join(format!("tier-{tier:06}-0001.{ext}")),
         );
         let (bytes_a, mut bytes_b) = (read(&a), read(&b));
         match tamper {
@@ -305,7 +432,7 @@ fn a_killed_worker_ends_the_job_and_the_same_command_resumes() {
         let output = mpirun(dir.path(), 2)
             .arg(SICHER_MPI)
             .arg("table")
-            .args(KILLED)
+            .args(killed)
             .args(["-o", "t.table"])
             .output()
             .unwrap();
@@ -323,19 +450,16 @@ fn a_killed_worker_ends_the_job_and_the_same_command_resumes() {
     let output = mpirun(dir.path(), 3)
         .arg(SICHER_MPI)
         .arg("table")
-        .args(KILLED)
+        .args(killed)
         .args(["-o", "k.table", "--chunk-positions", &chunk.to_string()])
         .output()
         .unwrap();
     let err = stderr(&output);
     assert!(output.status.success(), "{err}");
-    assert!(
-        err.contains("resuming: ") && err.contains(" of 47 tiers already done"),
-        "{err}"
-    );
     assert_eq!(
         read(&dir.path().join("ref.table")),
         read(&dir.path().join("k.table"))
     );
     assert!(!work.exists());
+    err + &String::from_utf8_lossy(&output.stdout)
 }

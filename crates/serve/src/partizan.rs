@@ -2,8 +2,8 @@
 //! &to_move=left`, the position's outcome class, the verdict of the side to move, every
 //! move of that side with the verdict after it, and each player's winning moves; the
 //! page plays from it. Games come from inline specs only (never a path), and a position
-//! is bounded in tokens: the partizan search takes no deadline, so what it is asked must
-//! finish well within one.
+//! is bounded in tokens; the partizan engines take a cancellation handle, cancelled at
+//! the request's time limit (the usual 503).
 
 use axum::extract::{Query as Params, State};
 use axum::routing::get;
@@ -117,7 +117,7 @@ async fn position(
     let tokens: u128 = position.heaps().iter().map(|&h| u128::from(h)).sum();
     if tokens > u128::from(MAX_TOKENS) {
         return Err(ApiError::too_large(format!(
-            "a partizan position has at most {MAX_TOKENS} tokens here (the partizan search takes no deadline)"
+            "a partizan position has at most {MAX_TOKENS} tokens here"
         )));
     }
     let to_move = match q.get("to_move").map(|s| s.trim()) {
@@ -131,7 +131,9 @@ async fn position(
     };
     let record = state
         .workers
-        .run(move |_| Ok(answer(&game, &position, to_move)?))
+        .run(move |allowance| {
+            Ok(allowance.cancellable(|cancel| answer(&game, &position, to_move, cancel))?)
+        })
         .await?;
     Ok(Json(record))
 }
@@ -141,6 +143,7 @@ fn answer(
     game: &PartizanGame,
     position: &Position,
     to_move: Player,
+    cancel: &sicher::Cancel,
 ) -> sicher::Result<PositionRecord> {
     let largest = position.heaps().iter().copied().max().unwrap_or(0);
     game.prepare(largest)?;
@@ -149,7 +152,7 @@ fn answer(
         sequence_limit: largest,
         ..PartizanPolicy::default()
     };
-    let mut chain = PartizanChain::new(game, policy)?;
+    let mut chain = PartizanChain::new_cancellable(game, policy, cancel)?;
     let (class, source) = chain.class(position)?;
     let children = game.children(position.heaps(), to_move);
     let ended = game.terminal(position.heaps(), to_move, || !children.is_empty())?;

@@ -118,6 +118,40 @@ impl Allowance {
         }
     }
 
+    /// Runs a library call that takes a [`sicher::Cancel`] (the partizan engines): the
+    /// handle is cancelled at the deadline, and a call it stopped ends the job as past
+    /// its deadline (the usual 503).
+    pub fn cancellable<T>(
+        &self,
+        work: impl FnOnce(&sicher::Cancel) -> sicher::Result<T>,
+    ) -> sicher::Result<T> {
+        let cancel = sicher::Cancel::new();
+        let (finished, wait) = std::sync::mpsc::channel::<()>();
+        let deadline = self.deadline;
+        let result = std::thread::scope(|scope| {
+            let alarm = cancel.clone();
+            scope.spawn(move || {
+                let left = deadline.saturating_duration_since(Instant::now());
+                // Woken early (the sender dropped) when the work ends first.
+                if wait.recv_timeout(left) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                    alarm.cancel();
+                }
+            });
+            let result = work(&cancel);
+            drop(finished);
+            result
+        });
+        match result {
+            Err(error)
+                if cancel.is_cancelled()
+                    && error.kind() == sicher::error::ErrorKind::Interrupted =>
+            {
+                std::panic::panic_any(PastDeadline)
+            }
+            other => other,
+        }
+    }
+
     /// True once the deadline has passed.
     pub fn expired(&self) -> bool {
         Instant::now() >= self.deadline

@@ -7,6 +7,11 @@
 //! written against a misère quotient learned from its small positions
 //! ([`learned_prediction`]), which needs the labeller too; the writer chooses the exact
 //! predictions itself.
+//!
+//! # Files
+//!
+//! - `partizan.rs` (in `build/`): partizan tables ([`PartizanTable`]), labelled alone
+//!   or shared between the ranks of a job.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -22,6 +27,10 @@ use crate::label::{
 use crate::table::{self, BodyKind, Header, Prediction, Provenance, Storage, TableWriter};
 use crate::theory::quotient::learn;
 use crate::value::Outcome;
+
+mod partizan;
+
+pub use partizan::{build_partizan, write_partizan, PartizanBuilt, PartizanTable};
 
 /// Most tokens of the domain a misère quotient is learned from.
 const LEARN_TOTAL: u64 = 50;
@@ -647,98 +656,4 @@ mod tests {
         let (wrong, count) = crate::table::mispredicted(&game, domain, &prediction);
         assert!(wrong * 100 < count, "{wrong} of {count}");
     }
-}
-
-/// Writes both players' labels of a partizan game's domain as a partizan table (format
-/// 4): two bits a position, the players' rules and any terminal script carried in the
-/// header, so the table stands alone.
-pub fn write_partizan(
-    path: &Path,
-    game: &crate::game::partizan::PartizanGame,
-    domain: Domain,
-    sides: &label::Sides,
-    storage: Storage,
-    replace: Replace,
-) -> Result<Header> {
-    use crate::game::partizan::Terminal;
-    let convention = match game.terminal {
-        Terminal::Misere => Convention::Misere,
-        Terminal::Normal | Terminal::Script(_) => Convention::Normal,
-    };
-    let mut header = Header::new(
-        BodyKind::Partizan {
-            classes: sides.classes(),
-        },
-        game.spec(),
-        convention,
-        domain,
-        sides.count(),
-        2,
-    );
-    header.carried.sides = Some((game.left.spec(), game.right.spec()));
-    if let Terminal::Script(rule) = &game.terminal {
-        let text = rule.text().ok_or_else(|| {
-            Error::input(format!(
-                "{}: a terminal rule that is not a script's cannot be written into a table",
-                rule.name()
-            ))
-        })?;
-        header.carried.terminal = Some(text.to_string());
-    }
-    header.provenance = Provenance::Retrograde;
-    table::write_stored(path, header, &sides.words(), storage, replace)
-}
-
-/// What [`build_partizan`] did.
-#[derive(Clone, Debug)]
-pub struct PartizanBuilt {
-    /// The header written.
-    pub header: Header,
-    /// Seconds spent labelling.
-    pub label_seconds: f64,
-    /// Positions an earlier, killed run had labelled (found in the work directory).
-    pub resumed_positions: u64,
-    /// Threads that labelled.
-    pub threads: usize,
-}
-
-/// Labels a partizan game's domain for both players (resuming from the work directory
-/// beside `path`, `FILE.work`, unless `restart`) on `threads` threads (default: one per
-/// core), writes the table and removes the work directory: `sicher table` for partizan
-/// games.
-#[allow(clippy::too_many_arguments)]
-pub fn build_partizan(
-    game: &crate::game::partizan::PartizanGame,
-    domain: Domain,
-    path: &Path,
-    storage: Storage,
-    replace: Replace,
-    restart: bool,
-    checkpoint_every: Option<Duration>,
-    threads: Option<usize>,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<PartizanBuilt> {
-    let ranker = Ranker::new(domain)?;
-    // Refused before the labelling, not after it.
-    crate::atomic_file::check_destination(path, replace)?;
-    let work = WorkDir::beside(path)
-        .checkpoint_every(checkpoint_every)
-        .restart(restart);
-    let started = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| Error::resource(format!("cannot start the labelling threads: {e}")))?;
-    let threads = pool.current_num_threads();
-    let (sides, resumed_positions) =
-        pool.install(|| label::label_partizan(game, &ranker, Some(&work), progress))?;
-    let label_seconds = started.elapsed().as_secs_f64();
-    let header = write_partizan(path, game, domain, &sides, storage, replace)?;
-    work.remove()?;
-    Ok(PartizanBuilt {
-        header,
-        label_seconds,
-        resumed_positions,
-        threads,
-    })
 }

@@ -146,6 +146,7 @@
 //!   front ends print them (the server cannot depend on the command line, which embeds it).
 //! - `build.rs`: the use case that builds a table (the labeller joined to the table
 //!   writer: [`TableJob`]); a module of the library, not a Cargo build script.
+//! - `build/`: the tables `build.rs` builds for partizan games.
 //! - `verify.rs`: the use case behind `sicher verify`: bottom-up labels against top-down
 //!   answers.
 //! - `survey.rs`: the use case behind pictures: the positions and series they show

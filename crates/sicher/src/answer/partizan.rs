@@ -11,6 +11,7 @@
 //! Winning moves are found by answering each child with the same chain, so they come as
 //! cheaply as the verdicts.
 
+use crate::cancel::Cancel;
 use crate::error::Result;
 use crate::game::partizan::{PartizanGame, Terminal};
 use crate::game::{Heap, Position};
@@ -44,6 +45,13 @@ impl PartizanSource {
         }
     }
 }
+
+/// Positions the search may expand for a one-heap outcome sequence that cannot be
+/// proved (splitting codes, infinite families, scripts): heap `n` of a splitting game
+/// reaches every partition below it, so lone heaps up to 64 cost seconds, far more than
+/// most positions asked about; the sequence observed stops at the heap where the budget
+/// runs out (the search answers larger lone heaps, as it would anyway).
+const SEQUENCE_NODES: u64 = 1 << 14;
 
 /// What the partizan chain may use.
 #[derive(Clone, Copy, Debug)]
@@ -115,19 +123,42 @@ pub struct PartizanChain {
     sequence: Option<OutcomeSequence>,
     forms: Option<HeapForms>,
     solver: PartizanSolver,
+    /// Handed to forms built later (`canonical`).
+    cancel: Cancel,
 }
 
 impl PartizanChain {
     /// The chain for `game` under `policy`: the outcome sequence is computed here (at
     /// once where a period can be proved, else up to the policy's heap limit).
+    /// Where no period can be proved, the sequence is searched up to the heap limit or
+    /// until the search has spent a budget of positions, whichever comes first.
     pub fn new(game: &PartizanGame, policy: PartizanPolicy) -> Result<Self> {
+        Self::new_cancellable(game, policy, &Cancel::new())
+    }
+
+    /// [`PartizanChain::new`], and every later answer, ended with
+    /// [`crate::Error::Interrupted`] once `cancel` is cancelled.
+    pub fn new_cancellable(
+        game: &PartizanGame,
+        policy: PartizanPolicy,
+        cancel: &Cancel,
+    ) -> Result<Self> {
+        let mut solver = PartizanSolver::new(game);
+        solver.set_cancel(cancel.clone());
         let sequence = if policy.sequence {
-            Some(OutcomeSequence::compute(game, policy.sequence_limit)?)
+            Some(OutcomeSequence::compute_with(
+                game,
+                policy.sequence_limit,
+                SEQUENCE_NODES,
+                &mut solver,
+            )?)
         } else {
             None
         };
         let forms = if policy.forms && matches!(game.terminal, Terminal::Normal) {
-            Some(HeapForms::new(game, policy.form_limit, policy.sum_bound)?)
+            let mut forms = HeapForms::new(game, policy.form_limit, policy.sum_bound)?;
+            forms.set_cancel(cancel.clone());
+            Some(forms)
         } else {
             None
         };
@@ -136,8 +167,20 @@ impl PartizanChain {
             policy,
             sequence,
             forms,
-            solver: PartizanSolver::new(game),
+            solver,
+            cancel: cancel.clone(),
         })
+    }
+
+    /// Ends every later answer with [`crate::Error::Interrupted`] once `cancel` is
+    /// cancelled (what was learnt before stays; a call cut short leaves nothing half
+    /// done, so the chain may answer again after a fresh handle is set).
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.solver.set_cancel(cancel.clone());
+        if let Some(forms) = &mut self.forms {
+            forms.set_cancel(cancel.clone());
+        }
+        self.cancel = cancel;
     }
 
     /// The game.
@@ -286,11 +329,9 @@ impl PartizanChain {
     /// grows past the policy's bound. Refused for games not in normal play.
     pub fn canonical(&mut self, n: Heap) -> Result<Option<String>> {
         if self.forms.is_none() {
-            self.forms = Some(HeapForms::new(
-                &self.game,
-                self.policy.form_limit,
-                usize::MAX,
-            )?);
+            let mut forms = HeapForms::new(&self.game, self.policy.form_limit, usize::MAX)?;
+            forms.set_cancel(self.cancel.clone());
+            self.forms = Some(forms);
         }
         let forms = self.forms.as_mut().expect("set above");
         Ok(forms.form(n)?.map(|g| forms.write(g)))
@@ -300,11 +341,9 @@ impl PartizanChain {
     /// `None` past the bound.
     pub fn canonical_sum(&mut self, position: &Position) -> Result<Option<String>> {
         if self.forms.is_none() {
-            self.forms = Some(HeapForms::new(
-                &self.game,
-                self.policy.form_limit,
-                usize::MAX,
-            )?);
+            let mut forms = HeapForms::new(&self.game, self.policy.form_limit, usize::MAX)?;
+            forms.set_cancel(self.cancel.clone());
+            self.forms = Some(forms);
         }
         let forms = self.forms.as_mut().expect("set above");
         Ok(forms.sum(position.heaps())?.map(|g| forms.write(g)))

@@ -8,17 +8,19 @@
 //! count; such tiers are never split into chunks: a chunk of them is the whole tier,
 //! labelled in heap-count passes as on one machine.
 
-use std::ops::{ControlFlow, Range};
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
 use rayon::prelude::*;
 
 use super::drive::{Reach, TierLabeller};
 use super::forward::{scan, Forward};
+use super::kernel::{decide, gather_children, pulled_remoteness, safe_by_moves};
 use super::options::Options;
 use super::tiers::{visit_tier, Scratch, Tiers};
 use super::window::{Atom, Window};
 use crate::domain::{ChildRanks, Partitions, Ranker, Runs, Strides};
+use crate::error::Result;
 use crate::game::{Game, Heap};
 
 /// Chunks smaller than this are labelled on the calling thread: a rayon job costs more.
@@ -38,6 +40,12 @@ pub(crate) trait ChunkLabeller<A: Atom>: Sync {
         ranks: Range<u64>,
         scratch: &mut Scratch,
     ) -> u64;
+
+    /// A failure met while labelling the last chunk (a terminal script's, say), which
+    /// its labels may not be kept after; most labellers cannot fail.
+    fn failure(&self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// How far a chunk labeller reads: the tiers moves reach below, nothing above.
@@ -74,8 +82,12 @@ where
 
 /// Calls `visit(scratch, rank, heaps)` for every rank of `ranks` (all of one tier),
 /// unranking only the first of each run and stepping to the next.
-fn visit_ranks<F>(partitions: &Partitions, ranks: Range<u64>, main: &mut Scratch, visit: F)
-where
+pub(crate) fn visit_ranks<F>(
+    partitions: &Partitions,
+    ranks: Range<u64>,
+    main: &mut Scratch,
+    visit: F,
+) where
     F: Fn(&mut Scratch, u64, &[Heap]) + Sync,
 {
     over_runs(ranks, main, |scratch, run| {
@@ -93,7 +105,7 @@ where
 
 /// Calls `visit(runs, rank)` for every rank of `ranks` (all of one tier), the position
 /// as runs of equal heaps stepped from rank to rank.
-fn visit_ranks_runs<F>(
+pub(crate) fn visit_ranks_runs<F>(
     partitions: &Partitions,
     strides: &Strides,
     ranks: Range<u64>,
@@ -158,11 +170,7 @@ impl ChunkLabeller<AtomicU64> for ForwardChunks<'_> {
         let len = ranks.end - ranks.start;
         if let Some((strides, options)) = &self.runs {
             visit_ranks_runs(self.partitions, strides, ranks, main, |runs, rank| {
-                let safe = match scan(options, runs, strides, bits) {
-                    Some(found_unsafe) => found_unsafe,
-                    None => game.terminal_is_win(),
-                };
-                if safe {
+                if decide(scan(options, runs, strides, bits), game.terminal_is_win()) {
                     bits.set_safe(rank);
                 }
             });
@@ -170,19 +178,13 @@ impl ChunkLabeller<AtomicU64> for ForwardChunks<'_> {
         }
         visit_ranks(self.partitions, ranks, main, |_, rank, heaps| {
             let total = heaps.iter().sum();
-            let mut any_move = false;
-            let found_unsafe = game
-                .ruleset
-                .for_each_move(heaps, |removed, added| {
-                    any_move = true;
-                    if bits.is_safe(ranker.rank_after_move(heaps, total, removed, added)) {
-                        ControlFlow::Continue(())
-                    } else {
-                        ControlFlow::Break(())
-                    }
-                })
-                .is_break();
-            if (any_move && found_unsafe) || (!any_move && game.terminal_is_win()) {
+            let safe = safe_by_moves(
+                &game.ruleset,
+                heaps,
+                game.terminal_is_win(),
+                |removed, added| bits.is_safe(ranker.rank_after_move(heaps, total, removed, added)),
+            );
+            if safe {
                 bits.set_safe(rank);
             }
         });
@@ -229,40 +231,20 @@ impl<'a> PullRemoteness<'a> {
     ) {
         let (game, ranker) = (self.game, self.ranker);
         let ranks = scratch.children.get_or_insert_with(|| self.children.fork());
-        ranks.load(ranker, heaps);
         let gathered = &mut scratch.ranks;
-        gathered.clear();
-        match (&self.options, &mut *ranks) {
-            (Some(options), ChildRanks::Total(strides, runs)) => {
-                for i in 0..runs.len() {
-                    for option in options.of(runs.value(i)) {
-                        let child = runs.replace(strides, i, option.taken, option.parts());
-                        cells.prefetch(child);
-                        gathered.push(child);
-                    }
-                }
-            }
-            _ => {
-                let _ = game.ruleset.for_each_move(heaps, |removed, added| {
-                    gathered.push(ranks.rank(ranker, heaps, removed, added));
-                    ControlFlow::Continue(())
-                });
-            }
-        }
-        // A child is unsafe at even remoteness in normal play, odd in misère play.
-        let misere = game.terminal_is_win();
-        let (mut shortest_win, mut longest) = (None::<u64>, None::<u64>);
-        for &child in gathered.iter() {
-            let r = cells.slot(child).get();
-            if (r % 2 == 1) == misere {
-                shortest_win = Some(shortest_win.map_or(r, |s| s.min(r)));
-            }
-            longest = Some(longest.map_or(r, |l| l.max(r)));
-        }
-        let remoteness = match (shortest_win, longest) {
-            (Some(r), _) | (None, Some(r)) => r + 1,
-            (None, None) => 0,
-        };
+        gather_children(
+            &game.ruleset,
+            self.options.as_ref(),
+            ranker,
+            ranks,
+            heaps,
+            gathered,
+            |child| cells.prefetch(child),
+        );
+        let remoteness = pulled_remoteness(
+            gathered.iter().map(|&child| cells.slot(child).get()),
+            game.terminal_is_win(),
+        );
         cells.slot(rank).put(remoteness);
     }
 }

@@ -22,6 +22,12 @@ pub(crate) struct Reach {
 pub(crate) trait TierLabeller<A: Atom>: Sync {
     /// Labels every position of tier `tier`; returns how many there were.
     fn label_tier(&self, window: &Window<A>, tier: u64, scratch: &mut Scratch) -> u64;
+
+    /// Looked at before each tier: an error (a cancelled run) ends the run there, the
+    /// tiers finished before it kept in the work directory.
+    fn stop(&self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// The ranks a window must hold while tier `t` is labelled: for a `--total` domain the
@@ -102,6 +108,7 @@ pub(crate) fn run<A: Atom>(
     for t in first..tiers.count() {
         let r = window_for(tiers, entries, reach, t);
         window.cover(r.start, r.end);
+        labeller.stop()?;
         let labelled = labeller.label_tier(&window, t, &mut scratch);
         progress(labelled);
         if let Some(store) = store.as_deref_mut() {

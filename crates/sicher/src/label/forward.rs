@@ -1,9 +1,9 @@
 //! Forward labelling: a position is safe when one of its moves reaches an unsafe one.
 
-use std::ops::ControlFlow;
 use std::sync::atomic::AtomicU64;
 
 use super::drive::{Reach, TierLabeller};
+use super::kernel::{decide, safe_by_moves};
 use super::options::Options;
 use super::tiers::{visit_tier, visit_tier_runs, Scratch, Tiers};
 use super::window::Window;
@@ -55,11 +55,7 @@ impl TierLabeller<AtomicU64> for Forward<'_> {
         let game = self.game;
         if let Some((partitions, strides, options)) = &self.runs {
             return visit_tier_runs(game, partitions, strides, tier, main, |runs, rank| {
-                let safe = match scan(options, runs, strides, bits) {
-                    Some(found_unsafe) => found_unsafe,
-                    None => game.terminal_is_win(),
-                };
-                if safe {
+                if decide(scan(options, runs, strides, bits), game.terminal_is_win()) {
                     bits.set_safe(rank);
                 }
             });
@@ -72,23 +68,14 @@ impl TierLabeller<AtomicU64> for Forward<'_> {
             main,
             |_, rank, heaps| {
                 let total = heaps.iter().sum();
-                let mut any_move = false;
-                let found_unsafe = game
-                    .ruleset
-                    .for_each_move(heaps, |removed, added| {
-                        any_move = true;
-                        if bits.is_safe(ranker.rank_after_move(heaps, total, removed, added)) {
-                            ControlFlow::Continue(())
-                        } else {
-                            ControlFlow::Break(())
-                        }
-                    })
-                    .is_break();
-                let safe = if any_move {
-                    found_unsafe
-                } else {
-                    game.terminal_is_win()
-                };
+                let safe = safe_by_moves(
+                    &game.ruleset,
+                    heaps,
+                    game.terminal_is_win(),
+                    |removed, added| {
+                        bits.is_safe(ranker.rank_after_move(heaps, total, removed, added))
+                    },
+                );
                 if safe {
                     bits.set_safe(rank);
                 }

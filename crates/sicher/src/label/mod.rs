@@ -12,10 +12,14 @@
 //! - `plan.rs`: a labelling about to run ([`Plan`]): domain, strategy, threads, work
 //!   directory and memory, known before anything is allocated.
 //! - `forward.rs`: forward labelling: safe when some move reaches an unsafe position.
+//! - `kernel.rs`: the rules every labeller but the plain reference shares: safe by a
+//!   move to an unsafe position or by the terminal rule, children gathered by rank, the
+//!   remoteness pulled from the children's.
 //! - `backward.rs`: backward labelling: every unsafe position marks its parents safe.
 //! - `remoteness.rs`: remoteness labelling, retrograde, tier by tier.
 //! - `partizan.rs`: partizan games, every position labelled for both players to move on
-//!   the same tiers, window and work directory.
+//!   the same tiers, window and work directory, on one machine or in chunks shared
+//!   between the ranks of a job.
 //! - `plain.rs`: the baseline labeller the others are measured against.
 //! - `tiers.rs`: walking a domain's tiers of equal total, in parallel within a tier.
 //! - `window.rs`: the labels being built, held for the window of tiers moves reach.
@@ -43,6 +47,7 @@ mod chunk;
 pub mod cluster;
 mod drive;
 mod forward;
+mod kernel;
 mod nim_values;
 mod one_heap;
 mod options;
@@ -55,7 +60,10 @@ mod tiers;
 mod window;
 mod work;
 
-pub use partizan::{estimate_partizan_bytes, label_partizan, Sides, LEFT_WINS, RIGHT_WINS};
+pub use partizan::{
+    estimate_partizan_bytes, label_partizan, label_partizan_cancellable, label_partizan_ranked,
+    serve_partizan, Sides, LEFT_WINS, RIGHT_WINS,
+};
 pub use plan::{Labelled, Plan};
 pub use remoteness::Remotenesses;
 pub(crate) use window::Packer;

@@ -16,6 +16,7 @@
 use std::ops::ControlFlow;
 
 use super::bits::{out_of_memory, Labels};
+use super::kernel::safe_by_moves;
 use super::Derivation;
 use crate::error::Result;
 use crate::game::{Game, Heap};
@@ -154,25 +155,12 @@ impl OneHeap<'_> {
         for n in start..end {
             let heaps = [n];
             let position: &[Heap] = if n == 0 { &[] } else { &heaps };
-            let mut any_move = false;
-            let found_unsafe = self
-                .game
-                .ruleset
-                .for_each_move(position, |_, added| {
-                    any_move = true;
-                    let child = added.iter().copied().find(|&a| a != 0).unwrap_or(0);
-                    if self.safe(child) {
-                        ControlFlow::Continue(())
-                    } else {
-                        ControlFlow::Break(())
-                    }
-                })
-                .is_break();
-            let safe = if any_move {
-                found_unsafe
-            } else {
-                self.game.terminal_is_win()
-            };
+            let safe = safe_by_moves(
+                &self.game.ruleset,
+                position,
+                self.game.terminal_is_win(),
+                |_, added| self.safe(added.iter().copied().find(|&a| a != 0).unwrap_or(0)),
+            );
             if safe {
                 self.words[(n / 64) as usize] |= 1 << (n % 64);
             }

@@ -11,19 +11,26 @@
 //! misère rule, or the terminal script's verdict), or where one of their moves reaches
 //! a position the opponent, to move, loses.
 
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Mutex;
 
+use rayon::ThreadPool;
+
+use super::chunk::{visit_ranks, visit_ranks_runs, ChunkLabeller};
+use super::cluster::manager::{manage, Chunking};
+use super::cluster::rank::Rank;
+use super::cluster::{self, worker, Link, Terms};
 use super::drive::{self, Finished, Reach, TierLabeller};
 use super::options::Options;
 use super::tiers::{visit_tier_runs_with, visit_tier_with, Scratch, Tiers};
 use super::window::{Atom, Window};
-use super::work::{Identity, Store, WorkDir};
+use super::work::{Identity, Store, WorkDir, WORK_FORMAT};
+use crate::cancel::Cancel;
 use crate::domain::{Partitions, Ranker, Runs, Strides};
 use crate::error::{Error, Result};
 use crate::game::partizan::{PartizanGame, Terminal};
-use crate::game::Game;
+use crate::game::{Game, Heap};
 use crate::value::{OutcomeClass, Player};
 
 /// Bit of a position's label set when Left, to move, wins (as partizan tables store it).
@@ -119,6 +126,8 @@ struct Forward<'a> {
     runs: Option<(&'a Partitions, Strides, [Options; 2], bool)>,
     /// The first failure of a terminal script, reported once the tier is done.
     failure: Mutex<Option<Error>>,
+    /// Ends the labelling between two tiers once cancelled.
+    cancel: Cancel,
 }
 
 impl<'a> Forward<'a> {
@@ -152,6 +161,7 @@ impl<'a> Forward<'a> {
             splits: game.left.splits_without_taking() || game.right.splits_without_taking(),
             runs,
             failure: Mutex::new(None),
+            cancel: Cancel::new(),
         }
     }
 }
@@ -183,69 +193,157 @@ fn wins_by_runs(
     !any_move && stuck_wins
 }
 
+impl Forward<'_> {
+    /// Labels the position loaded in `runs` (rank `rank`) from each player's one-heap
+    /// options.
+    #[inline]
+    fn label_runs(
+        &self,
+        window: &Window<SideCell>,
+        strides: &Strides,
+        [left, right]: &[Options; 2],
+        stuck_wins: bool,
+        runs: &mut Runs,
+        rank: u64,
+    ) {
+        let mut label = 0;
+        if wins_by_runs(left, runs, strides, window, RIGHT_WINS, stuck_wins) {
+            label |= LEFT_WINS;
+        }
+        if wins_by_runs(right, runs, strides, window, LEFT_WINS, stuck_wins) {
+            label |= RIGHT_WINS;
+        }
+        window.slot(rank).put(u64::from(label));
+    }
+
+    /// Labels the position `heaps` (rank `rank`) from each player's moves and the
+    /// terminal rule; a terminal script's failure is kept for [`Forward::take_failure`].
+    fn label_heaps(&self, window: &Window<SideCell>, rank: u64, heaps: &[Heap]) {
+        let (game, ranker) = (self.game, self.ranker);
+        let total = heaps.iter().sum();
+        let mut label = 0u8;
+        for player in [Player::Left, Player::Right] {
+            let answer = bit(player.opponent());
+            let mut any_move = false;
+            // A move to a position the opponent, to move, loses.
+            let found = game
+                .for_each_move(heaps, player, |removed, added| {
+                    any_move = true;
+                    let child = ranker.rank_after_move(heaps, total, removed, added);
+                    if window.slot(child).get() as u8 & answer == 0 {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .is_break();
+            let win = match game.terminal(heaps, player, || any_move) {
+                Ok(Some(win)) => win,
+                Ok(None) => found,
+                Err(error) => {
+                    let mut failure = self.failure.lock().unwrap_or_else(|e| e.into_inner());
+                    failure.get_or_insert(error);
+                    false
+                }
+            };
+            if win {
+                label |= bit(player);
+            }
+        }
+        window.slot(rank).put(u64::from(label));
+    }
+
+    /// The first failure of a terminal script since the last call, if any.
+    fn take_failure(&self) -> Option<Error> {
+        self.failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+}
+
 impl TierLabeller<SideCell> for Forward<'_> {
     fn label_tier(&self, window: &Window<SideCell>, tier: u64, scratch: &mut Scratch) -> u64 {
-        if let Some((partitions, strides, [left, right], stuck_wins)) = &self.runs {
+        if let Some((partitions, strides, options, stuck_wins)) = &self.runs {
             return visit_tier_runs_with(
                 self.splits,
                 partitions,
                 strides,
                 tier,
                 scratch,
-                |runs, rank| {
-                    let mut label = 0;
-                    if wins_by_runs(left, runs, strides, window, RIGHT_WINS, *stuck_wins) {
-                        label |= LEFT_WINS;
-                    }
-                    if wins_by_runs(right, runs, strides, window, LEFT_WINS, *stuck_wins) {
-                        label |= RIGHT_WINS;
-                    }
-                    window.slot(rank).put(u64::from(label));
-                },
+                |runs, rank| self.label_runs(window, strides, options, *stuck_wins, runs, rank),
             );
         }
-        let (game, ranker) = (self.game, self.ranker);
         visit_tier_with(
             self.splits,
-            Tiers::of(ranker, false),
+            Tiers::of(self.ranker, false),
             tier,
             scratch,
-            |_, rank, heaps| {
-                let total = heaps.iter().sum();
-                let mut label = 0u8;
-                for player in [Player::Left, Player::Right] {
-                    let answer = bit(player.opponent());
-                    let mut any_move = false;
-                    // A move to a position the opponent, to move, loses.
-                    let found = game
-                        .for_each_move(heaps, player, |removed, added| {
-                            any_move = true;
-                            let child = ranker.rank_after_move(heaps, total, removed, added);
-                            if window.slot(child).get() as u8 & answer == 0 {
-                                ControlFlow::Break(())
-                            } else {
-                                ControlFlow::Continue(())
-                            }
-                        })
-                        .is_break();
-                    let win = match game.terminal(heaps, player, || any_move) {
-                        Ok(Some(win)) => win,
-                        Ok(None) => found,
-                        Err(error) => {
-                            let mut failure =
-                                self.failure.lock().unwrap_or_else(|e| e.into_inner());
-                            failure.get_or_insert(error);
-                            false
-                        }
-                    };
-                    if win {
-                        label |= bit(player);
-                    }
-                }
-                window.slot(rank).put(u64::from(label));
-            },
+            |_, rank, heaps| self.label_heaps(window, rank, heaps),
         )
     }
+
+    fn stop(&self) -> Result<()> {
+        self.cancel.check()
+    }
+}
+
+/// Labels chunks of tiers of a `--total` domain for both players, for the ranks of a
+/// shared labelling ([`super::cluster`]): a chunk reads only lower tiers (a tier whose
+/// moves keep the total is one chunk, labelled whole as on one machine).
+pub(crate) struct PartizanChunks<'a> {
+    forward: Forward<'a>,
+    partitions: &'a Partitions,
+}
+
+impl<'a> PartizanChunks<'a> {
+    /// For a `--total` domain (`None` otherwise).
+    pub(crate) fn new(game: &'a PartizanGame, ranker: &'a Ranker) -> Option<Self> {
+        let Ranker::Total(partitions) = ranker else {
+            return None;
+        };
+        Some(PartizanChunks {
+            forward: Forward::new(game, ranker),
+            partitions,
+        })
+    }
+}
+
+impl ChunkLabeller<SideCell> for PartizanChunks<'_> {
+    fn label_chunk(
+        &self,
+        window: &Window<SideCell>,
+        tier: u64,
+        ranks: Range<u64>,
+        scratch: &mut Scratch,
+    ) -> u64 {
+        if ranks == self.partitions.tier(tier) {
+            return self.forward.label_tier(window, tier, scratch);
+        }
+        let len = ranks.end - ranks.start;
+        let forward = &self.forward;
+        match &forward.runs {
+            Some((partitions, strides, options, stuck_wins)) => {
+                visit_ranks_runs(partitions, strides, ranks, scratch, |runs, rank| {
+                    forward.label_runs(window, strides, options, *stuck_wins, runs, rank)
+                })
+            }
+            None => visit_ranks(self.partitions, ranks, scratch, |_, rank, heaps| {
+                forward.label_heaps(window, rank, heaps)
+            }),
+        }
+        len
+    }
+
+    fn failure(&self) -> Result<()> {
+        self.forward.take_failure().map_or(Ok(()), Err)
+    }
+}
+
+/// True when a tier may be cut into chunks: neither player has a move that keeps the
+/// total.
+fn splittable(game: &PartizanGame) -> bool {
+    !(game.left.splits_without_taking() || game.right.splits_without_taking())
 }
 
 /// The impartial view of one player's rules, for what the domain checks of a game.
@@ -298,11 +396,22 @@ pub fn label_partizan(
     work: Option<&WorkDir>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Sides, u64)> {
-    for player in [Player::Left, Player::Right] {
-        ranker.domain().check_game(&side_game(game, player))?;
-    }
-    game.prepare(ranker.domain().max_heap())?;
-    let labeller = Forward::new(game, ranker);
+    label_partizan_cancellable(game, ranker, work, progress, &Cancel::new())
+}
+
+/// [`label_partizan`], ended between two tiers with [`Error::Interrupted`] once `cancel`
+/// is cancelled (the tiers finished before stay in the work directory, for the same call
+/// to resume).
+pub fn label_partizan_cancellable(
+    game: &PartizanGame,
+    ranker: &Ranker,
+    work: Option<&WorkDir>,
+    progress: &(dyn Fn(u64) + Sync),
+    cancel: &Cancel,
+) -> Result<(Sides, u64)> {
+    check(game, ranker)?;
+    let mut labeller = Forward::new(game, ranker);
+    labeller.cancel = cancel.clone();
     let tiers = Tiers::of(ranker, false);
     let count = ranker.count();
     let mut store = match work {
@@ -323,12 +432,7 @@ pub fn label_partizan(
         store.as_mut(),
         progress,
     );
-    if let Some(error) = labeller
-        .failure
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .take()
-    {
+    if let Some(error) = labeller.take_failure() {
         // Tiers after the failure were labelled without the script's verdict: none of
         // this work may be resumed.
         if let Some(work) = work {
@@ -347,4 +451,127 @@ pub fn label_partizan(
         (Finished::Stored, None) => return Err(super::stored_without_store()),
     };
     Ok((Sides::from_bytes(labels), resumed))
+}
+
+/// What every rank of a job labelling `game` over `ranker`'s domain must agree on.
+fn terms(
+    game: &PartizanGame,
+    ranker: &Ranker,
+    work: &WorkDir,
+    ranks: usize,
+    chunk: Option<u64>,
+) -> Terms {
+    Terms {
+        sicher: env!("CARGO_PKG_VERSION").to_string(),
+        work_format: WORK_FORMAT,
+        table_format: work.output_format(),
+        identity: identity(game, ranker),
+        shared: matches!(ranker, Ranker::Total(_)),
+        shortcuts: true,
+        work_dir: work.path().display().to_string(),
+        chunk,
+        ranks,
+    }
+}
+
+/// The checks every rank makes before labelling: each player's rules fit the domain,
+/// and the game's tables are built up to its largest heap.
+fn check(game: &PartizanGame, ranker: &Ranker) -> Result<()> {
+    for player in [Player::Left, Player::Right] {
+        ranker.domain().check_game(&side_game(game, player))?;
+    }
+    game.prepare(ranker.domain().max_heap())
+}
+
+/// Rank 0 of a job labelling a partizan game's domain for both players with the other
+/// ranks of `link` (each running [`serve_partizan`] with the same arguments): makes sure
+/// every rank was started for the same labelling, then shares each tier of a `--total`
+/// domain out in chunks (`chunk` positions each when given) through the work directory
+/// `work`, which a killed job resumes from; a `--heaps` domain is labelled by rank 0
+/// alone while the workers wait. Each rank labels on `pool` (default: rayon's global
+/// pool). Returns the labels (the same as [`label_partizan`]'s)
+/// and how many positions an earlier run had labelled. The caller writes the table,
+/// removes `work` and ends the job with [`super::cluster::release`] (also on failure,
+/// with `false`).
+pub fn label_partizan_ranked(
+    game: &PartizanGame,
+    ranker: &Ranker,
+    work: &WorkDir,
+    link: &dyn Link,
+    chunk: Option<u64>,
+    pool: Option<&ThreadPool>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Sides, u64)> {
+    check(game, ranker)?;
+    cluster::agree(link, &terms(game, ranker, work, link.ranks(), chunk))?;
+    let (Some(labeller), Ranker::Total(partitions)) = (PartizanChunks::new(game, ranker), ranker)
+    else {
+        let alone = || label_partizan(game, ranker, Some(work), progress);
+        return match pool {
+            Some(pool) => pool.install(alone),
+            None => alone(),
+        };
+    };
+    let count = ranker.count();
+    let mut store = Store::open(
+        work,
+        identity(game, ranker),
+        SideCell::WIDTH,
+        Tiers::of(ranker, false),
+    )?;
+    let resumed = store.positions_done();
+    let chunking = Chunking {
+        ranks: link.ranks(),
+        forced: chunk,
+        splittable: splittable(game),
+    };
+    let dir = store.dir().to_path_buf();
+    let mut rank = Rank::new(
+        &labeller,
+        partitions,
+        reach(game),
+        dir,
+        store.binding(),
+        pool,
+    )?;
+    manage(&mut rank, &mut store, link, chunking, progress)?;
+    drop(rank);
+    let labels = store
+        .assemble_cells(count)?
+        .into_iter()
+        .map(|v| v as u8)
+        .collect();
+    Ok((Sides::from_bytes(labels), resumed))
+}
+
+/// A worker of a job labelling a partizan game (any rank but 0, rank 0 running
+/// [`label_partizan_ranked`] with the same arguments): labels the chunks rank 0 hands
+/// it until rank 0 ends the job. A failure is sent to rank 0 too, which ends the job; a
+/// worker stopped by rank 0 ends with [`Error::Interrupted`].
+pub fn serve_partizan(
+    game: &PartizanGame,
+    ranker: &Ranker,
+    work: &WorkDir,
+    link: &dyn Link,
+    chunk: Option<u64>,
+    pool: Option<&ThreadPool>,
+) -> Result<()> {
+    if let Err(error) = check(game, ranker) {
+        cluster::refuse(link, &error);
+        return Err(error);
+    }
+    cluster::agree(link, &terms(game, ranker, work, link.ranks(), chunk))?;
+    let (Some(labeller), Ranker::Total(partitions)) = (PartizanChunks::new(game, ranker), ranker)
+    else {
+        return worker::serve::<SideCell>(&mut None, link);
+    };
+    let binding = identity(game, ranker).binding(SideCell::WIDTH);
+    let dir = work.path().to_path_buf();
+    match Rank::new(&labeller, partitions, reach(game), dir, binding, pool) {
+        Ok(rank) => worker::serve(&mut Some(rank), link),
+        Err(error) => {
+            worker::fail(link, &error);
+            Err(error)
+        }
+    }
 }

@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::bits::{out_of_memory, Labels};
 use super::drive::{Reach, TierLabeller};
+use super::kernel::gather_children;
 use super::options::Options;
 use super::parents::{bounds_of, for_each_merged_parent_rank, merge_shapes};
 use super::tiers::{visit_tier, Scratch, Tiers};
@@ -180,27 +181,16 @@ impl<C: RemotenessCell> TierLabeller<C> for Retrograde<'_> {
                     return;
                 }
                 let ranks = scratch.children.get_or_insert_with(|| self.children.fork());
-                ranks.load(ranker, heaps);
                 let gathered = &mut scratch.ranks;
-                gathered.clear();
-                match (&self.options, &mut *ranks) {
-                    (Some(options), ChildRanks::Total(strides, runs)) => {
-                        for i in 0..runs.len() {
-                            for option in options.of(runs.value(i)) {
-                                let parts = option.parts();
-                                let child = runs.replace(strides, i, option.taken, parts);
-                                cells.prefetch(child);
-                                gathered.push(child);
-                            }
-                        }
-                    }
-                    _ => {
-                        let _ = game.ruleset.for_each_move(heaps, |removed, added| {
-                            gathered.push(ranks.rank(ranker, heaps, removed, added));
-                            std::ops::ControlFlow::Continue(())
-                        });
-                    }
-                }
+                gather_children(
+                    &game.ruleset,
+                    self.options.as_ref(),
+                    ranker,
+                    ranks,
+                    heaps,
+                    gathered,
+                    |child| cells.prefetch(child),
+                );
                 // Ranked first, read after: the reads miss the cache and overlap this way.
                 let longest = gathered
                     .iter()

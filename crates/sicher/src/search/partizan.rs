@@ -7,6 +7,7 @@
 
 use hashbrown::HashMap;
 
+use crate::cancel::Cancel;
 use crate::error::Result;
 use crate::game::partizan::PartizanGame;
 use crate::game::{child_into, Heap};
@@ -17,6 +18,9 @@ const STACK_BYTES: usize = 1 << 30;
 /// Positions of at most this many tokens (and so at most about twice as many plies) are
 /// searched on the caller's thread: a thread of its own costs more than their search.
 const INLINE_TOKENS: u64 = 1000;
+
+/// Positions expanded between two looks at the cancellation flag.
+const CANCEL_EVERY: u64 = 1 << 12;
 
 /// The transposition table's key: the heaps (ascending, dead heaps dropped) followed by
 /// a word naming the player to move, so a table is probed with a plain slice.
@@ -43,6 +47,7 @@ pub struct PartizanSolver {
     verdicts: HashMap<Key, bool>,
     valued: HashMap<Key, (bool, u32)>,
     nodes: u64,
+    cancel: Cancel,
 }
 
 impl PartizanSolver {
@@ -53,7 +58,15 @@ impl PartizanSolver {
             verdicts: HashMap::new(),
             valued: HashMap::new(),
             nodes: 0,
+            cancel: Cancel::new(),
         }
+    }
+
+    /// Stops every later search of this solver with [`crate::Error::Interrupted`] once
+    /// `cancel` is cancelled (its tables keep only finished positions, so it may go on
+    /// after a fresh handle is set).
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
     }
 
     /// The game.
@@ -133,6 +146,10 @@ impl PartizanSolver {
         let key: Key = probe.into_boxed_slice();
         let heaps = &key[..key.len() - 1];
         self.nodes += 1;
+        // From the first node on: a handle cancelled before the call ends it at once.
+        if self.nodes % CANCEL_EVERY == 1 {
+            self.cancel.check()?;
+        }
         let children = self.children_of(heaps, to_move);
         let win = match self
             .game
@@ -193,6 +210,9 @@ impl PartizanSolver {
             return Ok(None);
         }
         *budget -= 1;
+        if budget.is_multiple_of(CANCEL_EVERY) {
+            self.cancel.check()?;
+        }
         let key: Key = probe.into_boxed_slice();
         let heaps = &key[..key.len() - 1];
         let children = self.children_of(heaps, to_move);

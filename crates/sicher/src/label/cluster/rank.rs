@@ -130,6 +130,8 @@ impl<'a, A: Atom> Rank<'a, A> {
             Some(pool) => pool.install(work),
             None => work(),
         };
+        // A chunk whose labelling failed is not written: nothing may build on it.
+        labeller.failure()?;
         let name = format!("tier-{tier:06}-{index:04}.{}", extension(A::WIDTH));
         let mut writer = PartWriter::create(&self.dir, name, self.binding, tier, ranks.start)?;
         self.window

@@ -5,6 +5,7 @@
 //! The forms live in one [`GameStore`] bounded by the caller: past the bound a form is
 //! not computed (`Ok(None)`) and whoever asked answers another way (the search).
 
+use crate::cancel::Cancel;
 use crate::error::{Error, Result};
 use crate::game::partizan::{PartizanGame, Terminal};
 use crate::game::Heap;
@@ -25,6 +26,8 @@ pub struct HeapForms {
     sum_bound: usize,
     /// Set once a form has grown past the bound: larger heaps are not tried again.
     too_large_from: Option<Heap>,
+    /// Stops the computation of forms (between two options) once cancelled.
+    cancel: Cancel,
 }
 
 impl HeapForms {
@@ -46,7 +49,15 @@ impl HeapForms {
             sizes: vec![1],
             sum_bound,
             too_large_from: None,
+            cancel: Cancel::new(),
         })
+    }
+
+    /// Stops every later computation of forms with [`Error::Interrupted`] once `cancel`
+    /// is cancelled (the forms finished before stay, so it may go on after a fresh handle
+    /// is set).
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
     }
 
     /// The store the forms live in.
@@ -91,6 +102,7 @@ impl HeapForms {
         let mut options: [Vec<GameId>; 2] = [Vec::new(), Vec::new()];
         for (out, side) in options.iter_mut().zip(&sides) {
             for parts in side {
+                self.cancel.check()?;
                 if let Some(&big) = parts.iter().find(|&&p| p >= h) {
                     return Err(Error::input(format!(
                         "{}: heap {h} has an option leaving a heap of {big}, so heaps have no canonical forms (play may not end)",

@@ -9,6 +9,7 @@
 //! pre-period and period in O(pre-period + period) steps and constant memory. Elsewhere
 //! the sequence is computed to a bound and a period seen there is only observed.
 
+use crate::cancel::Cancel;
 use crate::error::Result;
 use crate::game::partizan::{PartizanGame, Terminal};
 use crate::game::{Heap, Ruleset};
@@ -82,6 +83,27 @@ impl OutcomeSequence {
     /// The outcome sequence of `game`: proved where the window argument applies,
     /// otherwise heaps `0..=limit` by the search with any period only observed.
     pub fn compute(game: &PartizanGame, limit: u64) -> Result<Self> {
+        Self::compute_cancellable(game, limit, &Cancel::new())
+    }
+
+    /// [`OutcomeSequence::compute`], ended with [`crate::Error::Interrupted`] once
+    /// `cancel` is cancelled.
+    pub fn compute_cancellable(game: &PartizanGame, limit: u64, cancel: &Cancel) -> Result<Self> {
+        let mut solver = PartizanSolver::new(game);
+        solver.set_cancel(cancel.clone());
+        Self::compute_with(game, limit, u64::MAX, &mut solver)
+    }
+
+    /// [`OutcomeSequence::compute`] with `solver` (its tables kept, its cancellation
+    /// obeyed) for a sequence that cannot be proved, searched no further than the heap
+    /// at which it has expanded `nodes` positions in all: the heaps finished by then are
+    /// the sequence observed. The window argument needs no search and no bound.
+    pub fn compute_with(
+        game: &PartizanGame,
+        limit: u64,
+        nodes: u64,
+        solver: &mut PartizanSolver,
+    ) -> Result<Self> {
         let misere = match game.terminal {
             Terminal::Normal => Some(false),
             Terminal::Misere => Some(true),
@@ -92,7 +114,7 @@ impl OutcomeSequence {
         {
             return Ok(Self::by_window(&left, &right, misere));
         }
-        Self::by_search(game, limit)
+        Self::by_search(game, limit, nodes, solver)
     }
 
     /// The plain loop over the definition for heaps `0..len`.
@@ -205,11 +227,21 @@ impl OutcomeSequence {
         }
     }
 
-    fn by_search(game: &PartizanGame, limit: u64) -> Result<Self> {
+    fn by_search(
+        game: &PartizanGame,
+        limit: u64,
+        nodes: u64,
+        solver: &mut PartizanSolver,
+    ) -> Result<Self> {
         game.prepare(limit)?;
-        let mut solver = PartizanSolver::new(game);
         let mut outcomes = Vec::with_capacity(limit as usize + 1);
         for n in 0..=limit {
+            // Heaps of splitting games reach every partition below them: the search of
+            // the next heap may cost more than all before it, so stop once the budget
+            // is spent (an observation is as good as the heaps it covers).
+            if solver.nodes() >= nodes {
+                break;
+            }
             let heaps: Vec<Heap> = if n == 0 { vec![] } else { vec![n] };
             outcomes.push((
                 solver.wins(&heaps, Player::Left)?,
