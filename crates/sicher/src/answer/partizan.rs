@@ -137,7 +137,7 @@ impl PartizanChain {
     }
 
     /// [`PartizanChain::new`], and every later answer, ended with
-    /// [`crate::Error::Interrupted`] once `cancel` is cancelled.
+    /// [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) once `cancel` is cancelled.
     pub fn new_cancellable(
         game: &PartizanGame,
         policy: PartizanPolicy,
@@ -172,7 +172,7 @@ impl PartizanChain {
         })
     }
 
-    /// Ends every later answer with [`crate::Error::Interrupted`] once `cancel` is
+    /// Ends every later answer with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) once `cancel` is
     /// cancelled (what was learnt before stays; a call cut short leaves nothing half
     /// done, so the chain may answer again after a fresh handle is set).
     pub fn set_cancel(&mut self, cancel: Cancel) {

@@ -113,7 +113,7 @@ pub struct PartizanTable {
     pub threads: Option<usize>,
     /// Positions per chunk of a tier, when forced (tests).
     pub chunk_positions: Option<u64>,
-    /// Ends a labelling alone between two tiers with [`Error::Interrupted`] once
+    /// Ends a labelling alone between two tiers with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) once
     /// cancelled (the finished tiers stay in the work directory).
     pub cancel: crate::Cancel,
 }
@@ -203,7 +203,7 @@ impl PartizanTable {
     }
 
     /// A worker (any rank but 0): labels the chunks rank 0 hands it until rank 0 ends
-    /// the job; a worker stopped by rank 0 ends with [`Error::Interrupted`].
+    /// the job; a worker stopped by rank 0 ends with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted).
     pub fn serve(
         &self,
         game: &crate::game::partizan::PartizanGame,

@@ -399,7 +399,7 @@ pub fn label_partizan(
     label_partizan_cancellable(game, ranker, work, progress, &Cancel::new())
 }
 
-/// [`label_partizan`], ended between two tiers with [`Error::Interrupted`] once `cancel`
+/// [`label_partizan`], ended between two tiers with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) once `cancel`
 /// is cancelled (the tiers finished before stay in the work directory, for the same call
 /// to resume).
 pub fn label_partizan_cancellable(
@@ -547,7 +547,7 @@ pub fn label_partizan_ranked(
 /// A worker of a job labelling a partizan game (any rank but 0, rank 0 running
 /// [`label_partizan_ranked`] with the same arguments): labels the chunks rank 0 hands
 /// it until rank 0 ends the job. A failure is sent to rank 0 too, which ends the job; a
-/// worker stopped by rank 0 ends with [`Error::Interrupted`].
+/// worker stopped by rank 0 ends with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted).
 pub fn serve_partizan(
     game: &PartizanGame,
     ranker: &Ranker,

@@ -62,7 +62,7 @@ impl PartizanSolver {
         }
     }
 
-    /// Stops every later search of this solver with [`crate::Error::Interrupted`] once
+    /// Stops every later search of this solver with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) once
     /// `cancel` is cancelled (its tables keep only finished positions, so it may go on
     /// after a fresh handle is set).
     pub fn set_cancel(&mut self, cancel: Cancel) {

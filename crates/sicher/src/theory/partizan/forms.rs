@@ -53,7 +53,7 @@ impl HeapForms {
         })
     }
 
-    /// Stops every later computation of forms with [`Error::Interrupted`] once `cancel`
+    /// Stops every later computation of forms with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) once `cancel`
     /// is cancelled (the forms finished before stay, so it may go on after a fresh handle
     /// is set).
     pub fn set_cancel(&mut self, cancel: Cancel) {

@@ -86,7 +86,7 @@ impl OutcomeSequence {
         Self::compute_cancellable(game, limit, &Cancel::new())
     }
 
-    /// [`OutcomeSequence::compute`], ended with [`crate::Error::Interrupted`] once
+    /// [`OutcomeSequence::compute`], ended with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) once
     /// `cancel` is cancelled.
     pub fn compute_cancellable(game: &PartizanGame, limit: u64, cancel: &Cancel) -> Result<Self> {
         let mut solver = PartizanSolver::new(game);
