@@ -90,6 +90,10 @@ pub struct NimValuesArgs {
     /// killed run started again gives the same values. Removed once the run completes.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
+    /// Threads computing the values (default: one per core); the values are the same for
+    /// any count. Runs below 65 536 values, and games with few rare heaps, use one.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
     /// Seconds between checkpoints.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, hide = true)]
     pub checkpoint_every: u64,
@@ -230,6 +234,10 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     let started = Instant::now();
     let deadline = (args.time_limit > 0).then(|| started + Duration::from_secs(args.time_limit));
     let mut sequence = engine(&game.ruleset, method, len)?;
+    sequence.set_threads(args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        |n| n as usize,
+    ));
     // Values read from a checkpoint: the rate counts the others.
     let mut resumed = 0;
     if let Some(path) = &args.checkpoint {
