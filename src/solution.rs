@@ -9,7 +9,7 @@ use super::output::{progress_bar, write_numbers};
 use super::stdout_error;
 use sicher::error::Result;
 use sicher::game::{Convention, Game};
-use sicher::theory::grundy::{default_max, solve, Solution, SolvedSequence};
+use sicher::theory::grundy::{default_max, solve_with_threads, Solution, SolvedSequence};
 
 /// The JSON record of a complete solution.
 #[derive(Serialize)]
@@ -48,17 +48,20 @@ struct SolutionRecord<'a> {
 /// How many values of each part a complete solution shows without `--all-values`.
 pub const SHOWN_VALUES: usize = 1000;
 
-/// `solve GAME` with no heaps: the complete solution of a one-heap ruleset.
+/// `solve GAME` with no heaps: the complete solution of a one-heap ruleset, its
+/// nim-values on `threads` threads (by default the idle cores').
 pub fn solve_game(
     game: &Game,
     max: Option<u64>,
     json: bool,
     quiet: bool,
     all_values: bool,
+    threads: Option<u32>,
 ) -> Result<()> {
     let max = max.unwrap_or_else(|| default_max(&game.ruleset));
     let bar = progress_bar(max.saturating_add(1), quiet, "heaps");
-    let solution = solve(game, max, &mut |done| bar.set_position(done))?;
+    let threads = threads.map_or_else(crate::nim_values::default_threads, |n| n as usize);
+    let solution = solve_with_threads(game, max, threads, &mut |done| bar.set_position(done))?;
     bar.finish_and_clear();
     let note = describe(game, &solution);
     let stdout = std::io::stdout();
