@@ -90,9 +90,30 @@ pub struct NimValuesArgs {
     /// killed run started again gives the same values. Removed once the run completes.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
+    /// Threads computing the values (default: one per idle core); the values are the same
+    /// for any count. Runs below 65 536 values, and games with few rare heaps, use one.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
     /// Seconds between checkpoints.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, hide = true)]
     pub checkpoint_every: u64,
+}
+
+/// Threads for nim-values by default: one per core that other processes leave idle (the
+/// cores less the one-minute load average, at least one). The helpers only pay where a
+/// core is free: on 2 cores under a load of 7 a second thread cost 18% more CPU and wall
+/// time (docs/scale.md).
+pub fn default_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next()?.parse::<f64>().ok());
+    match load {
+        Some(load) if load.is_finite() && load >= 0.0 => {
+            (cores as f64 - load.round()).max(1.0).min(cores as f64) as usize
+        }
+        _ => cores,
+    }
 }
 
 /// The values of a checkpoint of `game`, if `path` exists.
@@ -230,6 +251,7 @@ pub fn run(args: &NimValuesArgs) -> Result<()> {
     let started = Instant::now();
     let deadline = (args.time_limit > 0).then(|| started + Duration::from_secs(args.time_limit));
     let mut sequence = engine(&game.ruleset, method, len)?;
+    sequence.set_threads(args.threads.map_or_else(default_threads, |n| n as usize));
     // Values read from a checkpoint: the rate counts the others.
     let mut resumed = 0;
     if let Some(path) = &args.checkpoint {

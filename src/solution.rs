@@ -8,22 +8,25 @@ use super::stdout_error;
 use sicher::answer::{solution_note, SolutionRecord};
 use sicher::error::Result;
 use sicher::game::Game;
-use sicher::theory::grundy::{default_max, solve, SolvedSequence};
+use sicher::theory::grundy::{default_max, solve_with_threads, SolvedSequence};
 
 /// How many values of each part a complete solution shows without `--all-values`.
 pub const SHOWN_VALUES: usize = 1000;
 
-/// `solve GAME` with no heaps: the complete solution of a one-heap ruleset.
+/// `solve GAME` with no heaps: the complete solution of a one-heap ruleset, its
+/// nim-values on `threads` threads (by default the idle cores').
 pub fn solve_game(
     game: &Game,
     max: Option<u64>,
     json: bool,
     quiet: bool,
     all_values: bool,
+    threads: Option<u32>,
 ) -> Result<()> {
     let max = max.unwrap_or_else(|| default_max(&game.ruleset));
     let bar = progress_bar(max.saturating_add(1), quiet, "heaps");
-    let solution = solve(game, max, &mut |done| bar.set_position(done))?;
+    let threads = threads.map_or_else(crate::nim_values::default_threads, |n| n as usize);
+    let solution = solve_with_threads(game, max, threads, &mut |done| bar.set_position(done))?;
     bar.finish_and_clear();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -136,6 +136,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             args.json,
             args.quiet,
             args.all_values,
+            args.search.threads,
         );
         return solved.map_err(|error| match error.hint() {
             // The library names the rules by spec (`script:HASH` for a script); the

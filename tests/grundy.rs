@@ -725,3 +725,58 @@ fn a_killed_nim_value_run_resumes_from_its_checkpoint() {
         std::fs::read(path("killed.txt")).unwrap()
     );
 }
+
+/// Threads share the sparse-space engine's work: the values, the period and the point of
+/// its proof are the serial engine's for any count.
+#[test]
+fn known_periods_stay_proved_at_the_same_point_on_threads() {
+    for (spec, max) in [("octal:0.16", 600_000), ("octal:0.127", 200_000)] {
+        let game = resolve(spec).unwrap();
+        let serial = solve(&game, max, &mut |_| {}).unwrap();
+        for threads in [2, 3] {
+            let threaded =
+                sicher::theory::grundy::solve_with_threads(&game, max, threads, &mut |_| {})
+                    .unwrap();
+            assert_eq!(threaded.periodicity, serial.periodicity, "{spec} {threads}");
+            assert_eq!(threaded.computed, serial.computed, "{spec} {threads}");
+            assert!(threaded.sequence == serial.sequence, "{spec} {threads}");
+        }
+    }
+}
+
+/// `nim-values --threads N` writes the bytes of one thread, also when it resumes from a
+/// checkpoint written on other threads; `--threads 0` is refused.
+#[test]
+fn nim_values_on_threads_write_the_serial_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let run = |threads: &str, out: &str, extra: &[&str]| {
+        let mut args = vec!["nim-values", "octal:0.6", "--max", "400000", "-q"];
+        args.extend(["--threads", threads, "-o", out]);
+        args.extend(extra);
+        sicher(&args)
+    };
+    let serial = path("serial.nim");
+    assert_eq!(run("1", &serial, &[]).0, 0);
+    for threads in ["2", "4"] {
+        let threaded = path(&format!("t{threads}.nim"));
+        assert_eq!(run(threads, &threaded, &[]).0, 0);
+        assert!(
+            std::fs::read(&serial).unwrap() == std::fs::read(&threaded).unwrap(),
+            "{threads} threads"
+        );
+    }
+    // Stopped by its time limit with a checkpoint, then resumed on another count.
+    let checkpoint = path("checkpoint.nim");
+    let stopped = path("stopped.nim");
+    let limit = ["--checkpoint", &checkpoint, "--time-limit", "1"];
+    let (code, _, _) = run("3", &stopped, &limit);
+    assert_eq!(code, 0);
+    let resumed = path("resumed.nim");
+    let (code, _, _) = run("2", &resumed, &["--checkpoint", &checkpoint]);
+    assert_eq!(code, 0);
+    assert!(std::fs::read(&serial).unwrap() == std::fs::read(&resumed).unwrap());
+    let (code, _, stderr) = run("0", &path("zero.nim"), &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}

@@ -27,7 +27,9 @@ pub use arithmetic::{find_arithmetic, prove_all_but};
 pub use fast_path::{applies, NimValueLookup, Verdict, WinningMove};
 pub use mex::{mex, Marks, MexSet};
 pub use period::{find_proved, find_proved_by_scan, PeriodFinder, Periodicity, ProofBound};
-pub use solution::{default_max, lone_heap_outcomes, solve, Solution, SolvedSequence};
+pub use solution::{
+    default_max, lone_heap_outcomes, solve, solve_with_threads, Solution, SolvedSequence,
+};
 pub use values::{
     bytes_needed, check_request, engine, finder_bytes, nim_values, nim_values_cancellable, Method,
     MexReference, Nimber, Sequence, SparseSpace, SparseStats, Values,

@@ -72,10 +72,21 @@ pub fn default_max(ruleset: &Ruleset) -> u64 {
 /// Solves `game` (normal or misère) computing at most heap sizes `0..=max`; `progress`
 /// hears how many heap sizes are done.
 pub fn solve(game: &Game, max: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
+    solve_with_threads(game, max, 1, progress)
+}
+
+/// [`solve`], computing nim-values on `threads` threads where the engine can share its
+/// work (the same solution for any count).
+pub fn solve_with_threads(
+    game: &Game,
+    max: u64,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Solution> {
     let len = max.saturating_add(1);
     check_request(&game.ruleset, len)?;
     match game.convention {
-        Convention::Normal => solve_normal(&game.ruleset, len, progress),
+        Convention::Normal => solve_normal(&game.ruleset, len, threads, progress),
         Convention::Misere => solve_misere(&game.ruleset, len, progress),
     }
 }
@@ -111,7 +122,12 @@ fn next_checkpoint(at: u64) -> u64 {
     at + (at / 64).max(FIRST_CHECKPOINT)
 }
 
-fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> Result<Solution> {
+fn solve_normal(
+    ruleset: &Ruleset,
+    len: u64,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Solution> {
     let mut solution = Solution {
         ruleset: ruleset.spec(),
         convention: Convention::Normal,
@@ -133,6 +149,7 @@ fn solve_normal(ruleset: &Ruleset, len: u64, progress: &mut dyn FnMut(u64)) -> R
     solution.no_theorem = bound.is_none() && all_but.is_none();
     solution.arithmetic_theorem = all_but.is_some();
     let mut sequence = engine(ruleset, Method::Fast, len)?;
+    sequence.set_threads(threads);
     // The looks below come more often than the engine's, so they find any proof first.
     sequence.leave_periods_to_caller();
     let mut finder = bound.map(PeriodFinder::new);

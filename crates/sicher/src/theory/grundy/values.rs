@@ -164,6 +164,9 @@ pub trait Sequence: Send {
     /// Gives up the engine's own looks for a proved period, for callers that look on
     /// their own (a second look at the same values is wasted work).
     fn leave_periods_to_caller(&mut self) {}
+    /// Uses `threads` threads in all (the caller's included) where the engine can share
+    /// its work; the values are the same for any count. Engines that cannot ignore it.
+    fn set_threads(&mut self, _threads: usize) {}
     /// The values computed, G(0..len), without a copy where the engine holds them as
     /// 32-bit values.
     fn into_values(self: Box<Self>) -> Vec<Nimber>;

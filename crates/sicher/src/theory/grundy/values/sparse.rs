@@ -4,6 +4,8 @@
 //!
 //! # Files of `sparse/`
 //!
+//! - `ahead.rs`: the rare pairs of heaps ahead, marked on other cores (`--threads`), and
+//!   why the work is split that way.
 //! - `narrow.rs`: the 16-bit path: marks from the takes and the rare pairs, then vector
 //!   scans for witnesses.
 //! - `wide.rs`: the 32-bit path, for values beyond the 16-bit copies: stamped marks and
@@ -16,6 +18,7 @@ use super::{cap_above, Nimber, Sequence, SparseStats, Values};
 use crate::game::Ruleset;
 use crate::theory::grundy::{PeriodFinder, Periodicity, ProofBound};
 
+mod ahead;
 mod narrow;
 #[cfg(test)]
 mod tests;
@@ -47,7 +50,7 @@ struct Take {
 
 /// Removing `t` tokens and splitting the rest into two non-empty heaps (unequal ones only,
 /// for Grundy's game).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Split {
     t: usize,
     unequal: bool,
@@ -90,6 +93,9 @@ const REVIEW_BITS: u32 = 10;
 /// as soon as every such value has a witness (usually after a few pairs). The
 /// classification only steers the work: any mask gives the right answer.
 pub struct SparseSpace {
+    /// The blocks of rare pairs marked ahead on other threads. First, so that it is dropped
+    /// (waiting for its helpers, which read the vectors below) before anything else.
+    ahead: ahead::Ahead,
     takes: Vec<Take>,
     splits: Vec<Split>,
     /// G(0..len) as 32-bit values, once some value passes the 16-bit copies (empty
@@ -256,6 +262,7 @@ impl SparseSpace {
             }
         });
         let mut engine = SparseSpace {
+            ahead: ahead::Ahead::new(&splits),
             takes,
             splits,
             values: Vec::new(),
@@ -324,6 +331,9 @@ impl SparseSpace {
 
     /// Leaves the 16-bit copies for 32-bit values, once a value no longer fits them.
     fn widen(&mut self) {
+        // The 32-bit path marks its rare pairs itself.
+        self.ahead.drain();
+        self.ahead.set_threads(1);
         let mut values = Vec::with_capacity(self.fwd.capacity().max(self.fwd.len() + 1));
         values.extend(self.fwd.iter().map(|&v| Nimber::from(v)));
         self.values = values;
@@ -386,6 +396,8 @@ impl SparseSpace {
         }
         if best.0 < current / 10 * 9 && best.0 <= total / RARE_SHARE {
             (_, self.mask, self.domain, self.flip) = best;
+            // The blocks in flight read the rare list about to be rebuilt.
+            self.ahead.drain();
             self.warm = false;
             self.rare.clear();
             self.rare_vals.clear();
@@ -430,6 +442,10 @@ impl SparseSpace {
     /// Stores G(n) in the 16-bit copies, growing the back-to-front one at its front.
     fn mirror(&mut self, value: Nimber) {
         let n = self.fwd.len();
+        if n == self.fwd.capacity() && !self.ahead.idle() {
+            // Growing moves the values the blocks in flight read.
+            self.ahead.drain();
+        }
         // One slot spare: heap n + 1 reads G(rest) for rest up to n + 1 (Grundy's game).
         if n + 2 > self.rev.len() {
             let old = self.rev.len();
@@ -498,6 +514,13 @@ impl Sequence for SparseSpace {
             }
             self.histogram[value as usize][n & 1] += 1;
             if self.is_rare(n, value) {
+                if (self.rare.len() == self.rare.capacity()
+                    || self.rare_vals.len() == self.rare_vals.capacity())
+                    && !self.ahead.idle()
+                {
+                    // Growing moves the rare heaps the blocks in flight read.
+                    self.ahead.drain();
+                }
                 self.rare.push(n as u32);
                 self.rare_vals.push(value as u16);
             }
@@ -537,6 +560,7 @@ impl Sequence for SparseSpace {
 
     fn into_prefix(self: Box<Self>, len: usize) -> Vec<Nimber> {
         let mut engine = *self;
+        engine.ahead.set_threads(1);
         if !engine.narrow {
             engine.values.truncate(len);
             return engine.values;
@@ -549,6 +573,11 @@ impl Sequence for SparseSpace {
 
     fn leave_periods_to_caller(&mut self) {
         self.finder = None;
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        self.ahead
+            .set_threads(if self.narrow { threads } else { 1 });
     }
 
     fn preload(&mut self, known: &[Nimber]) -> bool {
@@ -618,5 +647,6 @@ impl Sequence for SparseSpace {
             + self.marks.capacity()
             + self.parity.capacity()
             + self.finder.as_ref().map_or(0, PeriodFinder::held_bytes)
+            + self.ahead.held_bytes()
     }
 }

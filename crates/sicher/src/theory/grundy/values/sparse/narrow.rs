@@ -50,6 +50,18 @@ impl SparseSpace {
                 marks[g[n - take.t] as usize] = 1;
             }
         }
+        // Rare pairs marked ahead on another thread (`ahead.rs`): the engine pairs only
+        // the rare heaps below the block's lag and those found since it was launched.
+        let block = self
+            .ahead
+            .block_for(n, &self.fwd, &self.rare, &self.rare_vals, self.cap);
+        let (lo, hi) = match block {
+            Some(block) => {
+                block.mark(n, marks);
+                (block.lo, block.hi)
+            }
+            None => (usize::MAX, usize::MAX),
+        };
         let (fwd, rev) = (&self.fwd[..], &self.rev[..]);
         let k = rev.len();
         let mut open = [false; 2];
@@ -59,28 +71,32 @@ impl SparseSpace {
             }
             let rest = n - split.t;
             open[self.domain & rest & 1] = true;
-            let rare = &self.rare[..self.rare_below[s]];
+            let below = self.rare_below[s];
             // rev[off + a] = G(rest - a).
             let off = k - 1 - rest;
-            if split.unequal {
-                for &a in rare {
-                    let a = a as usize;
-                    if 2 * a != rest {
-                        marks[(fwd[a] ^ rev[off + a]) as usize] = 1;
+            for range in [0..lo.min(below), hi.min(below)..below] {
+                let rare = &self.rare[range.clone()];
+                if split.unequal {
+                    for &a in rare {
+                        let a = a as usize;
+                        if 2 * a != rest {
+                            marks[(fwd[a] ^ rev[off + a]) as usize] = 1;
+                        }
                     }
-                }
-            } else {
-                // The hottest loop for codes with many rare heaps (0.6): every index is in
-                // range by construction, so the checks are asserted once, not per pair.
-                let rare_vals = &self.rare_vals[..rare.len()];
-                assert!(marks.len() == cap && cap.is_power_of_two());
-                assert!(rare.last().is_none_or(|&a| off + (a as usize) < k));
-                for (&a, &va) in rare.iter().zip(rare_vals) {
-                    // SAFETY: a < rest, so off + a < k (asserted for the largest a); both
-                    // values are below the power-of-two cap, so is their XOR.
-                    unsafe {
-                        let y = *rev.get_unchecked(off + a as usize);
-                        *marks.get_unchecked_mut((va ^ y) as usize & (cap - 1)) = 1;
+                } else {
+                    // The hottest loop for codes with many rare heaps (0.6) on one thread:
+                    // every index is in range by construction, so the checks are asserted
+                    // once, not per pair.
+                    let rare_vals = &self.rare_vals[range];
+                    assert!(marks.len() == cap && cap.is_power_of_two());
+                    assert!(rare.last().is_none_or(|&a| off + (a as usize) < k));
+                    for (&a, &va) in rare.iter().zip(rare_vals) {
+                        // SAFETY: a < rest, so off + a < k (asserted for the largest a);
+                        // both values are below the power-of-two cap, so is their XOR.
+                        unsafe {
+                            let y = *rev.get_unchecked(off + a as usize);
+                            *marks.get_unchecked_mut((va ^ y) as usize & (cap - 1)) = 1;
+                        }
                     }
                 }
             }
@@ -179,6 +195,11 @@ impl SparseSpace {
                 reached |= 1 << (g[n - take.t] & 63);
             }
         }
+        // Rare pairs marked ahead on another thread (`ahead.rs`), as in `next_narrow`.
+        let block = self
+            .ahead
+            .block_for(n, &self.fwd, &self.rare, &self.rare_vals, self.cap);
+        let ahead = block.and_then(|block| Some((block.word(n)?, block.lo, block.hi)));
         let mut open = [false; 2];
         for s in 0..self.splits.len() {
             let split = self.splits[s];
@@ -193,7 +214,20 @@ impl SparseSpace {
             let rare = &self.rare[..below];
             // rev[off + a] = G(rest - a).
             let off = k - 1 - rest;
-            if split.unequal {
+            if let Some((bits, lo, hi)) = ahead {
+                // Every split's pairs are in the block's one word.
+                if s == 0 {
+                    reached |= bits;
+                }
+                for range in [0..lo.min(below), hi.min(below)..below] {
+                    for &a in &rare[range] {
+                        let a = a as usize;
+                        if !split.unequal || 2 * a != rest {
+                            reached |= 1 << ((fwd[a] ^ rev[off + a]) & 63);
+                        }
+                    }
+                }
+            } else if split.unequal {
                 for &a in rare {
                     let a = a as usize;
                     if 2 * a != rest {

@@ -196,6 +196,50 @@ fn sparse_space_finds_a_sparse_split_for_kayles_and_grundy() {
     }
 }
 
+/// The engine on `threads` threads, with blocks of `width` heaps from heap `from` on,
+/// whatever the number of rare heaps (so that short runs use them too).
+fn threaded(ruleset: &Ruleset, threads: usize, width: usize, from: usize) -> SparseSpace {
+    let mut fast = SparseSpace::new(ruleset).unwrap();
+    fast.set_threads(threads);
+    (fast.ahead.width, fast.ahead.from, fast.ahead.min_rare) = (width, from, 1);
+    fast
+}
+
+#[test]
+fn threads_give_the_serial_values_on_long_runs() {
+    // Officers has 1583 rare heaps (values to 319, byte marks), Grundy's game splits into
+    // unequal parts only, 0.16 stays below 64 (one word a heap) and 4.364 splits without
+    // taking (t = 0).
+    for (spec, len) in [
+        ("octal:0.6", 200_000),
+        ("grundy", 150_000),
+        ("octal:0.16", 200_000),
+        ("octal:4.364", 100_000),
+    ] {
+        let ruleset = rules(spec);
+        let serial = nim_values(&ruleset, Method::Fast, len as u64).unwrap();
+        for threads in [2, 3, 5] {
+            let mut fast = threaded(&ruleset, threads, 256, 2048);
+            fast.extend_to(len);
+            assert!(fast.ahead.used > 0, "{spec}: no block used");
+            assert_eq!(fast.values(), &serial[..], "{spec} on {threads} threads");
+        }
+    }
+}
+
+#[test]
+fn a_threaded_engine_resumes_and_widens_alike() {
+    let ruleset = rules("octal:0.6");
+    let reference = nim_values(&ruleset, Method::Reference, 3000).unwrap();
+    let mut resumed = threaded(&ruleset, 3, 16, 64);
+    assert!(resumed.preload(&reference[..1200]));
+    resumed.extend_to(2000);
+    resumed.widen();
+    resumed.extend_to(3000);
+    assert_eq!(resumed.values(), &reference[..]);
+    assert_eq!(Box::new(resumed).into_prefix(3000), reference);
+}
+
 fn code_strategy() -> impl Strategy<Value = Ruleset> {
     codes_of_up_to(4)
 }
@@ -255,6 +299,40 @@ proptest! {
                 prop_assert_eq!(fast.values(), &reference[..], "{} {:?} {}", ruleset, kernel, word_cap);
             }
         }
+    }
+
+    #[test]
+    fn threads_give_the_reference_values(
+        ruleset in long_code_strategy(),
+        len in 300usize..3000,
+        threads in 2usize..5,
+        width in prop::sample::select(vec![8usize, 16, 64]),
+    ) {
+        // Blocks from heap 100 on, on the one-word path and on byte marks.
+        let reference = nim_values(&ruleset, Method::Reference, len as u64).unwrap();
+        for word_cap in [64, 0] {
+            let mut fast = threaded(&ruleset, threads, width, 100);
+            fast.word_cap = word_cap;
+            fast.extend_to(len);
+            prop_assert_eq!(fast.values(), &reference[..], "{} {} {}", ruleset, threads, word_cap);
+        }
+    }
+
+    #[test]
+    fn threads_give_the_reference_values_of_hex_codes(
+        digits in prop::collection::vec(prop::sample::select(vec![0u8, 1, 2, 3, 4, 5, 6, 7, 9, 12, 15]), 1..5),
+        threads in 2usize..4,
+    ) {
+        let text: String = std::iter::once("0.".to_string())
+            .chain(digits.iter().map(|d| format!("{d:X}")))
+            .collect();
+        let ruleset = Ruleset::TakeBreak(TakeBreakCode::parse(&text, Radix::Hex).unwrap());
+        // Digits from 8 on leave three heaps: another engine's.
+        prop_assume!(SparseSpace::new(&ruleset).is_some());
+        let reference = nim_values(&ruleset, Method::Reference, 1500).unwrap();
+        let mut fast = threaded(&ruleset, threads, 16, 64);
+        fast.extend_to(1500);
+        prop_assert_eq!(fast.values(), &reference[..], "{}", ruleset);
     }
 
     #[test]
