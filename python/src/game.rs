@@ -691,8 +691,16 @@ impl Answer {
     }
 
     fn __repr__(&self) -> String {
+        // A partizan answer is about one player to move: without it, "win=True" would
+        // not say whose win.
+        let partizan = self.to_move.map_or(String::new(), |player| {
+            format!(
+                ", to_move={player:?}, outcome_class={:?}",
+                self.outcome_class
+            )
+        });
         format!(
-            "Answer(position={:?}, win={}, label={:?}, move={}, remoteness={}, source={:?})",
+            "Answer(position={:?}, win={}, label={:?}, move={}, remoteness={}, source={:?}{partizan})",
             self.position,
             py_bool(self.win),
             self.label,

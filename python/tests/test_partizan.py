@@ -55,6 +55,17 @@ def test_classes_and_verdicts_agree_with_the_brute_force(spec, left, right, mise
                 assert answer.move is None
 
 
+def test_a_partizan_answer_says_whose_turn_it_is_in_its_repr():
+    game = sicher.Game("partizan-subtraction:1,3/2,3")
+    for to_move in ("left", "right"):
+        answer = game.check([4], to_move=to_move)
+        text = repr(answer)
+        assert f'to_move="{to_move}"' in text, text
+        assert f'outcome_class="{answer.outcome_class}"' in text, text
+    # An impartial answer keeps its repr: no player to name.
+    assert "to_move" not in repr(sicher.Game("kayles").check([3, 4]))
+
+
 def test_remoteness_is_the_definitions():
     left, right = subtraction_moves([1, 3]), subtraction_moves([2, 3])
 
