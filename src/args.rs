@@ -218,7 +218,7 @@ pub struct SearchArgs {
     pub no_guide: bool,
     /// Threads of the remoteness search and of the endgame tables it labels (default: one
     /// per core; `bench`: one, so that its node counts repeat), and of the nim-values of
-    /// `solve GAME` (default: one per idle core); answers are the same for any count.
+    /// `solve GAME` (default: one per core); answers are the same for any count.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }

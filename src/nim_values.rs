@@ -90,7 +90,7 @@ pub struct NimValuesArgs {
     /// killed run started again gives the same values. Removed once the run completes.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
-    /// Threads computing the values (default: one per idle core); the values are the same
+    /// Threads computing the values (default: one per core); the values are the same
     /// for any count. Runs below 65 536 values, and games with few rare heaps, use one.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
@@ -99,21 +99,12 @@ pub struct NimValuesArgs {
     pub checkpoint_every: u64,
 }
 
-/// Threads for nim-values by default: one per core that other processes leave idle (the
-/// cores less the one-minute load average, at least one). The helpers only pay where a
-/// core is free: on 2 cores under a load of 7 a second thread cost 18% more CPU and wall
-/// time (docs/scale.md).
+/// Threads for nim-values by default: one per core, as `table` and `check` use. (Counting
+/// only the cores the one-minute load average leaves idle was tried: the load of the
+/// run before, on a quiet machine, then took the second core away from the next run,
+/// which two threads make 1.6 times faster there; docs/measurements.md.)
 pub fn default_threads() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|text| text.split_whitespace().next()?.parse::<f64>().ok());
-    match load {
-        Some(load) if load.is_finite() && load >= 0.0 => {
-            (cores as f64 - load.round()).max(1.0).min(cores as f64) as usize
-        }
-        _ => cores,
-    }
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
 /// The values of a checkpoint of `game`, if `path` exists.

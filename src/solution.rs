@@ -14,7 +14,7 @@ use sicher::theory::grundy::{default_max, solve_with_threads, SolvedSequence};
 pub const SHOWN_VALUES: usize = 1000;
 
 /// `solve GAME` with no heaps: the complete solution of a one-heap ruleset, its
-/// nim-values on `threads` threads (by default the idle cores').
+/// nim-values on `threads` threads (by default one per core).
 pub fn solve_game(
     game: &Game,
     max: Option<u64>,
