@@ -233,6 +233,17 @@ struct TableReport {
 /// (0: after every tier); by default checkpoints take about a tenth of the time.
 pub const CHECKPOINT_SECONDS: &str = "SICHER_CHECKPOINT_SECONDS";
 
+/// The report's `ranks:` line after its label: how many ranks, and whether they shared
+/// the labelling (impartial and partizan tables alike).
+fn ranks_line(ranks: impl std::fmt::Display, shared: bool) -> String {
+    let how = if shared {
+        "each tier shared out in chunks"
+    } else {
+        "rank 0 labelled alone: the domain is not shared out"
+    };
+    format!("{ranks} ({how})")
+}
+
 fn checkpoint_interval() -> Option<std::time::Duration> {
     std::env::var(CHECKPOINT_SECONDS)
         .ok()
@@ -416,14 +427,7 @@ pub fn run_job(
             if report.threads == 1 { "" } else { "s" }
         )?;
         if let Some(ranks) = ranks {
-            outln!(
-                "  ranks:          {ranks} ({})",
-                if shared {
-                    "each tier shared out in chunks"
-                } else {
-                    "rank 0 labelled alone: the domain is not shared out"
-                }
-            )?;
+            outln!("  ranks:          {}", ranks_line(ranks, shared))?;
         }
         outln!("  derived from:   {} (exact)", built.derivation)?;
         if built.resumed_positions > 0 {
@@ -644,14 +648,7 @@ pub fn run_partizan_job(
         if report.threads == 1 { "" } else { "s" }
     )?;
     if let (Some(ranks), Some(shared)) = (ranks, report.shared) {
-        outln!(
-            "  ranks:          {ranks} ({})",
-            if shared {
-                "each tier shared out in chunks"
-            } else {
-                "rank 0 labelled alone: the domain is not shared out"
-            }
-        )?;
+        outln!("  ranks:          {}", ranks_line(ranks, shared))?;
     }
     if built.resumed_positions > 0 {
         outln!(
