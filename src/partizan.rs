@@ -84,7 +84,15 @@ pub fn check_one(
         Some(player) => Some(chain.answer(position, player, query)?),
         None => None,
     };
-    write_answer(position, class, class_source, answer.as_ref(), json, out)
+    write_answer(
+        position,
+        class,
+        class_source,
+        answer.as_ref(),
+        query,
+        json,
+        out,
+    )
 }
 
 /// Answers one position for `check --table` from a partizan table alone: the class, or
@@ -131,6 +139,7 @@ pub fn check_from_table(
         class,
         PartizanSource::Table,
         answer.as_ref(),
+        query,
         json,
         out,
     )
@@ -142,6 +151,7 @@ fn write_answer(
     class: OutcomeClass,
     class_source: PartizanSource,
     answer: Option<&PartizanAnswer>,
+    query: Query,
     json: bool,
     out: &mut Vec<u8>,
 ) -> Result<()> {
@@ -162,14 +172,16 @@ fn write_answer(
     out.extend_from_slice(b": ");
     match answer {
         None => out.extend_from_slice(format!("class {class}: {}", class.in_words()).as_bytes()),
-        Some(answer) => out.extend_from_slice(verdict_line(answer, class).as_bytes()),
+        Some(answer) => out.extend_from_slice(verdict_line(answer, class, query).as_bytes()),
     }
     out.push(b'\n');
     Ok(())
 }
 
-/// `safe: Left, to move, wins in 3 (winning move: to 2 5; class N)`.
-fn verdict_line(answer: &PartizanAnswer, class: OutcomeClass) -> String {
+/// `safe: Left, to move, wins in 3 (winning move: to 2 5; class N)`. A win with no
+/// winning move is a position the player to move wins without moving, which is said
+/// only when a move was asked for (`--no-move` leaves it unknown).
+fn verdict_line(answer: &PartizanAnswer, class: OutcomeClass, query: Query) -> String {
     let who = answer.to_move.title();
     let mut line = match (answer.win, answer.remoteness) {
         (true, Some(r)) if r > 0 => format!("safe: {who}, to move, wins in {r}"),
@@ -184,7 +196,9 @@ fn verdict_line(answer: &PartizanAnswer, class: OutcomeClass) -> String {
             write_heaps(&mut text, after.heaps());
             notes.push(String::from_utf8_lossy(&text).into_owned());
         }
-        None if answer.win => notes.push(format!("{who} has no move, which wins here")),
+        None if answer.win && query.best_move => {
+            notes.push(format!("{who} has no move, which wins here"))
+        }
         None => {}
     }
     notes.push(format!("class {class}"));

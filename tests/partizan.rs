@@ -371,6 +371,40 @@ fn sources_are_named_and_large_heaps_answered_by_the_period() {
     );
 }
 
+/// `--no-move` leaves the winning move unknown: a win is then said without claiming the
+/// player has no move (it once read "Left has no move, which wins here" for 20 20 20 of
+/// 0.777/0.777, where Left wins by moving to 9 9 20 20). A misère position with no move
+/// still says so when the move is asked for.
+#[test]
+fn no_move_does_not_claim_the_player_has_none() {
+    let game = "partizan-octal:0.777/0.777";
+    let (code, out, err) = common::run(&["check", game, "20", "20", "20", "--left"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("winning move: to "), "{out}");
+    let (code, out, err) = common::run(
+        &["check", game, "20", "20", "20", "--left", "--no-move"],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("20 20 20: safe: Left, to move, wins"),
+        "{out}"
+    );
+    assert!(!out.contains("no move"), "{out}");
+    let (code, out, err) = common::run(
+        &[
+            "check",
+            "partizan-subtraction:1,3/2,3",
+            "0",
+            "--left",
+            "--misere",
+        ],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Left has no move, which wins here"), "{out}");
+}
+
 #[test]
 fn check_and_solve_on_the_command_line() {
     let (code, out, err) = common::run(
