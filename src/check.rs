@@ -187,37 +187,42 @@ fn run_partizan(args: &CheckArgs, game: &PartizanGame, mut heaps: Vec<String>) -
         })?;
         heaps = start.heaps().iter().map(u64::to_string).collect();
     }
-    let mut chain = PartizanChain::new(game, PartizanPolicy::default())?;
+    let policy = PartizanPolicy {
+        table_bytes: (args.search.hash as usize) << 20,
+        ..PartizanPolicy::default()
+    };
+    let mut chain = PartizanChain::new(game, policy)?;
     let to_move = partizan::chosen(args.left, args.right);
     let query = Query {
         best_move: !args.no_move,
         remoteness: args.remoteness.wanted(),
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let mut pending: Vec<u8> = Vec::new();
+    // The time limit holds here as for impartial games: the watchdog writes the answers
+    // made and names the position still being worked on.
+    let watchdog = Watchdog::start(&args.time_limit);
+    let pending = watchdog.pending();
+    let mut answer = |position: &Position| -> Result<()> {
+        watchdog.working_on(format!("position {position}"));
+        let mut line = Vec::new();
+        partizan::check_one(&mut chain, position, to_move, query, args.json, &mut line)?;
+        lock(pending).extend_from_slice(&line);
+        Ok(())
+    };
+    let flush = |pending: &mut Vec<u8>| -> Result<()> {
+        let mut out = std::io::stdout().lock();
+        out.write_all(pending).map_err(stdout_error)?;
+        pending.clear();
+        out.flush().map_err(stdout_error)
+    };
     let outcome = if !heaps.is_empty() || args.start {
-        Position::parse_args(&heaps).and_then(|p| {
-            partizan::check_one(&mut chain, &p, to_move, query, args.json, &mut pending)
-        })
+        Position::parse_args(&heaps).and_then(|p| answer(&p))
     } else {
         sicher::game::for_each_line(std::io::stdin().lock(), |heaps| {
-            let position = Position::new(heaps.to_vec());
-            partizan::check_one(
-                &mut chain,
-                &position,
-                to_move,
-                query,
-                args.json,
-                &mut pending,
-            )?;
-            out.write_all(&pending).map_err(stdout_error)?;
-            pending.clear();
-            Ok(())
+            answer(&Position::new(heaps.to_vec()))?;
+            flush(&mut lock(pending))
         })
     };
-    out.write_all(&pending).map_err(stdout_error)?;
-    out.flush().map_err(stdout_error)?;
+    flush(&mut lock(pending))?;
     outcome
 }
 

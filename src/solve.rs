@@ -97,9 +97,12 @@ fn run_partizan(args: &SolveArgs, game: &PartizanGame, heaps: Vec<String>) -> Re
                 "--canonical needs a position: solve GAME HEAPS --canonical",
             ));
         }
-        return partizan::solve_game(game, args.method.max.unwrap_or(64), args.json);
+        let max = args.method.max.unwrap_or(64);
+        Watchdog::start(&args.time_limit).working_on(format!("the lone heaps up to {max}"));
+        return partizan::solve_game(game, max, args.json);
     }
     let position = Position::parse_args(&heaps)?;
+    Watchdog::start(&args.time_limit).working_on(format!("position {position}"));
     partizan::solve_position(
         game,
         &position,

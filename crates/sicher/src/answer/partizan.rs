@@ -69,6 +69,8 @@ pub struct PartizanPolicy {
     pub sequence_limit: u64,
     /// Positions the remoteness search may expand before the remoteness is left out.
     pub remoteness_budget: u64,
+    /// The bytes the search's tables may hold (emptied past it: slower, never wrong).
+    pub table_bytes: usize,
 }
 
 impl Default for PartizanPolicy {
@@ -80,6 +82,7 @@ impl Default for PartizanPolicy {
             sum_bound: 4096,
             sequence_limit: 64,
             remoteness_budget: 1 << 18,
+            table_bytes: crate::search::PARTIZAN_TABLE_BYTES,
         }
     }
 }
@@ -145,6 +148,7 @@ impl PartizanChain {
     ) -> Result<Self> {
         let mut solver = PartizanSolver::new(game);
         solver.set_cancel(cancel.clone());
+        solver.set_table_bytes(policy.table_bytes);
         let sequence = if policy.sequence {
             Some(OutcomeSequence::compute_with(
                 game,

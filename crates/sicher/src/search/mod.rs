@@ -46,6 +46,7 @@ mod theory;
 
 pub use endgame::Endgame;
 pub use partizan::PartizanSolver;
+pub(crate) use partizan::DEFAULT_TABLE_BYTES as PARTIZAN_TABLE_BYTES;
 pub use remoteness::{Algorithm, RemotenessSolver, RemotenessStats};
 pub use solver::{ProgressHook, SearchConfig, SearchStats, Solver};
 pub use theory::Outcomes;

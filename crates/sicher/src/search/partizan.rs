@@ -22,6 +22,19 @@ const INLINE_TOKENS: u64 = 1000;
 /// Positions expanded between two looks at the cancellation flag.
 const CANCEL_EVERY: u64 = 1 << 12;
 
+/// The tables' bound by default, as `check --hash`'s.
+pub(crate) const DEFAULT_TABLE_BYTES: usize = 256 << 20;
+
+/// What one entry of a table holds besides its key's words: the boxed slice's pointer
+/// and length, the value, and hashbrown's control byte and spare capacity (about an
+/// eighth empty, then doubling).
+const ENTRY_OVERHEAD_BYTES: usize = 48;
+
+/// The bytes an entry keyed by `key` holds.
+fn entry_bytes(key: &[Heap]) -> usize {
+    ENTRY_OVERHEAD_BYTES + std::mem::size_of_val(key)
+}
+
 /// The transposition table's key: the heaps (ascending, dead heaps dropped) followed by
 /// a word naming the player to move, so a table is probed with a plain slice.
 type Key = Box<[Heap]>;
@@ -48,6 +61,13 @@ pub struct PartizanSolver {
     valued: HashMap<Key, (bool, u32)>,
     nodes: u64,
     cancel: Cancel,
+    /// The bytes both tables may hold: past it they are emptied (every verdict in them is
+    /// exact and recomputable, and the search in progress keeps its own on the stack).
+    table_bytes: usize,
+    /// The bytes both tables hold now, by [`entry_bytes`].
+    held_bytes: usize,
+    /// How many times the tables were emptied for their bound.
+    clears: u64,
 }
 
 impl PartizanSolver {
@@ -59,7 +79,34 @@ impl PartizanSolver {
             valued: HashMap::new(),
             nodes: 0,
             cancel: Cancel::new(),
+            table_bytes: DEFAULT_TABLE_BYTES,
+            held_bytes: 0,
+            clears: 0,
         }
+    }
+
+    /// Bounds the memory the tables hold to about `bytes`; past it they are emptied,
+    /// which costs time, never an answer.
+    pub fn set_table_bytes(&mut self, bytes: usize) {
+        self.table_bytes = bytes;
+    }
+
+    /// How many times the tables were emptied to keep their bound.
+    pub fn table_clears(&self) -> u64 {
+        self.clears
+    }
+
+    /// Makes room for an entry keyed by `key`: empties both tables when it would take
+    /// them past their bound.
+    fn make_room(&mut self, key: &[Heap]) {
+        let bytes = entry_bytes(key);
+        if self.held_bytes + bytes > self.table_bytes {
+            self.verdicts = HashMap::new();
+            self.valued = HashMap::new();
+            self.held_bytes = 0;
+            self.clears += 1;
+        }
+        self.held_bytes += bytes;
     }
 
     /// Stops every later search of this solver with [`ErrorKind::Interrupted`](crate::ErrorKind::Interrupted) once
@@ -175,6 +222,7 @@ impl PartizanSolver {
                 win
             }
         };
+        self.make_room(&key);
         self.verdicts.insert(key, win);
         Ok(win)
     }
@@ -240,6 +288,8 @@ impl PartizanSolver {
                 }
             }
         };
+        self.make_room(&key);
+        self.make_room(&key);
         self.verdicts.insert(key.clone(), value.0);
         self.valued.insert(key, value);
         Ok(Some(value))
