@@ -132,7 +132,10 @@ async fn position(
     let record = state
         .workers
         .run(move |allowance| {
-            Ok(allowance.cancellable(|cancel| answer(&game, &position, to_move, cancel))?)
+            // The search's tables within `--hash`, as the impartial search's.
+            let table_bytes = allowance.search_config().hash_bytes;
+            Ok(allowance
+                .cancellable(|cancel| answer(&game, &position, to_move, table_bytes, cancel))?)
         })
         .await?;
     Ok(Json(record))
@@ -143,6 +146,7 @@ fn answer(
     game: &PartizanGame,
     position: &Position,
     to_move: Player,
+    table_bytes: usize,
     cancel: &sicher::Cancel,
 ) -> sicher::Result<PositionRecord> {
     let largest = position.heaps().iter().copied().max().unwrap_or(0);
@@ -150,6 +154,7 @@ fn answer(
     // No heap grows in play: the lone heaps up to the largest are all the sequence needs.
     let policy = PartizanPolicy {
         sequence_limit: largest,
+        table_bytes,
         ..PartizanPolicy::default()
     };
     let mut chain = PartizanChain::new_cancellable(game, policy, cancel)?;
