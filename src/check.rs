@@ -152,12 +152,6 @@ pub fn run(args: &CheckArgs) -> Result<()> {
             Ok(())
         }
     };
-    let flush = |pending: &mut Vec<u8>| -> Result<()> {
-        let mut out = std::io::stdout().lock();
-        out.write_all(pending).map_err(stdout_error)?;
-        pending.clear();
-        out.flush().map_err(stdout_error)
-    };
     let outcome = if !heaps.is_empty() || args.start {
         Position::parse_args(&heaps).and_then(|p| answer(p.heaps()))
     } else {
@@ -207,12 +201,6 @@ fn run_partizan(args: &CheckArgs, game: &PartizanGame, mut heaps: Vec<String>) -
         partizan::check_one(&mut chain, position, to_move, query, args.json, &mut line)?;
         lock(pending).extend_from_slice(&line);
         Ok(())
-    };
-    let flush = |pending: &mut Vec<u8>| -> Result<()> {
-        let mut out = std::io::stdout().lock();
-        out.write_all(pending).map_err(stdout_error)?;
-        pending.clear();
-        out.flush().map_err(stdout_error)
     };
     let outcome = if !heaps.is_empty() || args.start {
         Position::parse_args(&heaps).and_then(|p| answer(&p))
@@ -339,6 +327,14 @@ impl SearchSpinner {
 }
 
 /// The answers' buffer, locked (a panic elsewhere leaves it usable).
+/// Writes the answers collected so far and empties the buffer.
+fn flush(pending: &mut Vec<u8>) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(pending).map_err(stdout_error)?;
+    pending.clear();
+    out.flush().map_err(stdout_error)
+}
+
 fn lock(pending: &Mutex<Vec<u8>>) -> std::sync::MutexGuard<'_, Vec<u8>> {
     pending.lock().unwrap_or_else(PoisonError::into_inner)
 }

@@ -96,10 +96,10 @@ impl PartizanSolver {
         self.clears
     }
 
-    /// Makes room for an entry keyed by `key`: empties both tables when it would take
-    /// them past their bound.
-    fn make_room(&mut self, key: &[Heap]) {
-        let bytes = entry_bytes(key);
+    /// Makes room for `entries` entries keyed by `key`: empties both tables when they
+    /// would take them past their bound.
+    fn make_room(&mut self, key: &[Heap], entries: usize) {
+        let bytes = entries * entry_bytes(key);
         if self.held_bytes + bytes > self.table_bytes {
             self.verdicts = HashMap::new();
             self.valued = HashMap::new();
@@ -222,7 +222,7 @@ impl PartizanSolver {
                 win
             }
         };
-        self.make_room(&key);
+        self.make_room(&key, 1);
         self.verdicts.insert(key, win);
         Ok(win)
     }
@@ -288,8 +288,7 @@ impl PartizanSolver {
                 }
             }
         };
-        self.make_room(&key);
-        self.make_room(&key);
+        self.make_room(&key, 2);
         self.verdicts.insert(key.clone(), value.0);
         self.valued.insert(key, value);
         Ok(Some(value))
